@@ -1,0 +1,43 @@
+import { resolve } from 'node:path';
+
+/** Server settings from the environment (ARCHITECTURE.md "One process, one command"). */
+export interface ServerConfig {
+  port: number;
+  host: string;
+  baseUrl: string;
+  dataDir: string;
+  databaseUrl?: string;
+  adminEmail: string;
+  adminPassword?: string;
+  seed: 'demo' | 'none';
+  /** Largest accepted request body in bytes. */
+  maxBodyBytes: number;
+}
+
+export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const port = Number(env.PORT ?? 8103);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`PORT must be a port number, not "${env.PORT}"`);
+  const seed = (env.SEED ?? 'demo').toLowerCase();
+  if (seed !== 'demo' && seed !== 'none') throw new Error(`SEED must be "demo" or "none", not "${env.SEED}"`);
+  const maxBodyBytes = Number(env.MAX_BODY_BYTES ?? 64 * 1024 * 1024);
+  if (!Number.isInteger(maxBodyBytes) || maxBodyBytes <= 0)
+    throw new Error('MAX_BODY_BYTES must be a positive whole number');
+  const baseUrl = env.BASE_URL ?? `http://localhost:${port}/`;
+  return {
+    port,
+    host: env.HOST ?? '127.0.0.1',
+    baseUrl: baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`,
+    dataDir: resolve(env.DATA_DIR ?? './data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    adminEmail: env.ADMIN_EMAIL ?? 'admin@example.com',
+    adminPassword: env.ADMIN_PASSWORD || undefined,
+    seed,
+    maxBodyBytes,
+  };
+}
+
+/** Until sign-in exists, the server must not be reachable from other machines. */
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}

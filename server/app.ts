@@ -1,0 +1,142 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import type { Database } from './storage/database';
+import { errors, FhirError, outcomeOf } from './fhir/fhirError';
+import { fhirRestRoutes } from './fhir/restRoutes';
+import { Repository, type RequestContext } from './fhir/repository';
+import type { SearchParameterRegistry } from './search/searchParameterRegistry';
+
+export interface AppOptions {
+  db: Database;
+  registry: SearchParameterRegistry;
+  baseUrl: string;
+  version: string;
+  maxBodyBytes: number;
+  /** Folder of the built web app; served at / when it exists. */
+  webRoot?: string;
+  contextOf(request: FastifyRequest): RequestContext;
+  logger?: boolean;
+}
+
+const apiPrefixes = [
+  '/fhir/',
+  '/auth/',
+  '/oauth2/',
+  '/.well-known/',
+  '/healthcheck',
+  '/ws/',
+  '/admin/',
+  '/email/',
+  '/keyvalue/',
+  '/fhircast/',
+];
+const jsonTypes = ['application/json', 'application/fhir+json', 'application/json-patch+json'];
+
+/** Builds the HTTP server (not yet listening): FHIR REST, health check and the web app. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ? { level: 'info', redact: ['req.headers.authorization', 'req.headers.cookie'] } : false,
+    bodyLimit: options.maxBodyBytes,
+    // FHIR ids and search values may contain characters a strict router would refuse.
+    routerOptions: { maxParamLength: 500, ignoreTrailingSlash: false },
+  });
+  const repository = new Repository(options.db, options.registry);
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(jsonTypes, { parseAs: 'string' }, (_request, body, done) => {
+    if (body === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(body as string));
+    } catch (error) {
+      done(errors.invalid(`Invalid JSON: ${(error as Error).message}`), undefined);
+    }
+  });
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) =>
+    done(null, body),
+  );
+
+  app.setErrorHandler((error: FastifyError | FhirError, request, reply) => {
+    if (error instanceof FhirError) {
+      return reply.code(error.status).type('application/fhir+json').send(error.outcome);
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return sendOutcome(
+        reply,
+        413,
+        'too-long',
+        `Request body is larger than the limit of ${options.maxBodyBytes} bytes`,
+      );
+    }
+    if (status === 415 || error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      return sendOutcome(
+        reply,
+        415,
+        'not-supported',
+        `Unsupported content type "${request.headers['content-type'] ?? ''}"; use application/fhir+json`,
+      );
+    }
+    if (status >= 400 && status < 500) {
+      return sendOutcome(reply, status, 'invalid', error.message);
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply
+      .code(500)
+      .type('application/fhir+json')
+      .send(
+        outcomeOf([
+          {
+            severity: 'error',
+            code: 'exception',
+            details: { text: 'Internal server error' },
+            diagnostics: error.message,
+          },
+        ]),
+      );
+  });
+
+  app.get('/healthcheck', async () => {
+    await options.db.query('SELECT 1');
+    return { ok: true, version: options.version, database: options.db.kind };
+  });
+
+  await app.register(fhirRestRoutes, {
+    repository,
+    registry: options.registry,
+    baseUrl: options.baseUrl,
+    version: options.version,
+    contextOf: options.contextOf,
+  });
+
+  const webRoot = options.webRoot;
+  const hasWebApp = webRoot !== undefined && existsSync(join(webRoot, 'index.html'));
+  if (hasWebApp) {
+    await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: ['index.html'] });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    const isApi = apiPrefixes.some((prefix) => path.startsWith(prefix));
+    if (!isApi && hasWebApp && (request.method === 'GET' || request.method === 'HEAD')) {
+      // Client-side routes: the web app decides what to show.
+      return reply.type('text/html').sendFile('index.html');
+    }
+    return sendOutcome(reply, 404, 'not-found', 'Not found');
+  });
+
+  return app;
+}
+
+function sendOutcome(
+  reply: import('fastify').FastifyReply,
+  status: number,
+  code: 'invalid' | 'not-found' | 'too-long' | 'not-supported',
+  text: string,
+) {
+  return reply
+    .code(status)
+    .type('application/fhir+json')
+    .send(outcomeOf([{ severity: 'error', code, details: { text } }]));
+}

@@ -1,0 +1,242 @@
+import { randomUUID } from 'node:crypto';
+import type { Bundle, BundleEntry, BundleEntryResponse, Resource } from '@medplum/fhirtypes';
+import { errors, FhirError, outcomeOf } from './fhirError';
+import {
+  conditionalMatch,
+  createOperation,
+  deleteOperation,
+  historyOperation,
+  patchOperation,
+  queryFromString,
+  readOperation,
+  searchOperation,
+  updateOperation,
+  vreadOperation,
+  type OperationEnvironment,
+  type OperationResult,
+} from './fhirOperations';
+import type { Repository, RequestContext } from './repository';
+import type { SearchParameterRegistry } from '../search/searchParameterRegistry';
+
+export interface BundleEnvironment {
+  repository: Repository;
+  registry: SearchParameterRegistry;
+  ctx: RequestContext;
+  fhirBase: string;
+}
+
+/** FHIR's processing order inside a transaction: deletes, creates, updates and patches, then reads. */
+const methodOrder: Record<string, number> = { DELETE: 0, POST: 1, PUT: 2, PATCH: 2, GET: 3, HEAD: 3 };
+
+export async function processBundle(env: BundleEnvironment, body: unknown): Promise<Bundle> {
+  if (typeof body !== 'object' || body === null || (body as Resource).resourceType !== 'Bundle') {
+    throw errors.invalid('Expected a Bundle');
+  }
+  const bundle = body as Bundle;
+  if (bundle.type !== 'batch' && bundle.type !== 'transaction') {
+    throw errors.invalid(`Bundle type must be batch or transaction, not "${String(bundle.type)}"`, 'Bundle.type');
+  }
+  const entries = bundle.entry ?? [];
+  entries.forEach((entry, index) => checkEntry(entry, index));
+  return bundle.type === 'transaction' ? processTransaction(env, entries) : processBatch(env, entries);
+}
+
+function checkEntry(entry: BundleEntry, index: number): void {
+  const path = `Bundle.entry[${index}]`;
+  if (!entry.request?.method) throw errors.invalid(`Missing request.method`, `${path}.request.method`);
+  if (!(entry.request.method in methodOrder))
+    throw errors.invalid(`Unsupported method ${entry.request.method}`, `${path}.request.method`);
+  if (typeof entry.request.url !== 'string' || entry.request.url.length === 0)
+    throw errors.invalid('Missing request.url', `${path}.request.url`);
+  if ((entry.request.method === 'POST' || entry.request.method === 'PUT') && !entry.resource) {
+    throw errors.invalid('Missing resource', `${path}.resource`);
+  }
+}
+
+async function processTransaction(env: BundleEnvironment, entries: BundleEntry[]): Promise<Bundle> {
+  return env.repository.transaction(async (session) => {
+    const opEnv: OperationEnvironment = { session, ctx: env.ctx, registry: env.registry, fhirBase: env.fhirBase };
+    const references = new Map<string, string>();
+    const assigned = new Map<number, { id?: string; existing?: Resource }>();
+
+    // Ids first, so that every entry can point at every other before anything is written.
+    for (const [index, entry] of entries.entries()) {
+      const request = entry.request!;
+      const { resourceType } = parseUrl(request.url, env.fhirBase);
+      if (request.method === 'POST' && resourceType) {
+        if (request.ifNoneExist) {
+          const existing = await withEntryPath(index, () =>
+            conditionalMatch(opEnv, resourceType, request.ifNoneExist!),
+          );
+          if (existing) {
+            assigned.set(index, { existing });
+            if (entry.fullUrl) references.set(entry.fullUrl, `${resourceType}/${existing.id}`);
+            continue;
+          }
+        }
+        const id = randomUUID();
+        assigned.set(index, { id });
+        if (entry.fullUrl) references.set(entry.fullUrl, `${resourceType}/${id}`);
+      } else if (request.method === 'PUT' && entry.fullUrl?.startsWith('urn:')) {
+        const { resourceType: type, id } = parseUrl(request.url, env.fhirBase);
+        if (type && id) references.set(entry.fullUrl, `${type}/${id}`);
+      }
+    }
+
+    const order = entries
+      .map((_, index) => index)
+      .sort((a, b) => methodOrder[entries[a].request!.method!] - methodOrder[entries[b].request!.method!] || a - b);
+    const responses: BundleEntry[] = new Array(entries.length);
+    for (const index of order) {
+      const entry = entries[index];
+      const resolved = entry.resource ? (rewriteReferences(entry.resource, references) as Resource) : undefined;
+      const result = await withEntryPath(index, () =>
+        runEntry(opEnv, { ...entry, resource: resolved }, assigned.get(index)),
+      );
+      responses[index] = toResponseEntry(result, env.fhirBase);
+    }
+    return { resourceType: 'Bundle', type: 'transaction-response', entry: responses } as Bundle;
+  });
+}
+
+async function processBatch(env: BundleEnvironment, entries: BundleEntry[]): Promise<Bundle> {
+  const responses: BundleEntry[] = [];
+  for (const entry of entries) {
+    try {
+      // Each batch entry succeeds or fails on its own, in its own transaction.
+      const result = await env.repository.transaction((session) =>
+        runEntry({ session, ctx: env.ctx, registry: env.registry, fhirBase: env.fhirBase }, entry, undefined),
+      );
+      responses.push(toResponseEntry(result, env.fhirBase));
+    } catch (error) {
+      if (!(error instanceof FhirError)) throw error;
+      responses.push({ response: { status: String(error.status), outcome: error.outcome } });
+    }
+  }
+  return { resourceType: 'Bundle', type: 'batch-response', entry: responses } as Bundle;
+}
+
+async function runEntry(
+  env: OperationEnvironment,
+  entry: BundleEntry,
+  assigned: { id?: string; existing?: Resource } | undefined,
+): Promise<OperationResult> {
+  const request = entry.request!;
+  const { resourceType, id, versionId, history, query } = parseUrl(request.url, env.fhirBase);
+  switch (request.method) {
+    case 'GET':
+    case 'HEAD':
+      if (history) return historyOperation(env, query, resourceType, id);
+      if (resourceType && id && versionId) return vreadOperation(env, resourceType, id, versionId);
+      if (resourceType && id) return readOperation(env, resourceType, id);
+      if (resourceType) return searchOperation(env, resourceType, query);
+      break;
+    case 'POST':
+      if (resourceType && !id) {
+        if (assigned?.existing) return { status: 200, resource: assigned.existing };
+        return createOperation(
+          env,
+          resourceType,
+          entry.resource,
+          assigned ? undefined : request.ifNoneExist,
+          assigned?.id,
+        );
+      }
+      break;
+    case 'PUT':
+      if (resourceType && id) return updateOperation(env, resourceType, id, entry.resource, request.ifMatch);
+      if (resourceType) throw errors.notSupported('Conditional update is not supported');
+      break;
+    case 'PATCH':
+      if (resourceType && id) return patchOperation(env, resourceType, id, patchBody(entry.resource), request.ifMatch);
+      break;
+    case 'DELETE':
+      if (resourceType && id) return deleteOperation(env, resourceType, id);
+      if (resourceType) throw errors.notSupported('Conditional delete is not supported');
+      break;
+  }
+  throw errors.invalid(`Unsupported request ${request.method} ${request.url}`);
+}
+
+/** In a Bundle, a JSON Patch travels as a Binary whose data is the base64 patch document. */
+function patchBody(resource: Resource | undefined): unknown {
+  if (resource?.resourceType === 'Binary' && resource.data) {
+    try {
+      return JSON.parse(Buffer.from(resource.data, 'base64').toString('utf8'));
+    } catch {
+      throw errors.invalid('The Binary of a PATCH entry does not hold a JSON Patch');
+    }
+  }
+  throw errors.invalid('A PATCH entry needs a Binary resource with a JSON Patch (application/json-patch+json)');
+}
+
+interface ParsedUrl {
+  resourceType?: string;
+  id?: string;
+  versionId?: string;
+  history: boolean;
+  query: Record<string, string | string[] | undefined>;
+}
+
+export function parseUrl(url: string, fhirBase: string): ParsedUrl {
+  const relative = url.startsWith(fhirBase) ? url.slice(fhirBase.length) : url.replace(/^\//, '');
+  const [path, queryString = ''] = relative.split('?', 2);
+  const segments = path.split('/').filter((s) => s.length > 0);
+  const historyIndex = segments.indexOf('_history');
+  return {
+    resourceType: segments[0] && segments[0] !== '_history' ? segments[0] : undefined,
+    id: segments[1] && segments[1] !== '_history' ? segments[1] : undefined,
+    versionId: historyIndex >= 0 ? segments[historyIndex + 1] : undefined,
+    history: historyIndex >= 0 && segments[historyIndex + 1] === undefined,
+    query: queryFromString(queryString),
+  };
+}
+
+/** Replaces `urn:uuid:` (and other fullUrl) references by the ids assigned in this transaction. */
+function rewriteReferences(value: unknown, references: Map<string, string>): unknown {
+  if (references.size === 0) return value;
+  if (Array.isArray(value)) return value.map((item) => rewriteReferences(item, references));
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    if (key === 'reference' && typeof child === 'string' && references.has(child)) out[key] = references.get(child);
+    else out[key] = rewriteReferences(child, references);
+  }
+  return out;
+}
+
+async function withEntryPath<T>(index: number, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof FhirError) {
+      // Say which entry failed: the whole transaction is rolled back because of it.
+      const issues = (error.outcome.issue ?? []).map((issue) => ({
+        ...issue,
+        expression: (issue.expression ?? ['']).map((e) =>
+          `Bundle.entry[${index}]${e ? `.resource.${e.replace(/^[A-Z][A-Za-z]+\.?/, '')}` : ''}`.replace(/\.$/, ''),
+        ),
+      }));
+      throw new FhirError(error.status, outcomeOf(issues));
+    }
+    throw error;
+  }
+}
+
+function toResponseEntry(result: OperationResult, fhirBase: string): BundleEntry {
+  const response: BundleEntryResponse = { status: String(result.status) };
+  if (result.location) response.location = `${fhirBase}${result.location}`;
+  if (result.resource?.meta?.versionId && result.resource.resourceType !== 'Bundle') {
+    response.etag = `W/"${result.resource.meta.versionId}"`;
+    response.lastModified = result.resource.meta.lastUpdated;
+  }
+  if (result.outcome) response.outcome = result.outcome;
+  const entry: BundleEntry = { response };
+  if (result.resource) {
+    entry.resource = result.resource;
+    if (result.resource.id && result.resource.resourceType !== 'Bundle') {
+      entry.fullUrl = `${fhirBase}${result.resource.resourceType}/${result.resource.id}`;
+    }
+  }
+  return entry;
+}

@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { http, issueExpressions } from '../../tests/integration/fhirClient';
+
+interface Entry {
+  fullUrl?: string;
+  resource?: { resourceType: string; id: string; [key: string]: unknown };
+  request?: { method: string; url: string; ifNoneExist?: string };
+  response?: { status: string; location?: string; etag?: string; outcome?: unknown };
+}
+interface Bundle {
+  resourceType: 'Bundle';
+  type: string;
+  entry: Entry[];
+}
+
+const fixture = join(
+  __dirname,
+  '../../tests/fixtures/synthea/Clemente_Kreiger_1484a42d-0eaf-4654-9cbf-6b050a5cd73b.json',
+);
+
+describe('transaction Bundles', () => {
+  it('imports a Synthea patient, resolving urn:uuid references across entries', async () => {
+    const source = JSON.parse(readFileSync(fixture, 'utf8')) as Bundle;
+    const answer = await http<Bundle>('POST', 'fhir/R4', { body: source });
+    expect(answer.status).toBe(200);
+    expect(answer.body.type).toBe('transaction-response');
+    expect(answer.body.entry).toHaveLength(source.entry.length);
+    expect(answer.body.entry.every((e) => e.response?.status === '201')).toBe(true);
+
+    const byFullUrl = new Map(source.entry.map((e, i) => [e.fullUrl as string, answer.body.entry[i].resource!]));
+    const patientEntry = source.entry.find((e) => e.resource?.resourceType === 'Patient')!;
+    const patient = byFullUrl.get(patientEntry.fullUrl!)!;
+    expect(patient.id).not.toBe(patientEntry.resource!.id);
+
+    const sourceObservation = source.entry.find((e) => e.resource?.resourceType === 'Observation')!;
+    const observation = byFullUrl.get(sourceObservation.fullUrl!)!;
+    expect(observation.subject).toEqual({ reference: `Patient/${patient.id}` });
+    const encounter = byFullUrl.get((sourceObservation.resource!.encounter as { reference: string }).reference)!;
+    expect(observation.encounter).toEqual({ reference: `Encounter/${encounter.id}` });
+    expect((observation.meta as { compartment: unknown }).compartment).toEqual([
+      { reference: `Patient/${patient.id}` },
+    ]);
+
+    // Every stored reference points at a stored resource: nothing dangles on urn:uuid.
+    const text = JSON.stringify(answer.body);
+    expect(text).not.toContain('"reference":"urn:uuid:');
+    const read = await http<{ id: string }>('GET', `fhir/R4/Observation/${observation.id}`);
+    expect(read.status).toBe(200);
+  });
+
+  it('is all or nothing: one invalid entry rolls back every other', async () => {
+    const marker = randomUUID();
+    const bundle = {
+      resourceType: 'Bundle',
+      type: 'transaction',
+      entry: [
+        {
+          fullUrl: 'urn:uuid:p1',
+          resource: { resourceType: 'Patient', identifier: [{ value: marker }] },
+          request: { method: 'POST', url: 'Patient' },
+        },
+        {
+          resource: {
+            resourceType: 'Observation',
+            identifier: [{ value: marker }],
+            status: 'final',
+            code: { text: 'x' },
+            subject: { reference: 'urn:uuid:p1' },
+          },
+          request: { method: 'POST', url: 'Observation' },
+        },
+        {
+          resource: { resourceType: 'Observation', identifier: [{ value: marker }], code: { text: 'no status' } },
+          request: { method: 'POST', url: 'Observation' },
+        },
+      ],
+    };
+    const answer = await http('POST', 'fhir/R4', { body: bundle });
+    expect(answer.status).toBe(400);
+    expect(issueExpressions(answer.body)).toContain('Bundle.entry[2].resource.status');
+    for (const type of ['Patient', 'Observation']) {
+      const search = await http<{ total: number }>('GET', `fhir/R4/${type}?identifier=${marker}&_total=accurate`);
+      expect(search.body.total).toBe(0);
+    }
+  });
+
+  it('supports conditional create inside a transaction and points references at the match', async () => {
+    const value = randomUUID();
+    const existing = await http<{ id: string }>('POST', 'fhir/R4/Organization', {
+      body: { resourceType: 'Organization', name: 'Existing', identifier: [{ system: 'urn:test', value }] },
+    });
+    const bundle = {
+      resourceType: 'Bundle',
+      type: 'transaction',
+      entry: [
+        {
+          fullUrl: 'urn:uuid:org',
+          resource: { resourceType: 'Organization', name: 'Duplicate', identifier: [{ system: 'urn:test', value }] },
+          request: { method: 'POST', url: 'Organization', ifNoneExist: `identifier=urn:test|${value}` },
+        },
+        {
+          resource: { resourceType: 'Patient', managingOrganization: { reference: 'urn:uuid:org' } },
+          request: { method: 'POST', url: 'Patient' },
+        },
+      ],
+    };
+    const answer = await http<Bundle>('POST', 'fhir/R4', { body: bundle });
+    expect(answer.status).toBe(200);
+    expect(answer.body.entry[0].response?.status).toBe('200');
+    expect(answer.body.entry[0].resource?.id).toBe(existing.body.id);
+    expect(answer.body.entry[1].resource?.managingOrganization).toEqual({
+      reference: `Organization/${existing.body.id}`,
+    });
+  });
+
+  it('runs PUT, PATCH, DELETE and GET entries', async () => {
+    const created = await http<{ id: string }>('POST', 'fhir/R4/Patient', {
+      body: { resourceType: 'Patient', gender: 'female' },
+    });
+    const doomed = await http<{ id: string }>('POST', 'fhir/R4/Patient', { body: { resourceType: 'Patient' } });
+    const patch = Buffer.from(JSON.stringify([{ op: 'replace', path: '/gender', value: 'male' }])).toString('base64');
+    const answer = await http<Bundle>('POST', 'fhir/R4', {
+      body: {
+        resourceType: 'Bundle',
+        type: 'transaction',
+        entry: [
+          { request: { method: 'GET', url: `Patient/${created.body.id}` } },
+          {
+            resource: { resourceType: 'Binary', contentType: 'application/json-patch+json', data: patch },
+            request: { method: 'PATCH', url: `Patient/${created.body.id}` },
+          },
+          { request: { method: 'DELETE', url: `Patient/${doomed.body.id}` } },
+        ],
+      },
+    });
+    expect(answer.status).toBe(200);
+    // GET runs last: it sees the patched resource.
+    expect(answer.body.entry[0].resource?.gender).toBe('male');
+    expect(answer.body.entry[1].response?.status).toBe('200');
+    expect((await http('GET', `fhir/R4/Patient/${doomed.body.id}`)).status).toBe(410);
+  });
+
+  it('refuses Bundles that are not batch or transaction, and malformed entries', async () => {
+    const collection = await http('POST', 'fhir/R4', {
+      body: { resourceType: 'Bundle', type: 'collection', entry: [] },
+    });
+    expect(collection.status).toBe(400);
+    const noMethod = await http('POST', 'fhir/R4', {
+      body: {
+        resourceType: 'Bundle',
+        type: 'transaction',
+        entry: [{ resource: { resourceType: 'Patient' }, request: { url: 'Patient' } }],
+      },
+    });
+    expect(noMethod.status).toBe(400);
+    expect(issueExpressions(noMethod.body)).toContain('Bundle.entry[0].request.method');
+    const notBundle = await http('POST', 'fhir/R4', { body: { resourceType: 'Patient' } });
+    expect(notBundle.status).toBe(400);
+  });
+});
+
+describe('batch Bundles', () => {
+  it('processes each entry on its own and reports failures per entry', async () => {
+    const marker = randomUUID();
+    const answer = await http<Bundle>('POST', 'fhir/R4', {
+      body: {
+        resourceType: 'Bundle',
+        type: 'batch',
+        entry: [
+          {
+            resource: { resourceType: 'Patient', identifier: [{ value: marker }] },
+            request: { method: 'POST', url: 'Patient' },
+          },
+          { resource: { resourceType: 'Patient', birthDate: 'never' }, request: { method: 'POST', url: 'Patient' } },
+          { request: { method: 'GET', url: `Patient/${randomUUID()}` } },
+        ],
+      },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.type).toBe('batch-response');
+    expect(answer.body.entry.map((e) => e.response?.status)).toEqual(['201', '400', '404']);
+    expect(answer.body.entry[1].response?.outcome).toMatchObject({ resourceType: 'OperationOutcome' });
+    const search = await http<{ total: number }>('GET', `fhir/R4/Patient?identifier=${marker}&_total=accurate`);
+    expect(search.body.total).toBe(1);
+  });
+});

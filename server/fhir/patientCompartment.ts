@@ -1,0 +1,34 @@
+import { readDefinitionFile } from '../definitions/definitionFiles';
+import type { ReferenceRow } from '../search/indexRows';
+
+interface CompartmentDefinitionFile {
+  resource: { code: string; param?: string[] }[];
+}
+
+let paramsByType: Map<string, Set<string>> | undefined;
+
+function compartmentParams(resourceType: string): Set<string> | undefined {
+  if (!paramsByType) {
+    const definition = readDefinitionFile<CompartmentDefinitionFile>('compartmentdefinition-patient.json');
+    paramsByType = new Map(definition.resource.map((entry) => [entry.code, new Set(entry.param ?? [])]));
+  }
+  return paramsByType.get(resourceType);
+}
+
+/**
+ * The patients whose compartment holds a resource (R4 CompartmentDefinition "patient"):
+ * a Patient is in its own, and other types through the listed reference parameters.
+ */
+export function patientCompartments(resourceType: string, id: string, references: readonly ReferenceRow[]): string[] {
+  const result = new Set<string>();
+  if (resourceType === 'Patient') result.add(`Patient/${id}`);
+  const params = compartmentParams(resourceType);
+  if (params) {
+    for (const row of references) {
+      if (row.target_type === 'Patient' && row.target_id && params.has(row.code)) {
+        result.add(`Patient/${row.target_id}`);
+      }
+    }
+  }
+  return [...result];
+}

@@ -1,0 +1,138 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { CapabilityStatement, Resource } from '@medplum/fhirtypes';
+import type { QueryParams } from '../search/searchRequest';
+import type { SearchParameterRegistry } from '../search/searchParameterRegistry';
+import { processBundle } from './bundleProcessor';
+import { buildCapabilityStatement } from './capabilityStatement';
+import { errors } from './fhirError';
+import { withoutProtectedFields } from './protectedFields';
+import {
+  createOperation,
+  deleteOperation,
+  historyOperation,
+  patchOperation,
+  queryFromString,
+  readOperation,
+  searchOperation,
+  updateOperation,
+  vreadOperation,
+  type OperationEnvironment,
+  type OperationResult,
+} from './fhirOperations';
+import type { Repository, RequestContext } from './repository';
+
+export interface FhirRoutesOptions {
+  repository: Repository;
+  registry: SearchParameterRegistry;
+  baseUrl: string;
+  version: string;
+  /** Who the request acts as; the auth plugin will supply it from the access token. */
+  contextOf(request: FastifyRequest): RequestContext;
+}
+
+type TypeParams = { type: string };
+type InstanceParams = { type: string; id: string };
+type VersionParams = { type: string; id: string; vid: string };
+
+/** The FHIR R4 REST core under /fhir/R4 (a Fastify plugin). */
+export async function fhirRestRoutes(app: FastifyInstance, options: FhirRoutesOptions): Promise<void> {
+  const fhirBase = `${options.baseUrl}fhir/R4/`;
+  const { repository, registry } = options;
+  let capability: CapabilityStatement | undefined;
+
+  const run = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    operation: (env: OperationEnvironment) => Promise<OperationResult>,
+  ) => {
+    const ctx = options.contextOf(request);
+    const result = await repository.transaction((session) => operation({ session, ctx, registry, fhirBase }));
+    return send(reply, result, fhirBase);
+  };
+
+  app.get('/fhir/R4/metadata', async (_request, reply) => {
+    capability ??= buildCapabilityStatement(registry, options.baseUrl, options.version);
+    return reply.type('application/fhir+json').send(capability);
+  });
+
+  app.get('/fhir/R4/_history', (request, reply) =>
+    run(request, reply, (env) => historyOperation(env, request.query as QueryParams)),
+  );
+
+  app.post('/fhir/R4', async (request, reply) => {
+    const bundle = await processBundle(
+      { repository, registry, ctx: options.contextOf(request), fhirBase },
+      request.body,
+    );
+    return reply.type('application/fhir+json').send(withoutProtectedFields(bundle));
+  });
+
+  app.get<{ Params: TypeParams }>('/fhir/R4/:type', (request, reply) =>
+    run(request, reply, (env) => searchOperation(env, request.params.type, request.query as QueryParams)),
+  );
+
+  app.post<{ Params: TypeParams }>('/fhir/R4/:type/_search', (request, reply) => {
+    // Parameters may come in the form body, the query string, or both.
+    const body = typeof request.body === 'string' ? queryFromString(request.body) : {};
+    const query = { ...(request.query as QueryParams), ...body };
+    return run(request, reply, (env) => searchOperation(env, request.params.type, query));
+  });
+
+  app.post<{ Params: TypeParams }>('/fhir/R4/:type', (request, reply) =>
+    run(request, reply, (env) =>
+      createOperation(env, request.params.type, request.body, header(request, 'if-none-exist')),
+    ),
+  );
+
+  app.get<{ Params: TypeParams }>('/fhir/R4/:type/_history', (request, reply) =>
+    run(request, reply, (env) => historyOperation(env, request.query as QueryParams, request.params.type)),
+  );
+
+  app.get<{ Params: InstanceParams }>('/fhir/R4/:type/:id', (request, reply) =>
+    run(request, reply, (env) => readOperation(env, request.params.type, request.params.id)),
+  );
+
+  app.put<{ Params: InstanceParams }>('/fhir/R4/:type/:id', (request, reply) =>
+    run(request, reply, (env) =>
+      updateOperation(env, request.params.type, request.params.id, request.body, header(request, 'if-match')),
+    ),
+  );
+
+  app.patch<{ Params: InstanceParams }>('/fhir/R4/:type/:id', (request, reply) =>
+    run(request, reply, (env) =>
+      patchOperation(env, request.params.type, request.params.id, request.body, header(request, 'if-match')),
+    ),
+  );
+
+  app.delete<{ Params: InstanceParams }>('/fhir/R4/:type/:id', (request, reply) =>
+    run(request, reply, (env) => deleteOperation(env, request.params.type, request.params.id)),
+  );
+
+  app.get<{ Params: InstanceParams }>('/fhir/R4/:type/:id/_history', (request, reply) =>
+    run(request, reply, (env) =>
+      historyOperation(env, request.query as QueryParams, request.params.type, request.params.id),
+    ),
+  );
+
+  app.get<{ Params: VersionParams }>('/fhir/R4/:type/:id/_history/:vid', (request, reply) =>
+    run(request, reply, (env) => vreadOperation(env, request.params.type, request.params.id, request.params.vid)),
+  );
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function send(reply: FastifyReply, result: OperationResult, fhirBase: string): FastifyReply {
+  reply.code(result.status).type('application/fhir+json');
+  const resource: Resource | undefined = result.resource;
+  if (resource?.meta?.versionId && resource.resourceType !== 'Bundle') {
+    reply.header('ETag', `W/"${resource.meta.versionId}"`);
+    if (resource.meta.lastUpdated) reply.header('Last-Modified', new Date(resource.meta.lastUpdated).toUTCString());
+  }
+  if (result.location && result.status === 201) reply.header('Location', `${fhirBase}${result.location}`);
+  const body = resource ? withoutProtectedFields(resource) : result.outcome;
+  if (!body) throw errors.invalid('Empty result');
+  return reply.send(body);
+}

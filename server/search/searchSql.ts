@@ -1,0 +1,225 @@
+import { errors } from '../fhir/fhirError';
+import { dateRange } from './dateRange';
+import { normalizeSearchString } from './indexRows';
+import type { SearchFilter, SearchRequest, SortRule } from './searchRequest';
+
+/** Collects positional parameters while a statement is built. */
+export class SqlParams {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+export interface SearchScope {
+  /** When set, only resources of these projects (the shared definitions project included by the caller). */
+  projectIds?: string[];
+}
+
+const prefixes = ['eq', 'ne', 'gt', 'lt', 'ge', 'le', 'sa', 'eb', 'ap'] as const;
+type Prefix = (typeof prefixes)[number];
+
+function splitPrefix(value: string): { prefix: Prefix; rest: string } {
+  const head = value.slice(0, 2) as Prefix;
+  if (prefixes.includes(head) && value.length > 2 && !/^[a-z]/.test(value.slice(2))) {
+    return { prefix: head, rest: value.slice(2) };
+  }
+  return { prefix: 'eq', rest: value };
+}
+
+/** The WHERE clause (without the word) selecting current resources of the request's type. */
+export function buildWhere(request: SearchRequest, params: SqlParams, scope: SearchScope): string {
+  const clauses = [`r.resource_type = ${params.add(request.resourceType)}`, 'NOT r.deleted'];
+  if (scope.projectIds) clauses.push(`r.project_id = ANY(${params.add(scope.projectIds)}::text[])`);
+  for (const filter of request.filters) clauses.push(filterClause(filter, params));
+  return clauses.join(' AND ');
+}
+
+function filterClause(filter: SearchFilter, params: SqlParams): string {
+  const { parameter } = filter;
+  if (parameter === 'id') {
+    const match = `r.id = ANY(${params.add(filter.values)}::text[])`;
+    return filter.modifier === 'not' ? `NOT (${match})` : match;
+  }
+  if (parameter === 'lastUpdated') {
+    return `(${filter.values.map((v) => dateComparison(v, 'r.last_updated', 'r.last_updated', params, filter.code)).join(' OR ')})`;
+  }
+  const table = tableFor(parameter.type);
+  const owner = `t.resource_type = r.resource_type AND t.resource_id = r.id AND t.code = ${params.add(parameter.code)}`;
+  if (filter.modifier === 'missing') {
+    const exists = `EXISTS (SELECT 1 FROM search_${table} t WHERE ${owner})`;
+    return filter.values[0] === 'true' ? `NOT ${exists}` : exists;
+  }
+  const alternatives = filter.values.map((value) => valueCondition(parameter.type, filter, value, params));
+  const exists = `EXISTS (SELECT 1 FROM search_${table} t WHERE ${owner} AND (${alternatives.join(' OR ')}))`;
+  return filter.modifier === 'not' ? `NOT ${exists}` : exists;
+}
+
+function tableFor(type: string): string {
+  switch (type) {
+    case 'string':
+    case 'token':
+    case 'reference':
+    case 'date':
+    case 'number':
+    case 'quantity':
+    case 'uri':
+      return type;
+    default:
+      throw errors.notSupported(`Search parameters of type ${type} are not supported yet`);
+  }
+}
+
+function valueCondition(type: string, filter: SearchFilter, value: string, params: SqlParams): string {
+  switch (type) {
+    case 'string': {
+      if (filter.modifier === 'exact') return `t.value = ${params.add(value)}`;
+      const normalized = escapeLike(normalizeSearchString(value));
+      return filter.modifier === 'contains'
+        ? `t.normalized LIKE ${params.add(`%${normalized}%`)}`
+        : `t.normalized LIKE ${params.add(`${normalized}%`)}`;
+    }
+    case 'token':
+      return tokenCondition(filter, value, params);
+    case 'reference':
+      return referenceCondition(filter, value, params);
+    case 'date':
+      return dateComparison(value, 't.low', 't.high', params, filter.code);
+    case 'number':
+      return numberComparison(value, 't.value', params, filter.code);
+    case 'quantity': {
+      const [number, system, code] = value.split('|');
+      const parts = [numberComparison(number, 't.value', params, filter.code)];
+      if (system) parts.push(`t.system = ${params.add(system)}`);
+      if (code) parts.push(`t.unit_code = ${params.add(code)}`);
+      return parts.join(' AND ');
+    }
+    case 'uri':
+      if (filter.modifier === 'below') return `t.value LIKE ${params.add(`${escapeLike(value)}%`)}`;
+      if (filter.modifier === 'above') return `${params.add(value)} LIKE (t.value || '%')`;
+      return `t.value = ${params.add(value)}`;
+    default:
+      throw errors.notSupported(`Search parameters of type ${type} are not supported yet`);
+  }
+}
+
+function tokenCondition(filter: SearchFilter, value: string, params: SqlParams): string {
+  if (filter.modifier === 'text') {
+    return `lower(t.display) LIKE ${params.add(`${escapeLike(value.toLowerCase())}%`)}`;
+  }
+  const bar = value.indexOf('|');
+  if (bar < 0) return `t.value = ${params.add(value)}`;
+  const system = value.slice(0, bar);
+  const code = value.slice(bar + 1);
+  if (system === '') return `t.system IS NULL AND t.value = ${params.add(code)}`;
+  if (code === '') return `t.system = ${params.add(system)}`;
+  return `t.system = ${params.add(system)} AND t.value = ${params.add(code)}`;
+}
+
+function referenceCondition(filter: SearchFilter, value: string, params: SqlParams): string {
+  const typed = /(?:^|\/)([A-Z][A-Za-z]+)\/([A-Za-z0-9\-.]{1,64})$/.exec(value);
+  const typeModifier = filter.modifier && filter.modifier !== 'missing' ? filter.modifier : undefined;
+  if (typed) {
+    return `t.target_type = ${params.add(typed[1])} AND t.target_id = ${params.add(typed[2])}`;
+  }
+  if (/^[A-Za-z0-9\-.]{1,64}$/.test(value)) {
+    const byId = `t.target_id = ${params.add(value)}`;
+    return typeModifier ? `${byId} AND t.target_type = ${params.add(typeModifier)}` : byId;
+  }
+  return `t.reference = ${params.add(value)}`;
+}
+
+function dateComparison(value: string, lowColumn: string, highColumn: string, params: SqlParams, code: string): string {
+  const { prefix, rest } = splitPrefix(value);
+  const range = dateRange(rest);
+  if (!range) throw errors.invalid(`Invalid date value "${value}" for search parameter "${code}"`, code);
+  const low = `COALESCE(${lowColumn}, '-infinity'::timestamptz)`;
+  const high = `COALESCE(${highColumn}, 'infinity'::timestamptz)`;
+  const vLow = `${params.add(range.low)}::timestamptz`;
+  const vHigh = `${params.add(range.high)}::timestamptz`;
+  switch (prefix) {
+    case 'eq':
+      return `(${low} >= ${vLow} AND ${high} <= ${vHigh})`;
+    case 'ne':
+      return `NOT (${low} >= ${vLow} AND ${high} <= ${vHigh})`;
+    case 'gt':
+      return `${high} > ${vHigh}`;
+    case 'lt':
+      return `${low} < ${vLow}`;
+    case 'ge':
+      return `${high} >= ${vLow}`;
+    case 'le':
+      return `${low} <= ${vHigh}`;
+    case 'sa':
+      return `${low} > ${vHigh}`;
+    case 'eb':
+      return `${high} < ${vLow}`;
+    case 'ap': {
+      // Approximately: overlaps the value widened by 10% of its distance from now (at least a day).
+      const now = Date.now();
+      const margin = Math.max(86_400_000, Math.abs(now - Date.parse(range.low)) * 0.1);
+      const aLow = `${params.add(new Date(Date.parse(range.low) - margin).toISOString())}::timestamptz`;
+      const aHigh = `${params.add(new Date(Date.parse(range.high) + margin).toISOString())}::timestamptz`;
+      return `(${low} <= ${aHigh} AND ${high} >= ${aLow})`;
+    }
+  }
+}
+
+function numberComparison(value: string, column: string, params: SqlParams, code: string): string {
+  const { prefix, rest } = splitPrefix(value);
+  if (!/^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/.test(rest)) {
+    throw errors.invalid(`Invalid number "${value}" for search parameter "${code}"`, code);
+  }
+  const number = Number(rest);
+  // A value stands for the range its precision implies: 100 means [99.5, 100.5).
+  const decimals = rest.includes('.') ? rest.split('.')[1].replace(/[eE].*$/, '').length : 0;
+  const half = 0.5 * 10 ** -decimals;
+  const p = (n: number) => `${params.add(n)}::numeric`;
+  switch (prefix) {
+    case 'eq':
+      return `(${column} >= ${p(number - half)} AND ${column} < ${p(number + half)})`;
+    case 'ne':
+      return `NOT (${column} >= ${p(number - half)} AND ${column} < ${p(number + half)})`;
+    case 'gt':
+    case 'sa':
+      return `${column} > ${p(number)}`;
+    case 'lt':
+    case 'eb':
+      return `${column} < ${p(number)}`;
+    case 'ge':
+      return `${column} >= ${p(number)}`;
+    case 'le':
+      return `${column} <= ${p(number)}`;
+    case 'ap':
+      return `(${column} >= ${p(number * 0.9)} AND ${column} <= ${p(number * 1.1)})`;
+  }
+}
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** ORDER BY for the request; always ends with a unique key so pages never overlap. */
+export function buildOrderBy(sort: readonly SortRule[], params: SqlParams): string {
+  const keys = sort.map((rule) => {
+    const direction = rule.descending ? 'DESC' : 'ASC';
+    if (rule.parameter === 'id') return `r.id ${direction}`;
+    if (rule.parameter === 'lastUpdated') return `r.last_updated ${direction}`;
+    const table = tableFor(rule.parameter.type);
+    const column = {
+      string: 'normalized',
+      token: 'value',
+      reference: 'reference',
+      date: 'low',
+      number: 'value',
+      quantity: 'value',
+      uri: 'value',
+    }[table];
+    const aggregate = rule.descending ? 'max' : 'min';
+    return `(SELECT ${aggregate}(t.${column}) FROM search_${table} t WHERE t.resource_type = r.resource_type AND t.resource_id = r.id AND t.code = ${params.add(rule.parameter.code)}) ${direction} NULLS LAST`;
+  });
+  if (keys.length === 0) keys.push('r.last_updated DESC');
+  keys.push('r.id ASC');
+  return keys.join(', ');
+}

@@ -1,0 +1,52 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { Bundle, Resource } from '@medplum/fhirtypes';
+import type { Repository } from '../fhir/repository';
+import { processBundle } from '../fhir/bundleProcessor';
+import type { SearchParameterRegistry } from '../search/searchParameterRegistry';
+import { readState, writeState } from '../storage/serverState';
+import { systemAuthor } from '../definitions/loadDefinitions';
+
+export interface DemoState {
+  projectId: string;
+  patients: number;
+  resources: number;
+}
+
+/** The demo clinic: its project and the Synthea patients shipped in tests/fixtures. */
+export async function seedDemo(
+  repository: Repository,
+  registry: SearchParameterRegistry,
+  options: { fixturesDir: string; fhirBase: string; log: (line: string) => void },
+): Promise<DemoState> {
+  const existing = await readState<DemoState>(repository.db, 'demo');
+  if (existing) return existing;
+
+  const ctx = { projectId: randomUUID(), author: systemAuthor };
+  await repository.transaction((session) =>
+    session.create(
+      ctx,
+      {
+        resourceType: 'Project',
+        name: 'Demo Clinic',
+        description: 'Synthetic patients for trying Hearth EMR',
+      } as Resource,
+      { id: ctx.projectId, fresh: true },
+    ),
+  );
+
+  const files = readdirSync(options.fixturesDir)
+    .filter((name) => name.endsWith('.json'))
+    .sort();
+  let resources = 0;
+  for (const file of files) {
+    const bundle = JSON.parse(readFileSync(join(options.fixturesDir, file), 'utf8')) as Bundle;
+    const response = await processBundle({ repository, registry, ctx, fhirBase: options.fhirBase }, bundle);
+    resources += response.entry?.length ?? 0;
+  }
+  const state: DemoState = { projectId: ctx.projectId, patients: files.length, resources };
+  await writeState(repository.db, 'demo', state);
+  options.log(`Seeded the Demo Clinic: ${files.length} patients, ${resources} resources`);
+  return state;
+}

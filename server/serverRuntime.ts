@@ -1,0 +1,102 @@
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { SearchParameter } from '@medplum/fhirtypes';
+import type { ServerConfig } from '../config/serverConfig';
+import { buildApp } from './app';
+import { loadDefinitions, systemAuthor } from './definitions/loadDefinitions';
+import { definitionsVersion, readDefinitionBundle } from './definitions/definitionFiles';
+import { Repository } from './fhir/repository';
+import { SearchParameterRegistry } from './search/searchParameterRegistry';
+import { bootstrapAdmin, type AdminBootstrapResult } from './seed/adminBootstrap';
+import { seedDemo, type DemoState } from './seed/demoSeed';
+import type { Database } from './storage/database';
+import { openDatabase } from './storage/openDatabase';
+
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const serverVersion = '0.1.0';
+
+export interface RuntimeOptions {
+  /** Keep PGlite in memory instead of DATA_DIR (tests). */
+  inMemory?: boolean;
+  logger?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface ServerRuntime {
+  app: FastifyInstance;
+  db: Database;
+  repository: Repository;
+  registry: SearchParameterRegistry;
+  admin: AdminBootstrapResult;
+  demo?: DemoState;
+  /** Stops accepting requests, waits for those under way, then closes the database. */
+  close(): Promise<void>;
+}
+
+let sharedRegistry: SearchParameterRegistry | undefined;
+
+/** The search parameters of the definitions package (compiled once per process). */
+export function definitionSearchParameters(): SearchParameterRegistry {
+  sharedRegistry ??= new SearchParameterRegistry(
+    ['search-parameters.json', 'search-parameters-medplum.json', 'search-parameters-uscore.json'].flatMap(
+      (file) => readDefinitionBundle(file) as SearchParameter[],
+    ),
+  );
+  return sharedRegistry;
+}
+
+/** Opens the database, loads definitions, bootstraps the admin and seeds; the app is built but not listening. */
+export async function createServerRuntime(config: ServerConfig, options: RuntimeOptions = {}): Promise<ServerRuntime> {
+  const log = options.log ?? (() => undefined);
+  const db = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: options.inMemory ? undefined : config.dataDir,
+  });
+  try {
+    const registry = definitionSearchParameters();
+    const repository = new Repository(db, registry);
+    await loadDefinitions(repository, log);
+    const admin = await bootstrapAdmin(repository, {
+      email: config.adminEmail,
+      password: config.adminPassword,
+      dataDir: config.dataDir,
+    });
+    const fhirBase = `${config.baseUrl}fhir/R4/`;
+    const demo =
+      config.seed === 'demo'
+        ? await seedDemo(repository, registry, {
+            fixturesDir: join(repoRoot, 'tests', 'fixtures', 'synthea'),
+            fhirBase,
+            log,
+          })
+        : undefined;
+    const context = { projectId: admin.state.projectId, author: systemAuthor };
+    const app = await buildApp({
+      db,
+      registry,
+      baseUrl: config.baseUrl,
+      version: `${serverVersion} (definitions ${definitionsVersion})`,
+      maxBodyBytes: config.maxBodyBytes,
+      webRoot: join(repoRoot, 'dist'),
+      // Until sign-in lands every request acts as the system device in the admin project.
+      contextOf: () => context,
+      logger: options.logger,
+    });
+    return {
+      app,
+      db,
+      repository,
+      registry,
+      admin,
+      demo,
+      close: async () => {
+        await app.close();
+        await db.close();
+      },
+    };
+  } catch (error) {
+    await db.close().catch(() => undefined);
+    throw error;
+  }
+}

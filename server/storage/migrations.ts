@@ -1,0 +1,144 @@
+import type { Database } from './database';
+
+/**
+ * Ordered, append-only list of schema migrations. Both backends run exactly this SQL.
+ * docs/storage.md explains the table design.
+ */
+const migrations: readonly string[] = [
+  `
+  CREATE TABLE resources (
+    resource_type text NOT NULL,
+    id text NOT NULL,
+    version_id text NOT NULL,
+    project_id text,
+    last_updated timestamptz NOT NULL,
+    deleted boolean NOT NULL DEFAULT false,
+    compartments text[] NOT NULL DEFAULT '{}',
+    content jsonb NOT NULL,
+    PRIMARY KEY (resource_type, id)
+  );
+  CREATE INDEX resources_type_updated_idx ON resources (resource_type, last_updated DESC) WHERE NOT deleted;
+  CREATE INDEX resources_project_idx ON resources (project_id, resource_type);
+  CREATE INDEX resources_compartments_idx ON resources USING gin (compartments);
+
+  CREATE TABLE resource_history (
+    version_id text PRIMARY KEY,
+    resource_type text NOT NULL,
+    id text NOT NULL,
+    project_id text,
+    last_updated timestamptz NOT NULL,
+    operation text NOT NULL CHECK (operation IN ('create', 'update', 'delete')),
+    content jsonb NOT NULL
+  );
+  CREATE INDEX history_instance_idx ON resource_history (resource_type, id, last_updated DESC);
+  CREATE INDEX history_type_idx ON resource_history (resource_type, last_updated DESC);
+  CREATE INDEX history_system_idx ON resource_history (last_updated DESC);
+
+  CREATE TABLE search_token (
+    resource_type text NOT NULL,
+    resource_id text NOT NULL,
+    code text NOT NULL,
+    system text,
+    value text,
+    display text
+  );
+  CREATE INDEX search_token_value_idx ON search_token (resource_type, code, value, system);
+  CREATE INDEX search_token_resource_idx ON search_token (resource_type, resource_id);
+
+  CREATE TABLE search_string (
+    resource_type text NOT NULL,
+    resource_id text NOT NULL,
+    code text NOT NULL,
+    value text NOT NULL,
+    normalized text NOT NULL
+  );
+  CREATE INDEX search_string_value_idx ON search_string (resource_type, code, normalized text_pattern_ops);
+  CREATE INDEX search_string_resource_idx ON search_string (resource_type, resource_id);
+
+  CREATE TABLE search_date (
+    resource_type text NOT NULL,
+    resource_id text NOT NULL,
+    code text NOT NULL,
+    low timestamptz,
+    high timestamptz
+  );
+  CREATE INDEX search_date_range_idx ON search_date (resource_type, code, low, high);
+  CREATE INDEX search_date_resource_idx ON search_date (resource_type, resource_id);
+
+  CREATE TABLE search_number (
+    resource_type text NOT NULL,
+    resource_id text NOT NULL,
+    code text NOT NULL,
+    value numeric NOT NULL
+  );
+  CREATE INDEX search_number_value_idx ON search_number (resource_type, code, value);
+  CREATE INDEX search_number_resource_idx ON search_number (resource_type, resource_id);
+
+  CREATE TABLE search_quantity (
+    resource_type text NOT NULL,
+    resource_id text NOT NULL,
+    code text NOT NULL,
+    value numeric NOT NULL,
+    system text,
+    unit_code text
+  );
+  CREATE INDEX search_quantity_value_idx ON search_quantity (resource_type, code, value);
+  CREATE INDEX search_quantity_resource_idx ON search_quantity (resource_type, resource_id);
+
+  CREATE TABLE search_reference (
+    resource_type text NOT NULL,
+    resource_id text NOT NULL,
+    code text NOT NULL,
+    target_type text,
+    target_id text,
+    reference text NOT NULL
+  );
+  CREATE INDEX search_reference_target_idx ON search_reference (resource_type, code, target_id, target_type);
+  CREATE INDEX search_reference_reverse_idx ON search_reference (target_type, target_id, resource_type);
+  CREATE INDEX search_reference_resource_idx ON search_reference (resource_type, resource_id);
+
+  CREATE TABLE search_uri (
+    resource_type text NOT NULL,
+    resource_id text NOT NULL,
+    code text NOT NULL,
+    value text NOT NULL
+  );
+  CREATE INDEX search_uri_value_idx ON search_uri (resource_type, code, value);
+  CREATE INDEX search_uri_resource_idx ON search_uri (resource_type, resource_id);
+
+  CREATE TABLE server_state (
+    key text PRIMARY KEY,
+    value jsonb NOT NULL
+  );
+  `,
+];
+
+export async function migrate(db: Database): Promise<void> {
+  await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version integer PRIMARY KEY,
+    applied_at timestamptz NOT NULL DEFAULT now()
+  )`);
+  // Several server processes may start together on one native database: serialize migrations.
+  await db.transaction(async (tx) => {
+    if (db.kind === 'postgres') {
+      await tx.query('SELECT pg_advisory_xact_lock(81030001)');
+    }
+    const applied = await tx.query<{ version: number }>('SELECT version FROM schema_migrations');
+    const done = new Set(applied.map((row) => Number(row.version)));
+    for (let index = 0; index < migrations.length; index++) {
+      const version = index + 1;
+      if (done.has(version)) continue;
+      for (const statement of splitStatements(migrations[index])) {
+        await tx.query(statement);
+      }
+      await tx.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version]);
+    }
+  });
+}
+
+function splitStatements(sql: string): string[] {
+  return sql
+    .split(';')
+    .map((statement) => statement.trim())
+    .filter((statement) => statement.length > 0);
+}

@@ -1,0 +1,36 @@
+import { PGlite } from '@electric-sql/pglite';
+import type { Database, SqlExecutor } from './database';
+import { SerialQueue } from './serialQueue';
+
+/** Embedded PostgreSQL in `dataDir` (or in memory when `dataDir` is undefined). */
+export async function openPgliteDatabase(dataDir: string | undefined): Promise<Database> {
+  const pglite = dataDir ? new PGlite(dataDir) : new PGlite();
+  await pglite.waitReady;
+  const queue = new SerialQueue();
+
+  const direct: SqlExecutor = {
+    async query<T>(sql: string, params?: unknown[]): Promise<T[]> {
+      const result = await pglite.query<T>(sql, params);
+      return result.rows;
+    },
+  };
+
+  return {
+    kind: 'pglite',
+    query: (sql, params) => queue.run(() => direct.query(sql, params)),
+    exec: (sql) => queue.run(async () => void (await pglite.exec(sql))),
+    transaction: (work) =>
+      queue.run(async () => {
+        await pglite.query('BEGIN');
+        try {
+          const result = await work(direct);
+          await pglite.query('COMMIT');
+          return result;
+        } catch (error) {
+          await pglite.query('ROLLBACK');
+          throw error;
+        }
+      }),
+    close: () => queue.run(() => pglite.close()),
+  };
+}

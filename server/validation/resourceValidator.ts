@@ -1,0 +1,32 @@
+import type { OperationOutcomeIssue } from '@medplum/fhirtypes';
+import { isKnownResourceType } from './fhirJsonSchema';
+import { validatePrimitives } from './primitiveValidator';
+import { validateStructure } from './structureValidator';
+
+/**
+ * Everything checked before a write is stored: a known resource type, the official JSON schema
+ * (structure, datatypes, required elements, value sets bound as enums) and the primitive rules.
+ * Returns the issues; an empty list means valid.
+ */
+export function validateResource(resource: unknown): OperationOutcomeIssue[] {
+  if (typeof resource !== 'object' || resource === null || Array.isArray(resource)) {
+    return [issue('structure', 'Resource must be a JSON object', 'Resource')];
+  }
+  const candidate = resource as Record<string, unknown>;
+  const resourceType = candidate.resourceType;
+  if (typeof resourceType !== 'string' || resourceType.length === 0) {
+    return [issue('required', 'Missing resourceType', 'resourceType')];
+  }
+  if (!isKnownResourceType(resourceType)) {
+    return [issue('value', `Unknown resource type "${resourceType}"`, 'resourceType')];
+  }
+  const structural = validateStructure(candidate as { resourceType: string });
+  const primitive = validatePrimitives(candidate);
+  // The primitive rules say more precisely what is wrong with a value; keep one issue per path.
+  const primitivePaths = new Set(primitive.map((i) => i.expression?.[0]));
+  return [...primitive, ...structural.filter((i) => !primitivePaths.has(i.expression?.[0]))];
+}
+
+function issue(code: OperationOutcomeIssue['code'], text: string, expression: string): OperationOutcomeIssue {
+  return { severity: 'error', code, details: { text }, expression: [expression] };
+}

@@ -1,0 +1,81 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer } from 'node:net';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { loadServerConfig } from '../../config/serverConfig';
+import { createServerRuntime, type ServerRuntime } from '../../server/serverRuntime';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+    databaseKind: string;
+    adminPassword: string;
+  }
+}
+
+/**
+ * Starts one real Hearth EMR server for the test run: embedded PGlite in a temporary folder, or
+ * a fresh database on the native PostgreSQL named by HEARTH_TEST_DATABASE_URL.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'hearth-test-'));
+  const nativeUrl = process.env.HEARTH_TEST_DATABASE_URL;
+  let databaseUrl: string | undefined;
+  let dropDatabase: (() => Promise<void>) | undefined;
+  if (nativeUrl) {
+    const name = `hearth_test_${process.pid}_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: nativeUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(nativeUrl);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    dropDatabase = async () => {
+      const client = new pg.Client({ connectionString: nativeUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    };
+  }
+
+  const adminPassword = 'test-admin-password-1';
+  // Links in answers carry BASE_URL, so the port must be known before the server starts.
+  const port = await freePort();
+  const config = loadServerConfig({
+    PORT: String(port),
+    BASE_URL: `http://127.0.0.1:${port}/`,
+    DATA_DIR: dataDir,
+    SEED: 'none',
+    MAX_BODY_BYTES: String(8 * 1024 * 1024),
+    ADMIN_EMAIL: 'admin@example.com',
+    ADMIN_PASSWORD: adminPassword,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  });
+  const runtime: ServerRuntime = await createServerRuntime(config, {});
+  await runtime.app.listen({ port, host: '127.0.0.1' });
+  project.provide('baseUrl', config.baseUrl);
+  project.provide('databaseKind', runtime.db.kind);
+  project.provide('adminPassword', adminPassword);
+
+  return async () => {
+    await runtime.close();
+    await dropDatabase?.();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
