@@ -40,7 +40,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: options.logger ? { level: 'info', redact: ['req.headers.authorization', 'req.headers.cookie'] } : false,
     bodyLimit: options.maxBodyBytes,
     // FHIR ids and search values may contain characters a strict router would refuse.
-    routerOptions: { maxParamLength: 500, ignoreTrailingSlash: false },
+    routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true },
   });
   const repository = new Repository(options.db, options.registry);
 
