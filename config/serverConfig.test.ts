@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { isLoopbackHost, loadServerConfig } from './serverConfig';
+
+describe('loadServerConfig', () => {
+  it('has the documented defaults', () => {
+    const config = loadServerConfig({});
+    expect(config).toMatchObject({
+      port: 8103,
+      host: '127.0.0.1',
+      baseUrl: 'http://localhost:8103/',
+      adminEmail: 'admin@example.com',
+      seed: 'demo',
+    });
+    expect(config.dataDir).toMatch(/\/data$/);
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.adminPassword).toBeUndefined();
+  });
+
+  it('reads the environment and normalizes BASE_URL', () => {
+    const config = loadServerConfig({
+      PORT: '9000',
+      BASE_URL: 'https://emr.example.org',
+      SEED: 'none',
+      DATABASE_URL: 'postgres://x/y',
+    });
+    expect(config).toMatchObject({
+      port: 9000,
+      baseUrl: 'https://emr.example.org/',
+      seed: 'none',
+      databaseUrl: 'postgres://x/y',
+    });
+  });
+
+  it('refuses bad values with a clear message', () => {
+    expect(() => loadServerConfig({ PORT: 'eighty' })).toThrow('PORT must be a port number');
+    expect(() => loadServerConfig({ SEED: 'lots' })).toThrow('SEED must be "demo" or "none"');
+    expect(() => loadServerConfig({ MAX_BODY_BYTES: '-1' })).toThrow('MAX_BODY_BYTES');
+  });
+});
+
+describe('isLoopbackHost', () => {
+  it('accepts only loopback addresses', () => {
+    for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1']) expect(isLoopbackHost(host)).toBe(true);
+    for (const host of ['0.0.0.0', '192.168.1.2', '::', 'example.org']) expect(isLoopbackHost(host)).toBe(false);
+  });
+});
