@@ -1,3 +1,4 @@
+import type { SearchParameter } from '@medplum/fhirtypes';
 import { describe, expect, it } from 'vitest';
 import { expressionForType, SearchParameterRegistry } from './searchParameterRegistry';
 import { extractIndexRows, normalizeSearchString } from './indexRows';
@@ -27,6 +28,7 @@ describe('expressionForType', () => {
 });
 
 describe('extractIndexRows', () => {
+  // The fhirtypes union of base types leaves out the abstract "Resource" that R4's own definitions use.
   const registry = new SearchParameterRegistry([
     {
       resourceType: 'SearchParameter',
@@ -94,7 +96,7 @@ describe('extractIndexRows', () => {
       url: 'u6',
       description: 'd',
     },
-  ]);
+  ] as unknown as SearchParameter[]);
 
   it('extracts one row per value, by parameter type', () => {
     const rows = extractIndexRows(

@@ -1,0 +1,175 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { planFile, type ImportRequest } from '../../server/import/importPlan';
+import { runImport } from '../../server/import/importRunner';
+import { startBenchServer } from './benchServer';
+import { summarize, type LatencySummary } from './latencyStats';
+
+const root = join(fileURLToPath(import.meta.url), '..', '..', '..');
+const sharedSynthea = join(root, '..', 'shared', 'data', 'synthea-r4');
+const fixtureSynthea = join(root, 'tests', 'fixtures', 'synthea');
+const readCount = Number(process.env.BENCH_READS ?? 5000);
+const readConcurrency = 8;
+
+interface BackendResult {
+  backend: string;
+  files: number;
+  resources: number;
+  importSeconds: number;
+  importPerSecond: number;
+  failed: number;
+  reads: LatencySummary;
+}
+
+function importRequests(): { requests: ImportRequest[]; files: number; resources: number; source: string } {
+  const source = existsSync(sharedSynthea) ? sharedSynthea : fixtureSynthea;
+  const files = readdirSync(source).filter((f) => f.endsWith('.json'));
+  const requests: ImportRequest[] = [];
+  let resources = 0;
+  for (const file of files) {
+    const plan = planFile(file, readFileSync(join(source, file), 'utf8'));
+    requests.push(...plan.requests);
+    resources += plan.resourceCount;
+  }
+  return { requests, files: files.length, resources, source };
+}
+
+async function measureReads(baseUrl: string): Promise<LatencySummary> {
+  const ids: string[] = [];
+  for (const type of ['Observation', 'Patient', 'Encounter', 'Condition']) {
+    const bundle = (await (await fetch(`${baseUrl}fhir/R4/${type}?_count=500`)).json()) as {
+      entry?: { resource: { id: string } }[];
+    };
+    ids.push(...(bundle.entry ?? []).map((e) => `${type}/${e.resource.id}`));
+  }
+  if (ids.length === 0) throw new Error('Nothing to read');
+  // Warm up connections and caches before measuring.
+  for (const id of ids.slice(0, 50)) await (await fetch(`${baseUrl}fhir/R4/${id}`)).arrayBuffer();
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  const worker = async () => {
+    while (next < readCount) {
+      const id = ids[next++ % ids.length];
+      const t0 = performance.now();
+      const response = await fetch(`${baseUrl}fhir/R4/${id}`);
+      await response.arrayBuffer();
+      if (!response.ok) throw new Error(`GET ${id} answered ${response.status}`);
+      latencies.push(performance.now() - t0);
+    }
+  };
+  await Promise.all(Array.from({ length: readConcurrency }, worker));
+  return summarize(latencies, (performance.now() - started) / 1000);
+}
+
+async function benchBackend(backend: string, databaseUrl?: string): Promise<BackendResult> {
+  console.log(`\n== ${backend} ==`);
+  const server = await startBenchServer(root, databaseUrl);
+  try {
+    const { requests, files, resources, source } = importRequests();
+    console.log(`Importing ${resources} resources from ${files} bundles (${source})…`);
+    const result = await runImport(requests, { fhirBase: `${server.baseUrl}fhir/R4/`, concurrency: 2 });
+    if (result.failed > 0) console.log(`  ${result.failed} failed, first: ${JSON.stringify(result.problems[0])}`);
+    const importPerSecond = result.imported / result.seconds;
+    console.log(
+      `  ${result.imported} resources in ${result.seconds.toFixed(1)} s = ${importPerSecond.toFixed(0)} resources/s`,
+    );
+    console.log(`Reading ${readCount} resources by id, ${readConcurrency} at a time…`);
+    const reads = await measureReads(server.baseUrl);
+    console.log(
+      `  ${reads.perSecond.toFixed(0)} reads/s, p50 ${reads.p50.toFixed(1)} ms, p95 ${reads.p95.toFixed(1)} ms, p99 ${reads.p99.toFixed(1)} ms`,
+    );
+    return { backend, files, resources, importSeconds: result.seconds, importPerSecond, failed: result.failed, reads };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Native PostgreSQL for the benchmark: HEARTH_BENCH_DATABASE_URL, or a throwaway local server. */
+function nativeDatabaseUrl(): { url?: string; stop?: () => void } {
+  if (process.env.HEARTH_BENCH_DATABASE_URL) return { url: process.env.HEARTH_BENCH_DATABASE_URL };
+  try {
+    const out = execFileSync('bash', [join(root, 'scripts', 'startTestPostgres.sh')], {
+      encoding: 'utf8',
+      env: { ...process.env, HEARTH_TEST_PG_PORT: '55433' },
+    });
+    const url = /HEARTH_TEST_DATABASE_URL=(\S+)/.exec(out)?.[1];
+    const dir = /HEARTH_TEST_PG_DIR=(\S+)/.exec(out)?.[1];
+    return {
+      url,
+      stop: () => {
+        if (dir)
+          execFileSync('bash', [
+            '-c',
+            `runuser -u postgres -- $(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)/pg_ctl -D ${dir}/data stop -m fast || true; rm -rf ${dir}`,
+          ]);
+      },
+    };
+  } catch (error) {
+    console.log(`No native PostgreSQL for the benchmark: ${(error as Error).message.split('\n')[0]}`);
+    return {};
+  }
+}
+
+function report(results: BackendResult[]): string {
+  const budget = (r: BackendResult) => (r.backend.startsWith('native') ? 1000 : 400);
+  const lines = [
+    '# Benchmarks',
+    '',
+    'Produced by `npm run bench` (tests/bench/runBenchmarks.ts). The server runs as a child process',
+    '(`scripts/start.mjs`, as `npm start` does) on a fresh database; the load comes from the bench process',
+    'over loopback HTTP. Numbers are from one run on the machine below; shared 2-core machines vary by',
+    '±20% between runs.',
+    '',
+    `- Date: ${new Date().toISOString()}`,
+    `- Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`,
+    '',
+    '## Import of the Synthea transaction Bundles',
+    '',
+    'Each patient is one transaction Bundle (`POST /fhir/R4`), two in flight at once; every entry is',
+    'validated, indexed for all its search parameters and versioned in the same transaction.',
+    '',
+    '| backend | bundles | resources | failed | seconds | resources/s | budget |',
+    '|---|---|---|---|---|---|---|',
+    ...results.map(
+      (r) =>
+        `| ${r.backend} | ${r.files} | ${r.resources} | ${r.failed} | ${r.importSeconds.toFixed(1)} | **${r.importPerSecond.toFixed(0)}** | ≥ ${budget(r)} ${r.importPerSecond >= budget(r) ? '✓' : '✗'} |`,
+    ),
+    '',
+    '## Read by id',
+    '',
+    `\`GET /fhir/R4/{type}/{id}\` for Observation, Patient, Encounter and Condition ids, ${readConcurrency} concurrent clients.`,
+    '',
+    '| backend | reads | reads/s | p50 ms | p95 ms | p99 ms | budget p99 ≤ 20 ms |',
+    '|---|---|---|---|---|---|---|',
+    ...results.map(
+      (r) =>
+        `| ${r.backend} | ${r.reads.count} | ${r.reads.perSecond.toFixed(0)} | ${r.reads.p50.toFixed(1)} | ${r.reads.p95.toFixed(1)} | ${r.reads.p99.toFixed(1)} | ${r.reads.p99 <= 20 ? '✓' : '✗'} |`,
+    ),
+    '',
+  ];
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  const results: BackendResult[] = [await benchBackend('embedded (PGlite)')];
+  const native = nativeDatabaseUrl();
+  if (native.url) {
+    try {
+      results.push(await benchBackend('native PostgreSQL', native.url));
+    } finally {
+      native.stop?.();
+    }
+  }
+  const markdown = report(results);
+  writeFileSync(join(root, 'docs', 'benchmarks.md'), markdown);
+  console.log('\nWrote docs/benchmarks.md');
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
