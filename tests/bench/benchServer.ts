@@ -26,7 +26,7 @@ function freePort(): Promise<number> {
 export async function startBenchServer(root: string, databaseUrl?: string): Promise<BenchServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'hearth-bench-'));
-  const env = {
+  const env: Record<string, string | undefined> = {
     ...process.env,
     PORT: String(port),
     DATA_DIR: dataDir,
