@@ -22,8 +22,9 @@ export interface ImportPlan {
 
 /**
  * Turns the text of one file into requests: transaction and batch Bundles go as they are;
- * collection (and other) Bundles and NDJSON lines become transactions of at most `chunkSize`
- * entries, keeping ids with PUT so that references between them still hold.
+ * collection (and other) Bundles and NDJSON lines become batches of at most `chunkSize` entries,
+ * keeping ids with PUT so that references between them still hold. A batch, not a transaction:
+ * one bad line should not throw away the 199 good ones sent with it.
  */
 export function planFile(file: string, text: string, chunkSize = 200): ImportPlan {
   if (/\.ndjson$/i.test(file)) return planNdjson(file, text, chunkSize);
@@ -100,7 +101,7 @@ function chunked(
     }));
     requests.push({
       file,
-      bundle: { resourceType: 'Bundle', type: 'transaction', entry },
+      bundle: { resourceType: 'Bundle', type: 'batch', entry },
       origins: slice.map((s) => s.origin),
     });
   }

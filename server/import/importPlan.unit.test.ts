@@ -14,13 +14,13 @@ describe('planFile', () => {
     expect(plan.resourceCount).toBe(1);
   });
 
-  it('turns collections into chunked transactions, keeping ids with PUT', () => {
+  it('turns collections into chunked batches, keeping ids with PUT', () => {
     const entry = Array.from({ length: 5 }, (_, i) => ({
       resource: { resourceType: 'Patient', ...(i % 2 ? { id: `p${i}` } : {}) },
     }));
     const plan = planFile('c.json', JSON.stringify({ resourceType: 'Bundle', type: 'collection', entry }), 2);
     expect(plan.requests.map((r) => r.bundle.entry?.length)).toEqual([2, 2, 1]);
-    expect(plan.requests[0].bundle.type).toBe('transaction');
+    expect(plan.requests[0].bundle.type).toBe('batch');
     expect(plan.requests[0].bundle.entry?.map((e) => e.request)).toEqual([
       { method: 'POST', url: 'Patient' },
       { method: 'PUT', url: 'Patient/p1' },
