@@ -57,12 +57,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     done(null, body),
   );
 
-  app.setErrorHandler((error: FastifyError | FhirError, request, reply) => {
+  app.setErrorHandler(async (error: FastifyError | FhirError, request, reply) => {
     if (error instanceof FhirError) {
       return reply.code(error.status).type('application/fhir+json').send(error.outcome);
     }
     const status = error.statusCode ?? 500;
     if (status === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      // Read off the rest of the upload first: closing on a client that is still sending makes it
+      // see a broken pipe instead of this answer.
+      await drainRequest(request.raw, 30_000);
+      reply.header('connection', 'close');
       return sendOutcome(
         reply,
         413,
@@ -139,4 +143,19 @@ function sendOutcome(
     .code(status)
     .type('application/fhir+json')
     .send(outcomeOf([{ severity: 'error', code, details: { text } }]));
+}
+
+function drainRequest(raw: import('node:http').IncomingMessage, timeoutMs: number): Promise<void> {
+  if (raw.complete || raw.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(done, timeoutMs);
+    raw.once('end', done);
+    raw.once('close', done);
+    raw.once('error', done);
+    raw.resume();
+  });
 }

@@ -1,4 +1,5 @@
-import type { Bundle, BundleEntry, BundleLink } from '@medplum/fhirtypes';
+import type { Bundle, BundleEntry, BundleLink, Resource } from '@medplum/fhirtypes';
+import { applyElements, applySummary } from '../search/resourceProjection';
 import type { SearchResult } from '../search/searchExecutor';
 import type { QueryParams, SearchRequest } from '../search/searchRequest';
 import type { HistoryPage } from './repository';
@@ -28,11 +29,20 @@ export function searchBundle(
   const bundle: Bundle = { resourceType: 'Bundle', type: 'searchset' };
   if (result.total !== undefined) bundle.total = result.total;
   bundle.link = link;
-  bundle.entry = result.resources.map((resource): BundleEntry => ({
+  const project = (resource: Resource): Resource => {
+    if (request.elements && request.elements.length > 0) return applyElements(resource, request.elements);
+    if (request.summary) return applySummary(resource, request.summary);
+    return resource;
+  };
+  const entry = (resource: Resource, mode: 'match' | 'include'): BundleEntry => ({
     fullUrl: `${fhirBase}${resource.resourceType}/${resource.id}`,
-    resource,
-    search: { mode: 'match' },
-  }));
+    resource: project(resource),
+    search: { mode },
+  });
+  bundle.entry = [
+    ...result.resources.map((r) => entry(r, 'match')),
+    ...result.included.map((r) => entry(r, 'include')),
+  ];
   return bundle;
 }
 

@@ -1,10 +1,13 @@
 import type { Resource } from '@medplum/fhirtypes';
 import type { SqlExecutor } from '../storage/database';
+import { resolveIncludes } from './includeResolver';
 import type { SearchRequest } from './searchRequest';
 import { buildOrderBy, buildWhere, SqlParams, type SearchScope } from './searchSql';
 
 export interface SearchResult {
   resources: Resource[];
+  /** Added by _include / _revinclude (search mode "include"). */
+  included: Resource[];
   total?: number;
   hasMore: boolean;
 }
@@ -15,6 +18,9 @@ export async function executeSearch(
   request: SearchRequest,
   scope: SearchScope = {},
 ): Promise<SearchResult> {
+  if (request.summary === 'count') {
+    request = { ...request, count: 0, total: request.total === 'estimate' ? 'estimate' : 'accurate' };
+  }
   const params = new SqlParams();
   const where = buildWhere(request, params, scope);
   const orderBy = buildOrderBy(request.sort, params);
@@ -27,8 +33,10 @@ export async function executeSearch(
           `SELECT r.content FROM resources r WHERE ${where} ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}`,
           params.values,
         );
+  const resources = rows.slice(0, request.count).map((row) => row.content);
   const result: SearchResult = {
-    resources: rows.slice(0, request.count).map((row) => row.content),
+    resources,
+    included: await resolveIncludes(tx, resources, request.include, request.revInclude, scope),
     hasMore: rows.length > request.count,
   };
   if (request.total !== 'none') {

@@ -1,21 +1,53 @@
 import { errors } from '../fhir/fhirError';
+import { isKnownResourceType } from '../validation/fhirJsonSchema';
 import type { SearchParamDefinition, SearchParameterRegistry } from './searchParameterRegistry';
 
 export type TotalMode = 'none' | 'estimate' | 'accurate';
+export type SummaryMode = 'true' | 'text' | 'data' | 'count' | 'false';
 
-export interface SearchFilter {
+/** `_id`, `_lastUpdated`, or a SearchParameter's definition. */
+export type FilterParameter = SearchParamDefinition | 'id' | 'lastUpdated';
+
+/** `code[:modifier]=v1,v2`: the resource has a value matching any of the values. */
+export interface ValueFilter {
+  kind: 'value';
   code: string;
-  /** `_id`, `_lastUpdated`, or the parameter's definition. */
-  parameter: SearchParamDefinition | 'id' | 'lastUpdated';
+  parameter: FilterParameter;
   modifier?: string;
-  /** Comma-separated alternatives (OR). */
   values: string[];
 }
 
+/** `subject:Patient.name=x`: the referenced resource (of `targetType`) matches `filter`. */
+export interface ChainFilter {
+  kind: 'chain';
+  code: string;
+  parameter: SearchParamDefinition;
+  targetType: string;
+  filter: ValueFilter;
+}
+
+/** `_has:Observation:patient:code=x`: some Observation pointing here through `patient` matches `filter`. */
+export interface HasFilter {
+  kind: 'has';
+  sourceType: string;
+  referenceParameter: SearchParamDefinition;
+  filter: ValueFilter;
+}
+
+export type SearchFilter = ValueFilter | ChainFilter | HasFilter;
+
 export interface SortRule {
   code: string;
-  parameter: SearchParamDefinition | 'id' | 'lastUpdated';
+  parameter: FilterParameter;
   descending: boolean;
+}
+
+export interface IncludeRule {
+  /** The type whose reference parameter is followed. */
+  sourceType: string;
+  parameter: SearchParamDefinition;
+  targetType?: string;
+  iterate: boolean;
 }
 
 export interface SearchRequest {
@@ -25,19 +57,20 @@ export interface SearchRequest {
   count: number;
   offset: number;
   total: TotalMode;
+  include: IncludeRule[];
+  revInclude: IncludeRule[];
+  summary?: SummaryMode;
+  /** Top-level elements to return (from `_elements` or its alias `fields`). */
+  elements?: string[];
+  /** `_compartment=Patient/123`: only resources in these compartments. */
+  compartments: string[];
 }
 
 export const defaultSearchCount = 20;
 export const maxSearchCount = 1000;
 
-/** Parameters that are neither filters nor yet supported: refused rather than silently ignored. */
-const notYetSupported = new Set([
-  '_include',
-  '_revinclude',
-  '_summary',
-  '_elements',
-  'fields',
-  '_has',
+/** Parameters that are neither filters nor supported: refused rather than silently ignored. */
+const unsupported = new Set([
   '_contained',
   '_containedType',
   '_text',
@@ -64,23 +97,55 @@ export function parseSearchRequest(
     count: defaultSearchCount,
     offset: 0,
     total: 'none',
+    include: [],
+    revInclude: [],
+    compartments: [],
   };
   for (const [key, raw] of Object.entries(query)) {
     if (raw === undefined) continue;
     const values = Array.isArray(raw) ? raw : [raw];
+    const [name, suffix] = splitOnce(key, ':');
     if (ignored.has(key)) continue;
     if (key === '_count') request.count = parseInteger(key, last(values), 0, maxSearchCount);
     else if (key === '_offset') request.offset = parseInteger(key, last(values), 0, Number.MAX_SAFE_INTEGER);
     else if (key === '_total') request.total = parseTotal(last(values));
-    else if (key === '_sort')
+    else if (key === '_summary') request.summary = parseSummary(last(values));
+    else if (key === '_elements' || key === 'fields') {
+      request.elements = values
+        .flatMap((v) => v.split(','))
+        .map((v) => v.trim())
+        .filter((v) => v.length > 0);
+    } else if (key === '_sort') {
       request.sort = values.flatMap((v) => v.split(',')).map((v) => parseSort(resourceType, v.trim(), registry));
-    else if (notYetSupported.has(key.split(':')[0])) {
-      throw errors.notSupported(`Search parameter "${key}" is not supported yet`);
+    } else if (name === '_include' || name === '_revinclude') {
+      if (suffix !== undefined && suffix !== 'iterate') throw errors.invalid(`Unsupported modifier on ${key}`, key);
+      for (const value of values) {
+        const rule = parseInclude(key, value, suffix === 'iterate', registry);
+        (name === '_include' ? request.include : request.revInclude).push(rule);
+      }
+    } else if (key === '_compartment') {
+      for (const value of values.flatMap((v) => v.split(','))) {
+        if (!/^[A-Z][A-Za-z]+\/[A-Za-z0-9\-.]{1,64}$/.test(value)) {
+          throw errors.invalid(`Invalid _compartment "${value}": expected Type/id, e.g. Patient/123`, '_compartment');
+        }
+        request.compartments.push(value);
+      }
+    } else if (name === '_has') {
+      for (const value of values) request.filters.push(parseHas(resourceType, key, value, registry));
+    } else if (unsupported.has(name)) {
+      throw errors.notSupported(`Search parameter "${key}" is not supported`);
+    } else if (name.includes('.') || (suffix?.includes('.') ?? false)) {
+      for (const value of values) request.filters.push(parseChain(resourceType, key, value, registry));
     } else {
-      for (const value of values) request.filters.push(parseFilter(resourceType, key, value, registry));
+      for (const value of values) request.filters.push(parseValueFilter(resourceType, key, value, registry));
     }
   }
   return request;
+}
+
+function splitOnce(value: string, separator: string): [string, string | undefined] {
+  const index = value.indexOf(separator);
+  return index < 0 ? [value, undefined] : [value.slice(0, index), value.slice(index + 1)];
 }
 
 function last(values: string[]): string {
@@ -99,11 +164,12 @@ function parseTotal(value: string): TotalMode {
   throw errors.invalid(`Invalid _total: "${value}" (expected none, estimate or accurate)`, '_total');
 }
 
-function resolveParameter(
-  resourceType: string,
-  code: string,
-  registry: SearchParameterRegistry,
-): SearchFilter['parameter'] {
+function parseSummary(value: string): SummaryMode {
+  if (value === 'true' || value === 'text' || value === 'data' || value === 'count' || value === 'false') return value;
+  throw errors.invalid(`Invalid _summary: "${value}" (expected true, text, data, count or false)`, '_summary');
+}
+
+function resolveParameter(resourceType: string, code: string, registry: SearchParameterRegistry): FilterParameter {
   if (code === '_id') return 'id';
   if (code === '_lastUpdated') return 'lastUpdated';
   const parameter = registry.get(resourceType, code);
@@ -111,11 +177,46 @@ function resolveParameter(
   return parameter;
 }
 
+function referenceParameter(
+  resourceType: string,
+  code: string,
+  registry: SearchParameterRegistry,
+  key: string,
+): SearchParamDefinition {
+  const parameter = registry.get(resourceType, code);
+  if (!parameter) throw errors.invalid(`Unknown search parameter "${code}" for ${resourceType}`, key);
+  if (parameter.type !== 'reference') {
+    throw errors.invalid(`Search parameter "${code}" of ${resourceType} is not a reference parameter`, key);
+  }
+  return parameter;
+}
+
+function checkType(type: string, key: string): void {
+  if (!isKnownResourceType(type)) throw errors.invalid(`Unknown resource type "${type}" in ${key}`, key);
+}
+
 function parseSort(resourceType: string, value: string, registry: SearchParameterRegistry): SortRule {
   const descending = value.startsWith('-');
   const code = descending ? value.slice(1) : value;
   if (!code) throw errors.invalid('Invalid _sort: empty key', '_sort');
-  return { code, parameter: resolveParameter(resourceType, code, registry), descending };
+  const parameter = resolveParameter(resourceType, code, registry);
+  if (typeof parameter !== 'string' && (parameter.type === 'composite' || parameter.type === 'special')) {
+    throw errors.invalid(`Cannot sort by "${code}" (a ${parameter.type} parameter)`, '_sort');
+  }
+  return { code, parameter, descending };
+}
+
+function parseInclude(key: string, value: string, iterate: boolean, registry: SearchParameterRegistry): IncludeRule {
+  if (value === '*' || value.includes('*'))
+    throw errors.invalid(`${key}=* is not supported: name the parameter (Type:param)`, key);
+  const parts = value.split(':');
+  if (parts.length < 2 || parts.length > 3 || parts.some((p) => p.length === 0)) {
+    throw errors.invalid(`Invalid ${key} "${value}": expected ResourceType:search-param[:target-type]`, key);
+  }
+  const [sourceType, code, targetType] = parts;
+  checkType(sourceType, key);
+  if (targetType) checkType(targetType, key);
+  return { sourceType, parameter: referenceParameter(sourceType, code, registry, key), targetType, iterate };
 }
 
 const modifiersByType: Record<string, string[]> = {
@@ -130,14 +231,13 @@ const modifiersByType: Record<string, string[]> = {
   uri: ['below', 'above', 'missing'],
 };
 
-function parseFilter(
+export function parseValueFilter(
   resourceType: string,
   key: string,
   value: string,
   registry: SearchParameterRegistry,
-): SearchFilter {
-  const [code, modifier] = key.split(':', 2);
-  if (code.includes('.')) throw errors.notSupported(`Chained search "${key}" is not supported yet`);
+): ValueFilter {
+  const [code, modifier] = splitOnce(key, ':');
   const parameter = resolveParameter(resourceType, code, registry);
   const type = typeof parameter === 'string' ? parameter : parameter.type;
   if (type === 'composite' || type === 'special') {
@@ -148,6 +248,7 @@ function parseFilter(
     if (!isTypeModifier && !modifiersByType[type]?.includes(modifier)) {
       throw errors.invalid(`Unsupported modifier ":${modifier}" for search parameter "${code}"`, key);
     }
+    if (isTypeModifier) checkType(modifier, key);
   }
   if (modifier === 'missing' && value !== 'true' && value !== 'false') {
     throw errors.invalid(`Invalid value for ${key}: expected true or false`, key);
@@ -156,7 +257,43 @@ function parseFilter(
   if (values.length === 0 || values.some((v) => v.length === 0)) {
     throw errors.invalid(`Empty value for search parameter "${key}"`, key);
   }
-  return { code, parameter, modifier, values };
+  return { kind: 'value', code, parameter, modifier, values };
+}
+
+function parseChain(resourceType: string, key: string, value: string, registry: SearchParameterRegistry): ChainFilter {
+  const dot = key.indexOf('.');
+  const head = key.slice(0, dot);
+  const rest = key.slice(dot + 1);
+  if (rest.includes('.')) throw errors.notSupported(`Only one level of chaining is supported: "${key}"`);
+  const [code, typeModifier] = splitOnce(head, ':');
+  const parameter = referenceParameter(resourceType, code, registry, key);
+  let targetType = typeModifier;
+  if (targetType) checkType(targetType, key);
+  else if (parameter.target.length === 1) targetType = parameter.target[0];
+  else
+    throw errors.invalid(
+      `Chained parameter "${code}" can point at several types: name one, e.g. ${code}:${parameter.target[0] ?? 'Patient'}.${rest}`,
+      key,
+    );
+  return { kind: 'chain', code, parameter, targetType, filter: parseValueFilter(targetType, rest, value, registry) };
+}
+
+function parseHas(resourceType: string, key: string, value: string, registry: SearchParameterRegistry): HasFilter {
+  const parts = key.split(':');
+  if (parts.length < 4) throw errors.invalid(`Invalid ${key}: expected _has:Type:reference-param:search-param`, key);
+  const [, sourceType, referenceCode, ...filterParts] = parts;
+  if (filterParts[0] === '_has') throw errors.notSupported('Nested _has is not supported');
+  checkType(sourceType, key);
+  const referenceParameterDefinition = referenceParameter(sourceType, referenceCode, registry, key);
+  if (referenceParameterDefinition.target.length > 0 && !referenceParameterDefinition.target.includes(resourceType)) {
+    throw errors.invalid(`${sourceType}.${referenceCode} cannot point at ${resourceType}`, key);
+  }
+  return {
+    kind: 'has',
+    sourceType,
+    referenceParameter: referenceParameterDefinition,
+    filter: parseValueFilter(sourceType, filterParts.join(':'), value, registry),
+  };
 }
 
 /** Splits on commas that are not escaped with a backslash. */

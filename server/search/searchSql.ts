@@ -1,14 +1,18 @@
 import { errors } from '../fhir/fhirError';
 import { dateRange } from './dateRange';
 import { normalizeSearchString } from './indexRows';
-import type { SearchFilter, SearchRequest, SortRule } from './searchRequest';
+import type { SearchFilter, SearchRequest, SortRule, ValueFilter } from './searchRequest';
 
-/** Collects positional parameters while a statement is built. */
+/** Collects positional parameters while a statement is built, and hands out table aliases. */
 export class SqlParams {
   readonly values: unknown[] = [];
+  private aliases = 0;
   add(value: unknown): string {
     this.values.push(value);
     return `$${this.values.length}`;
+  }
+  alias(prefix: string): string {
+    return `${prefix}${++this.aliases}`;
   }
 }
 
@@ -28,31 +32,59 @@ function splitPrefix(value: string): { prefix: Prefix; rest: string } {
   return { prefix: 'eq', rest: value };
 }
 
-/** The WHERE clause (without the word) selecting current resources of the request's type. */
+/** The WHERE clause (without the word) selecting current resources of the request's type, as alias `r`. */
 export function buildWhere(request: SearchRequest, params: SqlParams, scope: SearchScope): string {
   const clauses = [`r.resource_type = ${params.add(request.resourceType)}`, 'NOT r.deleted'];
   if (scope.projectIds) clauses.push(`r.project_id = ANY(${params.add(scope.projectIds)}::text[])`);
-  for (const filter of request.filters) clauses.push(filterClause(filter, params));
+  if (request.compartments.length > 0) clauses.push(`r.compartments && ${params.add(request.compartments)}::text[]`);
+  for (const filter of request.filters) clauses.push(filterClause(filter, params, 'r', scope));
   return clauses.join(' AND ');
 }
 
-function filterClause(filter: SearchFilter, params: SqlParams): string {
+function filterClause(filter: SearchFilter, params: SqlParams, r: string, scope: SearchScope): string {
+  if (filter.kind === 'chain') {
+    // The reference row points at a current resource of the target type that matches the inner filter.
+    const t = params.alias('t');
+    const target = params.alias('r');
+    const project = scope.projectIds ? ` AND ${target}.project_id = ANY(${params.add(scope.projectIds)}::text[])` : '';
+    return `EXISTS (SELECT 1 FROM search_reference ${t} JOIN resources ${target}
+      ON ${target}.resource_type = ${t}.target_type AND ${target}.id = ${t}.target_id AND NOT ${target}.deleted${project}
+      WHERE ${t}.resource_type = ${r}.resource_type AND ${t}.resource_id = ${r}.id AND ${t}.code = ${params.add(filter.code)}
+        AND ${t}.target_type = ${params.add(filter.targetType)} AND ${valueFilterClause(filter.filter, params, target)})`;
+  }
+  if (filter.kind === 'has') {
+    const t = params.alias('t');
+    const source = params.alias('r');
+    const project = scope.projectIds ? ` AND ${source}.project_id = ANY(${params.add(scope.projectIds)}::text[])` : '';
+    return `EXISTS (SELECT 1 FROM search_reference ${t} JOIN resources ${source}
+      ON ${source}.resource_type = ${t}.resource_type AND ${source}.id = ${t}.resource_id AND NOT ${source}.deleted${project}
+      WHERE ${t}.target_type = ${r}.resource_type AND ${t}.target_id = ${r}.id
+        AND ${t}.resource_type = ${params.add(filter.sourceType)} AND ${t}.code = ${params.add(filter.referenceParameter.code)}
+        AND ${valueFilterClause(filter.filter, params, source)})`;
+  }
+  return valueFilterClause(filter, params, r);
+}
+
+function valueFilterClause(filter: ValueFilter, params: SqlParams, r: string): string {
   const { parameter } = filter;
   if (parameter === 'id') {
-    const match = `r.id = ANY(${params.add(filter.values)}::text[])`;
+    if (filter.modifier === 'missing') return filter.values[0] === 'true' ? 'FALSE' : 'TRUE';
+    const match = `${r}.id = ANY(${params.add(filter.values)}::text[])`;
     return filter.modifier === 'not' ? `NOT (${match})` : match;
   }
   if (parameter === 'lastUpdated') {
-    return `(${filter.values.map((v) => dateComparison(v, 'r.last_updated', 'r.last_updated', params, filter.code)).join(' OR ')})`;
+    if (filter.modifier === 'missing') return filter.values[0] === 'true' ? 'FALSE' : 'TRUE';
+    return `(${filter.values.map((v) => dateComparison(v, `${r}.last_updated`, `${r}.last_updated`, params, filter.code)).join(' OR ')})`;
   }
   const table = tableFor(parameter.type);
-  const owner = `t.resource_type = r.resource_type AND t.resource_id = r.id AND t.code = ${params.add(parameter.code)}`;
+  const t = params.alias('t');
+  const owner = `${t}.resource_type = ${r}.resource_type AND ${t}.resource_id = ${r}.id AND ${t}.code = ${params.add(parameter.code)}`;
   if (filter.modifier === 'missing') {
-    const exists = `EXISTS (SELECT 1 FROM search_${table} t WHERE ${owner})`;
+    const exists = `EXISTS (SELECT 1 FROM search_${table} ${t} WHERE ${owner})`;
     return filter.values[0] === 'true' ? `NOT ${exists}` : exists;
   }
-  const alternatives = filter.values.map((value) => valueCondition(parameter.type, filter, value, params));
-  const exists = `EXISTS (SELECT 1 FROM search_${table} t WHERE ${owner} AND (${alternatives.join(' OR ')}))`;
+  const alternatives = filter.values.map((value) => valueCondition(parameter.type, filter, value, params, t));
+  const exists = `EXISTS (SELECT 1 FROM search_${table} ${t} WHERE ${owner} AND (${alternatives.join(' OR ')}))`;
   return filter.modifier === 'not' ? `NOT ${exists}` : exists;
 }
 
@@ -71,63 +103,63 @@ function tableFor(type: string): string {
   }
 }
 
-function valueCondition(type: string, filter: SearchFilter, value: string, params: SqlParams): string {
+function valueCondition(type: string, filter: ValueFilter, value: string, params: SqlParams, t: string): string {
   switch (type) {
     case 'string': {
-      if (filter.modifier === 'exact') return `t.value = ${params.add(value)}`;
+      if (filter.modifier === 'exact') return `${t}.value = ${params.add(value)}`;
       const normalized = escapeLike(normalizeSearchString(value));
       return filter.modifier === 'contains'
-        ? `t.normalized LIKE ${params.add(`%${normalized}%`)}`
-        : `t.normalized LIKE ${params.add(`${normalized}%`)}`;
+        ? `${t}.normalized LIKE ${params.add(`%${normalized}%`)}`
+        : `${t}.normalized LIKE ${params.add(`${normalized}%`)}`;
     }
     case 'token':
-      return tokenCondition(filter, value, params);
+      return tokenCondition(filter, value, params, t);
     case 'reference':
-      return referenceCondition(filter, value, params);
+      return referenceCondition(filter, value, params, t);
     case 'date':
-      return dateComparison(value, 't.low', 't.high', params, filter.code);
+      return dateComparison(value, `${t}.low`, `${t}.high`, params, filter.code);
     case 'number':
-      return numberComparison(value, 't.value', params, filter.code);
+      return numberComparison(value, `${t}.value`, params, filter.code);
     case 'quantity': {
       const [number, system, code] = value.split('|');
-      const parts = [numberComparison(number, 't.value', params, filter.code)];
-      if (system) parts.push(`t.system = ${params.add(system)}`);
-      if (code) parts.push(`t.unit_code = ${params.add(code)}`);
+      const parts = [numberComparison(number, `${t}.value`, params, filter.code)];
+      if (system) parts.push(`${t}.system = ${params.add(system)}`);
+      if (code) parts.push(`${t}.unit_code = ${params.add(code)}`);
       return parts.join(' AND ');
     }
     case 'uri':
-      if (filter.modifier === 'below') return `t.value LIKE ${params.add(`${escapeLike(value)}%`)}`;
-      if (filter.modifier === 'above') return `${params.add(value)} LIKE (t.value || '%')`;
-      return `t.value = ${params.add(value)}`;
+      if (filter.modifier === 'below') return `${t}.value LIKE ${params.add(`${escapeLike(value)}%`)}`;
+      if (filter.modifier === 'above') return `${params.add(value)} LIKE (${t}.value || '%')`;
+      return `${t}.value = ${params.add(value)}`;
     default:
       throw errors.notSupported(`Search parameters of type ${type} are not supported yet`);
   }
 }
 
-function tokenCondition(filter: SearchFilter, value: string, params: SqlParams): string {
+function tokenCondition(filter: ValueFilter, value: string, params: SqlParams, t: string): string {
   if (filter.modifier === 'text') {
-    return `lower(t.display) LIKE ${params.add(`${escapeLike(value.toLowerCase())}%`)}`;
+    return `lower(${t}.display) LIKE ${params.add(`${escapeLike(value.toLowerCase())}%`)}`;
   }
   const bar = value.indexOf('|');
-  if (bar < 0) return `t.value = ${params.add(value)}`;
+  if (bar < 0) return `${t}.value = ${params.add(value)}`;
   const system = value.slice(0, bar);
   const code = value.slice(bar + 1);
-  if (system === '') return `t.system IS NULL AND t.value = ${params.add(code)}`;
-  if (code === '') return `t.system = ${params.add(system)}`;
-  return `t.system = ${params.add(system)} AND t.value = ${params.add(code)}`;
+  if (system === '') return `${t}.system IS NULL AND ${t}.value = ${params.add(code)}`;
+  if (code === '') return `${t}.system = ${params.add(system)}`;
+  return `${t}.system = ${params.add(system)} AND ${t}.value = ${params.add(code)}`;
 }
 
-function referenceCondition(filter: SearchFilter, value: string, params: SqlParams): string {
+function referenceCondition(filter: ValueFilter, value: string, params: SqlParams, t: string): string {
   const typed = /(?:^|\/)([A-Z][A-Za-z]+)\/([A-Za-z0-9\-.]{1,64})$/.exec(value);
   const typeModifier = filter.modifier && filter.modifier !== 'missing' ? filter.modifier : undefined;
   if (typed) {
-    return `t.target_type = ${params.add(typed[1])} AND t.target_id = ${params.add(typed[2])}`;
+    return `${t}.target_type = ${params.add(typed[1])} AND ${t}.target_id = ${params.add(typed[2])}`;
   }
   if (/^[A-Za-z0-9\-.]{1,64}$/.test(value)) {
-    const byId = `t.target_id = ${params.add(value)}`;
-    return typeModifier ? `${byId} AND t.target_type = ${params.add(typeModifier)}` : byId;
+    const byId = `${t}.target_id = ${params.add(value)}`;
+    return typeModifier ? `${byId} AND ${t}.target_type = ${params.add(typeModifier)}` : byId;
   }
-  return `t.reference = ${params.add(value)}`;
+  return `${t}.reference = ${params.add(value)}`;
 }
 
 function dateComparison(value: string, lowColumn: string, highColumn: string, params: SqlParams, code: string): string {
@@ -136,25 +168,26 @@ function dateComparison(value: string, lowColumn: string, highColumn: string, pa
   if (!range) throw errors.invalid(`Invalid date value "${value}" for search parameter "${code}"`, code);
   const low = `COALESCE(${lowColumn}, '-infinity'::timestamptz)`;
   const high = `COALESCE(${highColumn}, 'infinity'::timestamptz)`;
-  const vLow = `${params.add(range.low)}::timestamptz`;
-  const vHigh = `${params.add(range.high)}::timestamptz`;
+  // Bound only when used: PostgreSQL refuses a statement with a parameter it never sees.
+  const vLow = () => `${params.add(range.low)}::timestamptz`;
+  const vHigh = () => `${params.add(range.high)}::timestamptz`;
   switch (prefix) {
     case 'eq':
-      return `(${low} >= ${vLow} AND ${high} <= ${vHigh})`;
+      return `(${low} >= ${vLow()} AND ${high} <= ${vHigh()})`;
     case 'ne':
-      return `NOT (${low} >= ${vLow} AND ${high} <= ${vHigh})`;
+      return `NOT (${low} >= ${vLow()} AND ${high} <= ${vHigh()})`;
     case 'gt':
-      return `${high} > ${vHigh}`;
+      return `${high} > ${vHigh()}`;
     case 'lt':
-      return `${low} < ${vLow}`;
+      return `${low} < ${vLow()}`;
     case 'ge':
-      return `${high} >= ${vLow}`;
+      return `${high} >= ${vLow()}`;
     case 'le':
-      return `${low} <= ${vHigh}`;
+      return `${low} <= ${vHigh()}`;
     case 'sa':
-      return `${low} > ${vHigh}`;
+      return `${low} > ${vHigh()}`;
     case 'eb':
-      return `${high} < ${vLow}`;
+      return `${high} < ${vLow()}`;
     case 'ap': {
       // Approximately: overlaps the value widened by 10% of its distance from now (at least a day).
       const now = Date.now();

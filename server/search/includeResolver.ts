@@ -1,0 +1,104 @@
+import type { Resource } from '@medplum/fhirtypes';
+import type { SqlExecutor } from '../storage/database';
+import type { IncludeRule } from './searchRequest';
+import type { SearchScope } from './searchSql';
+
+/** How many rounds `:iterate` follows before it stops (guards against reference cycles). */
+const maxIterations = 4;
+const maxIncluded = 5000;
+
+interface Key {
+  resource_type: string;
+  id: string;
+}
+
+const keyOf = (r: Resource) => `${r.resourceType}/${r.id}`;
+
+/** The resources that `_include` and `_revinclude` add to a page of matches. */
+export async function resolveIncludes(
+  tx: SqlExecutor,
+  matches: readonly Resource[],
+  include: readonly IncludeRule[],
+  revInclude: readonly IncludeRule[],
+  scope: SearchScope,
+): Promise<Resource[]> {
+  if (matches.length === 0 || (include.length === 0 && revInclude.length === 0)) return [];
+  const seen = new Set(matches.map(keyOf));
+  const included: Resource[] = [];
+  let frontier: readonly Resource[] = matches;
+  for (let round = 0; round < maxIterations && frontier.length > 0 && included.length < maxIncluded; round++) {
+    // The first round follows every rule from the matches; later rounds only the :iterate ones.
+    const includeRules = include.filter((rule) => round === 0 || rule.iterate);
+    const revRules = revInclude.filter((rule) => round === 0 || rule.iterate);
+    if (includeRules.length === 0 && revRules.length === 0) break;
+    const found = [
+      ...(await forwardIncludes(tx, frontier, includeRules, scope)),
+      ...(await reverseIncludes(tx, frontier, revRules, scope)),
+    ].filter((resource) => {
+      const key = keyOf(resource);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+    included.push(...found);
+    frontier = found;
+  }
+  return included.slice(0, maxIncluded);
+}
+
+async function forwardIncludes(
+  tx: SqlExecutor,
+  from: readonly Resource[],
+  rules: readonly IncludeRule[],
+  scope: SearchScope,
+): Promise<Resource[]> {
+  const targets: Key[] = [];
+  for (const rule of rules) {
+    const sources = from.filter((r) => r.resourceType === rule.sourceType).map((r) => r.id as string);
+    if (sources.length === 0) continue;
+    const rows = await tx.query<Key>(
+      `SELECT DISTINCT target_type AS resource_type, target_id AS id FROM search_reference
+       WHERE resource_type = $1 AND resource_id = ANY($2::text[]) AND code = $3 AND target_id IS NOT NULL
+       ${rule.targetType ? 'AND target_type = $4' : ''}`,
+      rule.targetType
+        ? [rule.sourceType, sources, rule.parameter.code, rule.targetType]
+        : [rule.sourceType, sources, rule.parameter.code],
+    );
+    targets.push(...rows);
+  }
+  if (targets.length === 0) return [];
+  const project = scope.projectIds ? 'AND r.project_id = ANY($2::text[])' : '';
+  const rows = await tx.query<{ content: Resource }>(
+    `SELECT r.content FROM resources r JOIN jsonb_to_recordset($1::jsonb) AS k(resource_type text, id text)
+       ON r.resource_type = k.resource_type AND r.id = k.id
+     WHERE NOT r.deleted ${project}`,
+    scope.projectIds ? [JSON.stringify(targets), scope.projectIds] : [JSON.stringify(targets)],
+  );
+  return rows.map((row) => row.content);
+}
+
+async function reverseIncludes(
+  tx: SqlExecutor,
+  to: readonly Resource[],
+  rules: readonly IncludeRule[],
+  scope: SearchScope,
+): Promise<Resource[]> {
+  const out: Resource[] = [];
+  const targets = JSON.stringify(to.map((r) => ({ resource_type: r.resourceType, id: r.id })));
+  for (const rule of rules) {
+    const project = scope.projectIds ? 'AND r.project_id = ANY($4::text[])' : '';
+    const rows = await tx.query<{ content: Resource }>(
+      `SELECT r.content FROM resources r
+       WHERE r.resource_type = $1 AND NOT r.deleted ${project} AND EXISTS (
+         SELECT 1 FROM search_reference s JOIN jsonb_to_recordset($3::jsonb) AS k(resource_type text, id text)
+           ON s.target_type = k.resource_type AND s.target_id = k.id
+         WHERE s.resource_type = r.resource_type AND s.resource_id = r.id AND s.code = $2)
+       LIMIT ${maxIncluded}`,
+      scope.projectIds
+        ? [rule.sourceType, rule.parameter.code, targets, scope.projectIds]
+        : [rule.sourceType, rule.parameter.code, targets],
+    );
+    out.push(...rows.map((row) => row.content));
+  }
+  return out;
+}
