@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import type { Database } from './storage/database';
 import { errors, FhirError, outcomeOf } from './fhir/fhirError';
 import { fhirRestRoutes } from './fhir/restRoutes';
+import { reindexRoutes } from './search/reindexRoutes';
 import { Repository, type RequestContext } from './fhir/repository';
 import type { SearchParameterRegistry } from './search/searchParameterRegistry';
 
@@ -113,6 +114,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     version: options.version,
     contextOf: options.contextOf,
   });
+
+  await app.register(reindexRoutes, { repository, baseUrl: options.baseUrl, contextOf: options.contextOf });
 
   const webRoot = options.webRoot;
   const hasWebApp = webRoot !== undefined && existsSync(join(webRoot, 'index.html'));

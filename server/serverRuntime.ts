@@ -34,16 +34,26 @@ export interface ServerRuntime {
   close(): Promise<void>;
 }
 
-let sharedRegistry: SearchParameterRegistry | undefined;
-
-/** The search parameters of the definitions package (compiled once per process). */
+/** The search parameters of the definitions package (the files are read once per process). */
 export function definitionSearchParameters(): SearchParameterRegistry {
-  sharedRegistry ??= new SearchParameterRegistry(
+  return new SearchParameterRegistry(
     ['search-parameters.json', 'search-parameters-medplum.json', 'search-parameters-uscore.json'].flatMap(
       (file) => readDefinitionBundle(file) as SearchParameter[],
     ),
   );
-  return sharedRegistry;
+}
+
+/** Implementers' SearchParameters saved in earlier runs take effect again at start-up. */
+async function loadStoredSearchParameters(
+  db: Database,
+  registry: SearchParameterRegistry,
+  systemProjectId: string,
+): Promise<void> {
+  const rows = await db.query<{ content: SearchParameter }>(
+    `SELECT content FROM resources WHERE resource_type = 'SearchParameter' AND NOT deleted AND project_id IS DISTINCT FROM $1`,
+    [systemProjectId],
+  );
+  for (const row of rows) registry.add(row.content, row.content.id);
 }
 
 /** Opens the database, loads definitions, bootstraps the admin and seeds; the app is built but not listening. */
@@ -56,7 +66,8 @@ export async function createServerRuntime(config: ServerConfig, options: Runtime
   try {
     const registry = definitionSearchParameters();
     const repository = new Repository(db, registry);
-    await loadDefinitions(repository, log);
+    const system = await loadDefinitions(repository, log);
+    await loadStoredSearchParameters(db, registry, system.projectId);
     const admin = await bootstrapAdmin(repository, {
       email: config.adminEmail,
       password: config.adminPassword,

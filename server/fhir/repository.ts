@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Meta, Reference, Resource } from '@medplum/fhirtypes';
+import type { Meta, Reference, Resource, SearchParameter } from '@medplum/fhirtypes';
+import { validateSearchParameter } from '../validation/searchParameterRules';
 import type { Database, SqlExecutor } from '../storage/database';
 import { extractIndexRows, type IndexRows } from '../search/indexRows';
 import type { SearchParameterRegistry } from '../search/searchParameterRegistry';
@@ -64,12 +65,16 @@ export class Repository {
 
   /** Runs `work` in one database transaction; writes are flushed before it commits. */
   async transaction<T>(work: (session: RepositorySession) => Promise<T>): Promise<T> {
-    return this.db.transaction(async (tx) => {
-      const session = new RepositorySession(tx, this.registry);
-      const result = await work(session);
+    let session: RepositorySession | undefined;
+    const result = await this.db.transaction(async (tx) => {
+      session = new RepositorySession(tx, this.registry);
+      const value = await work(session);
       await session.flush();
-      return result;
+      return value;
     });
+    // Only what committed may change the server's behaviour (new search parameters).
+    session?.applyCommitted();
+    return result;
   }
 
   create(ctx: RequestContext, resource: Resource): Promise<Resource> {
@@ -92,11 +97,17 @@ export class Repository {
 /** The repository's operations inside one open transaction. */
 export class RepositorySession {
   private pending: PendingWrite[] = [];
+  private readonly committedEffects: (() => void)[] = [];
 
   constructor(
     readonly tx: SqlExecutor,
     private readonly registry: SearchParameterRegistry,
   ) {}
+
+  /** Runs the effects of this session's writes once its transaction has committed. */
+  applyCommitted(): void {
+    for (const effect of this.committedEffects.splice(0)) effect();
+  }
 
   /** Stores what is buffered: many creates in a row become one statement per table. */
   async flush(): Promise<void> {
@@ -181,6 +192,7 @@ export class RepositorySession {
         project: existing.content.meta?.project ?? ctx.projectId,
       },
     } as Resource;
+    if (resourceType === 'SearchParameter') this.committedEffects.push(() => this.registry.removeSource(id));
     this.pending.push({
       resource: tombstone,
       operation: 'delete',
@@ -245,6 +257,15 @@ export class RepositorySession {
     if (!trusted) {
       const issues = validateResource(input);
       if (issues.length > 0) throw errors.validation(issues);
+    }
+    if (!trusted && input.resourceType === 'SearchParameter') {
+      const issues = validateSearchParameter(input as SearchParameter);
+      if (issues.length > 0) throw errors.validation(issues);
+      const parameter = input as SearchParameter;
+      this.committedEffects.push(() => {
+        this.registry.removeSource(parameter.id as string);
+        this.registry.add(parameter, parameter.id);
+      });
     }
     const meta: Meta = {
       ...input.meta,

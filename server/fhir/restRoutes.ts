@@ -38,7 +38,7 @@ type VersionParams = { type: string; id: string; vid: string };
 export async function fhirRestRoutes(app: FastifyInstance, options: FhirRoutesOptions): Promise<void> {
   const fhirBase = `${options.baseUrl}fhir/R4/`;
   const { repository, registry } = options;
-  let capability: CapabilityStatement | undefined;
+  let capability: { version: number; statement: CapabilityStatement } | undefined;
 
   const run = async (
     request: FastifyRequest,
@@ -51,8 +51,13 @@ export async function fhirRestRoutes(app: FastifyInstance, options: FhirRoutesOp
   };
 
   app.get('/fhir/R4/metadata', async (_request, reply) => {
-    capability ??= buildCapabilityStatement(registry, options.baseUrl, options.version);
-    return reply.type('application/fhir+json').send(capability);
+    if (capability?.version !== registry.version) {
+      capability = {
+        version: registry.version,
+        statement: buildCapabilityStatement(registry, options.baseUrl, options.version),
+      };
+    }
+    return reply.type('application/fhir+json').send(capability.statement);
   });
 
   app.get('/fhir/R4/_history', (request, reply) =>

@@ -59,31 +59,46 @@ export async function flushWrites(tx: SqlExecutor, writes: readonly PendingWrite
     [JSON.stringify(current)],
   );
 
-  const replaced = writes
-    .filter((w) => !w.isNew)
-    .map((w) => ({ resource_type: w.resource.resourceType, id: w.resource.id }));
-  if (replaced.length > 0) {
-    const keys = JSON.stringify(replaced);
-    for (const table of Object.keys(indexColumns)) {
-      await tx.query(
-        `DELETE FROM search_${table} t USING jsonb_to_recordset($1::jsonb) AS k(resource_type text, id text)
-         WHERE t.resource_type = k.resource_type AND t.resource_id = k.id`,
-        [keys],
-      );
-    }
-  }
-
+  await deleteIndexRows(
+    tx,
+    writes.filter((w) => !w.isNew).map((w) => ({ resourceType: w.resource.resourceType, id: w.resource.id as string })),
+  );
   // Only the last version of each resource in this flush owns index rows.
   const live = lastPerResource(
     writes.map((w) => ({ ...w, resource_type: w.resource.resourceType, id: w.resource.id })),
   );
+  await insertIndexRows(
+    tx,
+    live.map((w) => ({ resourceType: w.resource.resourceType, id: w.resource.id as string, rows: w.rows })),
+  );
+}
+
+export interface ResourceKey {
+  resourceType: string;
+  id: string;
+}
+
+/** Removes every index row of the given resources. */
+export async function deleteIndexRows(tx: SqlExecutor, keys: readonly ResourceKey[]): Promise<void> {
+  if (keys.length === 0) return;
+  const json = JSON.stringify(keys.map((k) => ({ resource_type: k.resourceType, id: k.id })));
+  for (const table of Object.keys(indexColumns)) {
+    await tx.query(
+      `DELETE FROM search_${table} t USING jsonb_to_recordset($1::jsonb) AS k(resource_type text, id text)
+       WHERE t.resource_type = k.resource_type AND t.resource_id = k.id`,
+      [json],
+    );
+  }
+}
+
+/** Inserts index rows, one statement per table for all the given resources. */
+export async function insertIndexRows(
+  tx: SqlExecutor,
+  items: readonly (ResourceKey & { rows: IndexRows | undefined })[],
+): Promise<void> {
   for (const [table, columns] of Object.entries(indexColumns) as [keyof IndexRows, string[]][]) {
-    const rows = live.flatMap((w) =>
-      (w.rows?.[table] ?? []).map((row) => ({
-        ...row,
-        resource_type: w.resource.resourceType,
-        resource_id: w.resource.id,
-      })),
+    const rows = items.flatMap((item) =>
+      (item.rows?.[table] ?? []).map((row) => ({ ...row, resource_type: item.resourceType, resource_id: item.id })),
     );
     if (rows.length === 0) continue;
     const names = columns.map((c) => c.split(' ')[0]);

@@ -13,6 +13,8 @@ export interface SearchParamDefinition {
   expression: string;
   target: string[];
   url?: string;
+  /** Id of the SearchParameter resource it came from (runtime parameters only). */
+  sourceId?: string;
   evaluate(resource: unknown): unknown[];
 }
 
@@ -27,14 +29,18 @@ export class SearchParameterRegistry {
   private readonly byType = new Map<string, Map<string, SearchParamDefinition>>();
   private readonly global = new Map<string, SearchParamDefinition>();
   private readonly indexedCache = new Map<string, SearchParamDefinition[]>();
+  /** Grows on every change, so that caches built from the registry know when to rebuild. */
+  version = 0;
 
   constructor(parameters: Iterable<SearchParameter> = []) {
     for (const parameter of parameters) this.add(parameter);
   }
 
-  add(parameter: SearchParameter): void {
+  /** Adds (or replaces by code) the parameter for each of its base types. */
+  add(parameter: SearchParameter, sourceId?: string): void {
     if (!parameter.code || !parameter.type || !parameter.base) return;
     this.indexedCache.clear();
+    this.version++;
     for (const base of parameter.base) {
       const expression = parameter.expression ? expressionForType(parameter.expression, base) : undefined;
       const definition: SearchParamDefinition = {
@@ -43,6 +49,7 @@ export class SearchParameterRegistry {
         expression: expression ?? '',
         target: parameter.target ?? [],
         url: parameter.url,
+        sourceId,
         evaluate: expression ? compileExpression(expression) : () => [],
       };
       if (baseTypes.has(base)) {
@@ -55,6 +62,15 @@ export class SearchParameterRegistry {
         }
         forType.set(parameter.code, definition);
       }
+    }
+  }
+
+  /** Forgets the parameters that came from one SearchParameter resource (it was deleted or changed). */
+  removeSource(sourceId: string): void {
+    this.indexedCache.clear();
+    this.version++;
+    for (const forType of [this.global, ...this.byType.values()]) {
+      for (const [code, definition] of forType) if (definition.sourceId === sourceId) forType.delete(code);
     }
   }
 

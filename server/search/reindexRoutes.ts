@@ -1,0 +1,59 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Parameters } from '@medplum/fhirtypes';
+import { errors } from '../fhir/fhirError';
+import type { Repository, RequestContext } from '../fhir/repository';
+import { isKnownResourceType } from '../validation/fhirJsonSchema';
+import { startReindexJob } from './reindexJob';
+
+export interface ReindexRoutesOptions {
+  repository: Repository;
+  baseUrl: string;
+  contextOf(request: FastifyRequest): RequestContext;
+}
+
+/**
+ * `POST /fhir/R4/$reindex`: back-fills index rows after a SearchParameter is added or changed.
+ * Answers 202 with Content-Location naming an AsyncJob to poll. Restricted to super admins once
+ * sign-in exists; until then the whole server listens on loopback only.
+ */
+export async function reindexRoutes(app: FastifyInstance, options: ReindexRoutesOptions): Promise<void> {
+  app.post('/fhir/R4/$reindex', async (request, reply) => {
+    const query = request.query as Record<string, string | undefined>;
+    const fromBody = (request.body as Parameters | undefined)?.parameter?.find(
+      (p) => p.name === 'resourceType',
+    )?.valueString;
+    const requested = (query.resourceType ?? fromBody ?? '')
+      .split(',')
+      .map((t) => t.trim())
+      .filter((t) => t.length > 0);
+    for (const type of requested) {
+      if (!isKnownResourceType(type)) throw errors.invalid(`Unknown resource type "${type}"`, 'resourceType');
+    }
+    const types =
+      requested.length > 0
+        ? requested
+        : (
+            await options.repository.db.query<{ resource_type: string }>(
+              'SELECT DISTINCT resource_type FROM resources ORDER BY 1',
+            )
+          ).map((row) => row.resource_type);
+    const job = await startReindexJob(options.repository, options.contextOf(request), types, request.url, (error) =>
+      request.log.error({ err: error }, 'reindex failed'),
+    );
+    return reply
+      .code(202)
+      .header('Content-Location', `${options.baseUrl}fhir/R4/AsyncJob/${job.id}`)
+      .type('application/fhir+json')
+      .send({
+        resourceType: 'OperationOutcome',
+        id: 'accepted',
+        issue: [
+          {
+            severity: 'information',
+            code: 'informational',
+            details: { text: `Reindexing ${types.join(', ') || 'nothing'}` },
+          },
+        ],
+      });
+  });
+}
