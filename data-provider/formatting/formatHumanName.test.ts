@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { formatHumanName } from './formatHumanName';
+
+describe('formatHumanName', () => {
+  it('prefers the text', () => {
+    expect(formatHumanName({ text: ' Dr Ada Lovelace ', given: ['X'] })).toBe('Dr Ada Lovelace');
+  });
+  it('joins given names and family', () => {
+    expect(formatHumanName({ given: ['Ada', 'Augusta'], family: 'King' })).toBe('Ada Augusta King');
+  });
+  it('adds prefix and suffix only when asked', () => {
+    const name = { prefix: ['Mrs.'], given: ['Ada'], family: 'King', suffix: ['PhD'] };
+    expect(formatHumanName(name)).toBe('Ada King');
+    expect(formatHumanName(name, { prefix: true, suffix: true })).toBe('Mrs. Ada King PhD');
+  });
+  it('gives an empty string for nothing', () => {
+    expect(formatHumanName(undefined)).toBe('');
+    expect(formatHumanName({ given: ['  '] })).toBe('');
+  });
+});
