@@ -1,5 +1,5 @@
 import type { OperationOutcomeIssue } from '@medplum/fhirtypes';
-import { validatePrimitive } from '../../data-provider/validation/primitiveRules';
+import { validatePrimitive } from '../../data-provider';
 import { fhirJsonSchema, refName, type JsonSchemaNode } from './fhirJsonSchema';
 import { hasElement, requiredChildren } from './requiredElements';
 

@@ -1,6 +1,6 @@
 import { Datagrid, DateField, FunctionField, List, TextField } from 'react-admin';
 import type { Patient } from '@medplum/fhirtypes';
-import { formatHumanName } from '../../data-provider/formatting/formatHumanName';
+import { formatHumanName } from '../../data-provider';
 
 export function PatientList() {
   return (

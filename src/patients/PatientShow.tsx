@@ -1,6 +1,6 @@
 import { DateField, FunctionField, Show, SimpleShowLayout, TextField } from 'react-admin';
 import type { Address, Patient } from '@medplum/fhirtypes';
-import { formatHumanName } from '../../data-provider/formatting/formatHumanName';
+import { formatHumanName } from '../../data-provider';
 
 function formatAddress(address: Address | undefined): string {
   if (!address) return '';
