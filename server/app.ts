@@ -6,6 +6,7 @@ import type { Database } from './storage/database';
 import { errors, FhirError, outcomeOf } from './fhir/fhirError';
 import { fhirRestRoutes } from './fhir/restRoutes';
 import { reindexRoutes } from './search/reindexRoutes';
+import { terminologyRoutes } from './terminology/terminologyRoutes';
 import { Repository, type RequestContext } from './fhir/repository';
 import type { SearchParameterRegistry } from './search/searchParameterRegistry';
 
@@ -115,6 +116,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     contextOf: options.contextOf,
   });
 
+  await app.register(terminologyRoutes, { repository, registry: options.registry });
   await app.register(reindexRoutes, { repository, baseUrl: options.baseUrl, contextOf: options.contextOf });
 
   const webRoot = options.webRoot;

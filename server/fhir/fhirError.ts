@@ -22,6 +22,8 @@ function single(code: OperationOutcomeIssue['code'], text: string, expression?: 
 
 export const errors = {
   notFound: () => new FhirError(404, single('not-found', 'Not found')),
+  /** 404 that says what was not found, for lookups by URL or code rather than by id. */
+  notFoundWith: (text: string) => new FhirError(404, single('not-found', text)),
   gone: () => new FhirError(410, single('deleted', 'Deleted')),
   invalid: (text: string, expression?: string) => new FhirError(400, single('invalid', text, expression)),
   validation: (issues: OperationOutcomeIssue[]) => new FhirError(400, outcomeOf(issues)),
