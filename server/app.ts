@@ -7,6 +7,7 @@ import { errors, FhirError, outcomeOf } from './fhir/fhirError';
 import { fhirRestRoutes } from './fhir/restRoutes';
 import { reindexRoutes } from './search/reindexRoutes';
 import { terminologyRoutes } from './terminology/terminologyRoutes';
+import { graphqlRoutes } from './graphql/graphqlRoutes';
 import { Repository, type RequestContext } from './fhir/repository';
 import type { SearchParameterRegistry } from './search/searchParameterRegistry';
 
@@ -116,6 +117,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     contextOf: options.contextOf,
   });
 
+  await app.register(graphqlRoutes, { repository, registry: options.registry, baseUrl: options.baseUrl });
   await app.register(terminologyRoutes, { repository, registry: options.registry });
   await app.register(reindexRoutes, { repository, baseUrl: options.baseUrl, contextOf: options.contextOf });
 
