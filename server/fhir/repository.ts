@@ -279,6 +279,7 @@ export class RepositorySession {
     const rows = extractIndexRows(
       resource as unknown as Record<string, unknown>,
       this.registry.forType(resource.resourceType),
+      (url) => this.registry.typeOfUrl(url),
     );
     const compartments = patientCompartments(resource.resourceType, resource.id as string, rows.reference);
     if (compartments.length > 0) meta.compartment = compartments.map((reference) => ({ reference }));

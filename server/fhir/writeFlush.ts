@@ -21,6 +21,7 @@ const indexColumns: Record<keyof IndexRows, string[]> = {
   quantity: ['code text', 'value numeric', 'system text', 'unit_code text'],
   reference: ['code text', 'target_type text', 'target_id text', 'reference text'],
   uri: ['code text', 'value text'],
+  composite: ['code text', 'components jsonb'],
 };
 
 /**

@@ -1,5 +1,5 @@
 import { dateRange } from './dateRange';
-import type { SearchParamDefinition } from './searchParameterRegistry';
+import type { SearchParamDefinition, SearchParamType } from './searchParameterRegistry';
 
 export interface TokenRow {
   code: string;
@@ -37,6 +37,11 @@ export interface UriRow {
   code: string;
   value: string;
 }
+export interface CompositeRow {
+  code: string;
+  /** One object of index values per component, in the parameter's component order. */
+  components: Record<string, unknown>[];
+}
 
 /** Every index row of one resource, grouped by index table. */
 export interface IndexRows {
@@ -47,10 +52,11 @@ export interface IndexRows {
   quantity: QuantityRow[];
   reference: ReferenceRow[];
   uri: UriRow[];
+  composite: CompositeRow[];
 }
 
 export function emptyIndexRows(): IndexRows {
-  return { token: [], string: [], date: [], number: [], quantity: [], reference: [], uri: [] };
+  return { token: [], string: [], date: [], number: [], quantity: [], reference: [], uri: [], composite: [] };
 }
 
 /** Lower case without accents: string search is case- and accent-insensitive. */
@@ -72,57 +78,85 @@ function str(value: unknown): string | null {
 }
 
 /** Extracts the values of `parameters` from `resource` into index rows. */
-export function extractIndexRows(resource: Json, parameters: readonly SearchParamDefinition[]): IndexRows {
+export function extractIndexRows(
+  resource: Json,
+  parameters: readonly SearchParamDefinition[],
+  typeOfUrl: (url: string) => SearchParamType | undefined = () => undefined,
+): IndexRows {
   const rows = emptyIndexRows();
   for (const parameter of parameters) {
-    if (parameter.type === 'composite' || parameter.type === 'special' || !parameter.expression) continue;
+    if (parameter.type === 'special' || !parameter.expression) continue;
     let values: unknown[];
     try {
       values = parameter.evaluate(resource);
+      if (parameter.type === 'composite') addComposite(rows, parameter, values, typeOfUrl);
+      else for (const value of values) addValue(rows, parameter, value);
     } catch {
       // A runtime error in one expression must not block the write; that parameter indexes nothing.
       continue;
     }
-    for (const value of values) addValue(rows, parameter, value);
   }
   return dedupe(rows);
 }
 
 function addValue(rows: IndexRows, parameter: SearchParamDefinition, value: unknown): void {
-  const code = parameter.code;
-  switch (parameter.type) {
+  if (parameter.type === 'composite' || parameter.type === 'special') return;
+  const table = rows[parameter.type] as { code: string }[];
+  for (const component of componentValues(parameter.type, value)) table.push({ code: parameter.code, ...component });
+}
+
+/** The index values (without the parameter code) that one FHIRPath result yields for a parameter type. */
+export function componentValues(type: SearchParamType, value: unknown): Record<string, unknown>[] {
+  switch (type) {
     case 'string':
-      for (const text of stringValues(value))
-        rows.string.push({ code, value: text, normalized: normalizeSearchString(text) });
-      break;
+      return stringValues(value).map((text) => ({ value: text, normalized: normalizeSearchString(text) }));
     case 'token':
-      rows.token.push(...tokenValues(value).map((token) => ({ code, ...token })));
-      break;
+      return tokenValues(value);
     case 'reference': {
       const row = referenceValue(value);
-      if (row) rows.reference.push({ code, ...row });
-      break;
+      return row ? [row] : [];
     }
     case 'date':
-      for (const range of dateValues(value)) rows.date.push({ code, ...range });
-      break;
+      return dateValues(value);
     case 'number':
-      if (typeof value === 'number') rows.number.push({ code, value });
-      else if (isObject(value) && typeof value.value === 'number') rows.number.push({ code, value: value.value });
-      break;
+      if (typeof value === 'number') return [{ value }];
+      return isObject(value) && typeof value.value === 'number' ? [{ value: value.value }] : [];
     case 'quantity':
-      if (isObject(value) && typeof value.value === 'number') {
-        rows.quantity.push({
-          code,
+      if (!isObject(value) || typeof value.value !== 'number') return [];
+      return [
+        {
           value: value.value,
           system: str(value.system),
           unit_code: str(value.code) ?? str(value.unit) ?? str(value.currency),
-        });
-      }
-      break;
+        },
+      ];
     case 'uri':
-      if (typeof value === 'string' && value.length > 0) rows.uri.push({ code, value });
-      break;
+      return typeof value === 'string' && value.length > 0 ? [{ value }] : [];
+    default:
+      return [];
+  }
+}
+
+/**
+ * Composite rows: for each item of the composite's expression, every combination of its
+ * components' values, so that `code$value` pairs stay within one item (one Observation.component).
+ */
+function addComposite(
+  rows: IndexRows,
+  parameter: SearchParamDefinition,
+  items: unknown[],
+  typeOfUrl: (url: string) => SearchParamType | undefined,
+): void {
+  const components = parameter.components ?? [];
+  const types = components.map((c) => typeOfUrl(c.definition));
+  if (components.length === 0 || types.some((t) => t === undefined)) return;
+  for (const item of items) {
+    let combinations: Record<string, unknown>[][] = [[]];
+    components.forEach((component, index) => {
+      const values = component.evaluate(item).flatMap((v) => componentValues(types[index] as SearchParamType, v));
+      combinations = combinations.flatMap((prefix) => values.map((v) => [...prefix, v]));
+    });
+    for (const combination of combinations) rows.composite.push({ code: parameter.code, components: combination });
   }
 }
 
@@ -226,5 +260,6 @@ function dedupe(rows: IndexRows): IndexRows {
     quantity: unique(rows.quantity),
     reference: unique(rows.reference),
     uri: unique(rows.uri),
+    composite: unique(rows.composite),
   };
 }

@@ -33,7 +33,9 @@ export async function reindexResources(
       await repository.db.transaction(async (tx) => {
         const parameters = repository.registry.forType(resourceType);
         const items = batch.map(({ content }) => {
-          const rows = extractIndexRows(content as unknown as Record<string, unknown>, parameters);
+          const rows = extractIndexRows(content as unknown as Record<string, unknown>, parameters, (url) =>
+            repository.registry.typeOfUrl(url),
+          );
           return {
             resourceType,
             id: content.id as string,

@@ -164,6 +164,61 @@ describe('quantity and number parameters', () => {
   });
 });
 
+describe('composite parameters', () => {
+  type Component = { code: { coding: Coding[] }; valueQuantity?: { value: number } };
+  const components = (o: AnyResource) => (o.component ?? []) as Component[];
+  const withComponent = (code: string, test: (value: number) => boolean) =>
+    observations.filter((o) =>
+      components(o).some(
+        (c) =>
+          c.code.coding.some((x) => x.code === code) && c.valueQuantity !== undefined && test(c.valueQuantity.value),
+      ),
+    ).length;
+
+  it('pairs code and value within one component', async () => {
+    const subject = `Observation?subject=Patient/${patientId}`;
+    const systolic = '8480-6';
+    const diastolic = '8462-4';
+    expect(withComponent(systolic, () => true)).toBeGreaterThan(0);
+    expect(await total(`${subject}&component-code-value-quantity=http://loinc.org|${systolic}$gt100`)).toBe(
+      withComponent(systolic, (v) => v > 100),
+    );
+    expect(await total(`${subject}&component-code-value-quantity=http://loinc.org|${systolic}$le100`)).toBe(
+      withComponent(systolic, (v) => v <= 100),
+    );
+    // Every diastolic value is below 100 while systolic ones are above: no cross-component match.
+    expect(
+      await total(
+        `${subject}&component-code-value-quantity=http://loinc.org|${diastolic}$gt${Math.max(
+          ...observations.flatMap((o) =>
+            components(o)
+              .filter((c) => c.code.coding.some((x) => x.code === diastolic))
+              .map((c) => c.valueQuantity?.value ?? 0),
+          ),
+        )}`,
+      ),
+    ).toBe(0);
+  });
+
+  it('matches code and value of the Observation itself', async () => {
+    // The fixture's most frequent code is a measurement (body height), so every one has a valueQuantity.
+    const quantity = withTopCode[0].valueQuantity as { value: number };
+    expect(quantity.value).toEqual(expect.any(Number));
+    const expected = withTopCode.filter((o) => (o.valueQuantity as { value: number }).value >= quantity.value).length;
+    expect(
+      await total(
+        `Observation?subject=Patient/${patientId}&code-value-quantity=${topSystem}|${topValue}$ge${quantity.value}`,
+      ),
+    ).toBe(expected);
+  });
+
+  it('refuses a composite value with the wrong number of parts', async () => {
+    const answer = await http('GET', 'fhir/R4/Observation?component-code-value-quantity=http://loinc.org|8480-6');
+    expect(answer.status).toBe(400);
+    expect(issueText(answer.body)).toContain('needs 2 values joined by $');
+  });
+});
+
 describe('string parameters', () => {
   it('matches by prefix without case or accents, :exact and :contains', async () => {
     expect(await total(`Patient?family=${family.toLowerCase().slice(0, 10)}`)).toBe(1);

@@ -15,7 +15,14 @@ export interface SearchParamDefinition {
   url?: string;
   /** Id of the SearchParameter resource it came from (runtime parameters only). */
   sourceId?: string;
+  /** For composite parameters: each component's parameter URL and its expression relative to an item. */
+  components?: CompositeComponent[];
   evaluate(resource: unknown): unknown[];
+}
+
+export interface CompositeComponent {
+  definition: string;
+  evaluate(item: unknown): unknown[];
 }
 
 const baseTypes = new Set(['Resource', 'DomainResource']);
@@ -28,6 +35,7 @@ const baseTypes = new Set(['Resource', 'DomainResource']);
 export class SearchParameterRegistry {
   private readonly byType = new Map<string, Map<string, SearchParamDefinition>>();
   private readonly global = new Map<string, SearchParamDefinition>();
+  private readonly typeByUrl = new Map<string, SearchParamType>();
   private readonly indexedCache = new Map<string, SearchParamDefinition[]>();
   /** Grows on every change, so that caches built from the registry know when to rebuild. */
   version = 0;
@@ -41,8 +49,11 @@ export class SearchParameterRegistry {
     if (!parameter.code || !parameter.type || !parameter.base) return;
     this.indexedCache.clear();
     this.version++;
+    if (parameter.url) this.typeByUrl.set(parameter.url, parameter.type as SearchParamType);
     for (const base of parameter.base) {
       const expression = parameter.expression ? expressionForType(parameter.expression, base) : undefined;
+      // Components are evaluated on each item the composite's expression yields, from that item's path.
+      const itemPath = expression && /^[A-Za-z]+(\.[A-Za-z]+)*$/.test(expression) ? expression : base;
       const definition: SearchParamDefinition = {
         code: parameter.code,
         type: parameter.type as SearchParamType,
@@ -51,6 +62,13 @@ export class SearchParameterRegistry {
         url: parameter.url,
         sourceId,
         evaluate: expression ? compileExpression(expression) : () => [],
+        components:
+          parameter.type === 'composite'
+            ? (parameter.component ?? []).map((component) => ({
+                definition: component.definition ?? '',
+                evaluate: compileExpression({ base: itemPath, expression: component.expression ?? '' }),
+              }))
+            : undefined,
       };
       if (baseTypes.has(base)) {
         this.global.set(parameter.code, definition);
@@ -74,6 +92,11 @@ export class SearchParameterRegistry {
     }
   }
 
+  /** The type of the parameter with this canonical URL (composite components name theirs by URL). */
+  typeOfUrl(url: string): SearchParamType | undefined {
+    return this.typeByUrl.get(url);
+  }
+
   get(resourceType: string, code: string): SearchParamDefinition | undefined {
     return this.byType.get(resourceType)?.get(code) ?? this.global.get(code);
   }
@@ -95,14 +118,17 @@ export class SearchParameterRegistry {
   }
 }
 
-function compileExpression(expression: string): (resource: unknown) => unknown[] {
+function compileExpression(
+  expression: string | { base: string; expression: string },
+): (resource: unknown) => unknown[] {
   let compiled: ((resource: unknown) => unknown[]) | undefined;
   let failed = false;
   return (resource) => {
     if (failed) return [];
     if (!compiled) {
       try {
-        compiled = fhirpath.compile(expression, r4Model) as (resource: unknown) => unknown[];
+        // fhirpath's typings take only a string, but its compile also accepts {base, expression}.
+        compiled = fhirpath.compile(expression as string, r4Model) as (resource: unknown) => unknown[];
       } catch {
         // An expression the engine cannot parse indexes nothing rather than breaking every write.
         failed = true;

@@ -15,6 +15,8 @@ export interface ValueFilter {
   parameter: FilterParameter;
   modifier?: string;
   values: string[];
+  /** For composite parameters, the type of each `$`-separated part. */
+  componentTypes?: SearchParamDefinition['type'][];
 }
 
 /** `subject:Patient.name=x`: the referenced resource (of `targetType`) matches `filter`. */
@@ -229,6 +231,7 @@ const modifiersByType: Record<string, string[]> = {
   number: ['missing'],
   quantity: ['missing'],
   uri: ['below', 'above', 'missing'],
+  composite: ['missing'],
 };
 
 export function parseValueFilter(
@@ -240,8 +243,15 @@ export function parseValueFilter(
   const [code, modifier] = splitOnce(key, ':');
   const parameter = resolveParameter(resourceType, code, registry);
   const type = typeof parameter === 'string' ? parameter : parameter.type;
-  if (type === 'composite' || type === 'special') {
-    throw errors.notSupported(`Search parameter "${code}" of type ${type} is not supported yet`);
+  if (type === 'special') {
+    throw errors.notSupported(`Search parameter "${code}" of type special is not supported`);
+  }
+  let componentTypes: SearchParamDefinition['type'][] | undefined;
+  if (type === 'composite' && typeof parameter !== 'string') {
+    componentTypes = (parameter.components ?? []).map((c) => registry.typeOfUrl(c.definition) ?? 'special');
+    if (componentTypes.length === 0 || componentTypes.includes('special') || componentTypes.includes('composite')) {
+      throw errors.notSupported(`Composite search parameter "${code}" has components this server cannot search`);
+    }
   }
   if (modifier !== undefined) {
     const isTypeModifier = type === 'reference' && /^[A-Z][A-Za-z]+$/.test(modifier);
@@ -257,7 +267,17 @@ export function parseValueFilter(
   if (values.length === 0 || values.some((v) => v.length === 0)) {
     throw errors.invalid(`Empty value for search parameter "${key}"`, key);
   }
-  return { kind: 'value', code, parameter, modifier, values };
+  if (componentTypes && modifier !== 'missing') {
+    for (const v of values) {
+      if (v.split('$').length !== componentTypes.length) {
+        throw errors.invalid(
+          `Composite parameter "${code}" needs ${componentTypes.length} values joined by $, e.g. code$value`,
+          key,
+        );
+      }
+    }
+  }
+  return { kind: 'value', code, parameter, modifier, values, componentTypes };
 }
 
 function parseChain(resourceType: string, key: string, value: string, registry: SearchParameterRegistry): ChainFilter {

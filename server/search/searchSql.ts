@@ -3,6 +3,9 @@ import { dateRange } from './dateRange';
 import { normalizeSearchString } from './indexRows';
 import type { SearchFilter, SearchRequest, SortRule, ValueFilter } from './searchRequest';
 
+/** Names a column of the index value being tested: a table column, or a field of a composite component. */
+type Column = (name: string) => string;
+
 /** Collects positional parameters while a statement is built, and hands out table aliases. */
 export class SqlParams {
   readonly values: unknown[] = [];
@@ -83,13 +86,37 @@ function valueFilterClause(filter: ValueFilter, params: SqlParams, r: string): s
     const exists = `EXISTS (SELECT 1 FROM search_${table} ${t} WHERE ${owner})`;
     return filter.values[0] === 'true' ? `NOT ${exists}` : exists;
   }
-  const alternatives = filter.values.map((value) => valueCondition(parameter.type, filter, value, params, t));
+  const alternatives = filter.values.map((value) =>
+    filter.componentTypes
+      ? compositeCondition(filter, value, params, t)
+      : valueCondition(parameter.type, filter, value, params, (name) => `${t}.${name}`),
+  );
   const exists = `EXISTS (SELECT 1 FROM search_${table} ${t} WHERE ${owner} AND (${alternatives.join(' OR ')}))`;
   return filter.modifier === 'not' ? `NOT ${exists}` : exists;
 }
 
+/** Every `$`-separated part matches the same composite row, component by component. */
+function compositeCondition(filter: ValueFilter, value: string, params: SqlParams, c: string): string {
+  const types = filter.componentTypes ?? [];
+  const parts = value.split('$');
+  const plain: ValueFilter = { ...filter, modifier: undefined };
+  return parts
+    .map((part, index) => {
+      const type = types[index];
+      const col: Column = (name) => {
+        const field = `((${c}.components->${index})->>'${name}')`;
+        if (name === 'low' || name === 'high') return `${field}::timestamptz`;
+        if (name === 'value' && (type === 'number' || type === 'quantity')) return `${field}::numeric`;
+        return field;
+      };
+      return `(${valueCondition(type, plain, part, params, col)})`;
+    })
+    .join(' AND ');
+}
+
 function tableFor(type: string): string {
   switch (type) {
+    case 'composite':
     case 'string':
     case 'token':
     case 'reference':
@@ -103,63 +130,63 @@ function tableFor(type: string): string {
   }
 }
 
-function valueCondition(type: string, filter: ValueFilter, value: string, params: SqlParams, t: string): string {
+function valueCondition(type: string, filter: ValueFilter, value: string, params: SqlParams, col: Column): string {
   switch (type) {
     case 'string': {
-      if (filter.modifier === 'exact') return `${t}.value = ${params.add(value)}`;
+      if (filter.modifier === 'exact') return `${col('value')} = ${params.add(value)}`;
       const normalized = escapeLike(normalizeSearchString(value));
       return filter.modifier === 'contains'
-        ? `${t}.normalized LIKE ${params.add(`%${normalized}%`)}`
-        : `${t}.normalized LIKE ${params.add(`${normalized}%`)}`;
+        ? `${col('normalized')} LIKE ${params.add(`%${normalized}%`)}`
+        : `${col('normalized')} LIKE ${params.add(`${normalized}%`)}`;
     }
     case 'token':
-      return tokenCondition(filter, value, params, t);
+      return tokenCondition(filter, value, params, col);
     case 'reference':
-      return referenceCondition(filter, value, params, t);
+      return referenceCondition(filter, value, params, col);
     case 'date':
-      return dateComparison(value, `${t}.low`, `${t}.high`, params, filter.code);
+      return dateComparison(value, col('low'), col('high'), params, filter.code);
     case 'number':
-      return numberComparison(value, `${t}.value`, params, filter.code);
+      return numberComparison(value, col('value'), params, filter.code);
     case 'quantity': {
       const [number, system, code] = value.split('|');
-      const parts = [numberComparison(number, `${t}.value`, params, filter.code)];
-      if (system) parts.push(`${t}.system = ${params.add(system)}`);
-      if (code) parts.push(`${t}.unit_code = ${params.add(code)}`);
+      const parts = [numberComparison(number, col('value'), params, filter.code)];
+      if (system) parts.push(`${col('system')} = ${params.add(system)}`);
+      if (code) parts.push(`${col('unit_code')} = ${params.add(code)}`);
       return parts.join(' AND ');
     }
     case 'uri':
-      if (filter.modifier === 'below') return `${t}.value LIKE ${params.add(`${escapeLike(value)}%`)}`;
-      if (filter.modifier === 'above') return `${params.add(value)} LIKE (${t}.value || '%')`;
-      return `${t}.value = ${params.add(value)}`;
+      if (filter.modifier === 'below') return `${col('value')} LIKE ${params.add(`${escapeLike(value)}%`)}`;
+      if (filter.modifier === 'above') return `${params.add(value)} LIKE (${col('value')} || '%')`;
+      return `${col('value')} = ${params.add(value)}`;
     default:
       throw errors.notSupported(`Search parameters of type ${type} are not supported yet`);
   }
 }
 
-function tokenCondition(filter: ValueFilter, value: string, params: SqlParams, t: string): string {
+function tokenCondition(filter: ValueFilter, value: string, params: SqlParams, col: Column): string {
   if (filter.modifier === 'text') {
-    return `lower(${t}.display) LIKE ${params.add(`${escapeLike(value.toLowerCase())}%`)}`;
+    return `lower(${col('display')}) LIKE ${params.add(`${escapeLike(value.toLowerCase())}%`)}`;
   }
   const bar = value.indexOf('|');
-  if (bar < 0) return `${t}.value = ${params.add(value)}`;
+  if (bar < 0) return `${col('value')} = ${params.add(value)}`;
   const system = value.slice(0, bar);
   const code = value.slice(bar + 1);
-  if (system === '') return `${t}.system IS NULL AND ${t}.value = ${params.add(code)}`;
-  if (code === '') return `${t}.system = ${params.add(system)}`;
-  return `${t}.system = ${params.add(system)} AND ${t}.value = ${params.add(code)}`;
+  if (system === '') return `${col('system')} IS NULL AND ${col('value')} = ${params.add(code)}`;
+  if (code === '') return `${col('system')} = ${params.add(system)}`;
+  return `${col('system')} = ${params.add(system)} AND ${col('value')} = ${params.add(code)}`;
 }
 
-function referenceCondition(filter: ValueFilter, value: string, params: SqlParams, t: string): string {
+function referenceCondition(filter: ValueFilter, value: string, params: SqlParams, col: Column): string {
   const typed = /(?:^|\/)([A-Z][A-Za-z]+)\/([A-Za-z0-9\-.]{1,64})$/.exec(value);
   const typeModifier = filter.modifier && filter.modifier !== 'missing' ? filter.modifier : undefined;
   if (typed) {
-    return `${t}.target_type = ${params.add(typed[1])} AND ${t}.target_id = ${params.add(typed[2])}`;
+    return `${col('target_type')} = ${params.add(typed[1])} AND ${col('target_id')} = ${params.add(typed[2])}`;
   }
   if (/^[A-Za-z0-9\-.]{1,64}$/.test(value)) {
-    const byId = `${t}.target_id = ${params.add(value)}`;
-    return typeModifier ? `${byId} AND ${t}.target_type = ${params.add(typeModifier)}` : byId;
+    const byId = `${col('target_id')} = ${params.add(value)}`;
+    return typeModifier ? `${byId} AND ${col('target_type')} = ${params.add(typeModifier)}` : byId;
   }
-  return `${t}.reference = ${params.add(value)}`;
+  return `${col('reference')} = ${params.add(value)}`;
 }
 
 function dateComparison(value: string, lowColumn: string, highColumn: string, params: SqlParams, code: string): string {

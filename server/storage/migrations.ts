@@ -111,6 +111,16 @@ const migrations: readonly string[] = [
     value jsonb NOT NULL
   );
   `,
+  `
+  CREATE TABLE search_composite (
+    resource_type text NOT NULL,
+    resource_id text NOT NULL,
+    code text NOT NULL,
+    components jsonb NOT NULL
+  );
+  CREATE INDEX search_composite_code_idx ON search_composite (resource_type, code);
+  CREATE INDEX search_composite_resource_idx ON search_composite (resource_type, resource_id);
+  `,
 ];
 
 export async function migrate(db: Database): Promise<void> {
