@@ -9,6 +9,7 @@ export default defineConfig({
           include: [
             '{config,data-provider,schema-engine,src,custom-screens}/**/*.test.{ts,tsx}',
             'server/**/*.unit.test.ts',
+            'tests/bench/**/*.test.ts',
           ],
         },
       },

@@ -8,6 +8,7 @@ import { validateResource } from '../validation/resourceValidator';
 import { errors } from './fhirError';
 import { patientCompartments } from './patientCompartment';
 import { keepProtectedFields } from './protectedFields';
+import { StatisticsMaintenance } from '../storage/statisticsMaintenance';
 import { flushWrites, type PendingWrite } from './writeFlush';
 import { executeSearch, type SearchResult } from '../search/searchExecutor';
 import type { SearchRequest } from '../search/searchRequest';
@@ -58,10 +59,14 @@ export function versionFromEtag(etag: string): string {
 }
 
 export class Repository {
+  private readonly statistics: StatisticsMaintenance;
+
   constructor(
     readonly db: Database,
     readonly registry: SearchParameterRegistry,
-  ) {}
+  ) {
+    this.statistics = new StatisticsMaintenance(db);
+  }
 
   /** Runs `work` in one database transaction; writes are flushed before it commits. */
   async transaction<T>(work: (session: RepositorySession) => Promise<T>): Promise<T> {
@@ -74,6 +79,7 @@ export class Repository {
     });
     // Only what committed may change the server's behaviour (new search parameters).
     session?.applyCommitted();
+    this.statistics.recordWrites(session?.writeCount ?? 0);
     return result;
   }
 
@@ -97,6 +103,8 @@ export class Repository {
 /** The repository's operations inside one open transaction. */
 export class RepositorySession {
   private pending: PendingWrite[] = [];
+  /** Versions written in this session (for statistics maintenance). */
+  writeCount = 0;
   private readonly committedEffects: (() => void)[] = [];
 
   constructor(
@@ -114,6 +122,7 @@ export class RepositorySession {
     if (this.pending.length === 0) return;
     const writes = this.pending;
     this.pending = [];
+    this.writeCount += writes.length;
     await flushWrites(this.tx, writes);
   }
 

@@ -193,8 +193,12 @@ function dateComparison(value: string, lowColumn: string, highColumn: string, pa
   const { prefix, rest } = splitPrefix(value);
   const range = dateRange(rest);
   if (!range) throw errors.invalid(`Invalid date value "${value}" for search parameter "${code}"`, code);
-  const low = `COALESCE(${lowColumn}, '-infinity'::timestamptz)`;
-  const high = `COALESCE(${highColumn}, 'infinity'::timestamptz)`;
+  // NULL bounds are open ends (a Period without an end). Plain comparisons, not COALESCE, so that
+  // PostgreSQL can use the (low, high) index.
+  const low = lowColumn;
+  const high = highColumn;
+  const openLow = (condition: string) => `(${low} IS NULL OR ${condition})`;
+  const openHigh = (condition: string) => `(${high} IS NULL OR ${condition})`;
   // Bound only when used: PostgreSQL refuses a statement with a parameter it never sees.
   const vLow = () => `${params.add(range.low)}::timestamptz`;
   const vHigh = () => `${params.add(range.high)}::timestamptz`;
@@ -202,15 +206,15 @@ function dateComparison(value: string, lowColumn: string, highColumn: string, pa
     case 'eq':
       return `(${low} >= ${vLow()} AND ${high} <= ${vHigh()})`;
     case 'ne':
-      return `NOT (${low} >= ${vLow()} AND ${high} <= ${vHigh()})`;
+      return `NOT COALESCE(${low} >= ${vLow()} AND ${high} <= ${vHigh()}, false)`;
     case 'gt':
-      return `${high} > ${vHigh()}`;
+      return openHigh(`${high} > ${vHigh()}`);
     case 'lt':
-      return `${low} < ${vLow()}`;
+      return openLow(`${low} < ${vLow()}`);
     case 'ge':
-      return `${high} >= ${vLow()}`;
+      return openHigh(`${high} >= ${vLow()}`);
     case 'le':
-      return `${low} <= ${vHigh()}`;
+      return openLow(`${low} <= ${vHigh()}`);
     case 'sa':
       return `${low} > ${vHigh()}`;
     case 'eb':
@@ -221,7 +225,7 @@ function dateComparison(value: string, lowColumn: string, highColumn: string, pa
       const margin = Math.max(86_400_000, Math.abs(now - Date.parse(range.low)) * 0.1);
       const aLow = `${params.add(new Date(Date.parse(range.low) - margin).toISOString())}::timestamptz`;
       const aHigh = `${params.add(new Date(Date.parse(range.high) + margin).toISOString())}::timestamptz`;
-      return `(${low} <= ${aHigh} AND ${high} >= ${aLow})`;
+      return `(${openLow(`${low} <= ${aHigh}`)} AND ${openHigh(`${high} >= ${aLow}`)})`;
     }
   }
 }
@@ -280,6 +284,9 @@ export function buildOrderBy(sort: readonly SortRule[], params: SqlParams): stri
     return `(SELECT ${aggregate}(t.${column}) FROM search_${table} t WHERE t.resource_type = r.resource_type AND t.resource_id = r.id AND t.code = ${params.add(rule.parameter.code)}) ${direction} NULLS LAST`;
   });
   if (keys.length === 0) keys.push('r.last_updated DESC');
-  keys.push('r.id ASC');
+  // The tie-break follows the last key's direction, so that "ORDER BY last_updated DESC, id DESC"
+  // (or both ASC) walks resources_type_updated_idx instead of sorting the whole type.
+  const lastDescending = sort.length === 0 || sort[sort.length - 1].descending;
+  keys.push(`r.id ${lastDescending ? 'DESC' : 'ASC'}`);
   return keys.join(', ');
 }

@@ -121,6 +121,10 @@ const migrations: readonly string[] = [
   CREATE INDEX search_composite_code_idx ON search_composite (resource_type, code);
   CREATE INDEX search_composite_resource_idx ON search_composite (resource_type, resource_id);
   `,
+  `
+  DROP INDEX resources_type_updated_idx;
+  CREATE INDEX resources_type_updated_idx ON resources (resource_type, last_updated DESC, id DESC) WHERE NOT deleted;
+  `,
 ];
 
 export async function migrate(db: Database): Promise<void> {

@@ -7,6 +7,13 @@ import { planFile, type ImportRequest } from '../../server/import/importPlan';
 import { runImport } from '../../server/import/importRunner';
 import { startBenchServer } from './benchServer';
 import { summarize, type LatencySummary } from './latencyStats';
+import { benchSearch, type SearchBenchResult } from './searchBenchmark';
+
+/** Database sizes for the search benchmark (issue budgets: 100k embedded, 1M native). */
+const searchSizes = {
+  embedded: Number(process.env.BENCH_SEARCH_EMBEDDED ?? 100_000),
+  native: Number(process.env.BENCH_SEARCH_NATIVE ?? 1_000_000),
+};
 
 const root = join(fileURLToPath(import.meta.url), '..', '..', '..');
 const sharedSynthea = join(root, '..', 'shared', 'data', 'synthea-r4');
@@ -22,6 +29,7 @@ interface BackendResult {
   importPerSecond: number;
   failed: number;
   reads: LatencySummary;
+  search?: SearchBenchResult;
 }
 
 function importRequests(): { requests: ImportRequest[]; files: number; resources: number; source: string } {
@@ -82,7 +90,18 @@ async function benchBackend(backend: string, databaseUrl?: string): Promise<Back
     console.log(
       `  ${reads.perSecond.toFixed(0)} reads/s, p50 ${reads.p50.toFixed(1)} ms, p95 ${reads.p95.toFixed(1)} ms, p99 ${reads.p99.toFixed(1)} ms`,
     );
-    return { backend, files, resources, importSeconds: result.seconds, importPerSecond, failed: result.failed, reads };
+    const size = databaseUrl ? searchSizes.native : searchSizes.embedded;
+    const search = size > 0 ? await benchSearch(server.baseUrl, size, (line) => console.log(line)) : undefined;
+    return {
+      backend,
+      files,
+      resources,
+      importSeconds: result.seconds,
+      importPerSecond,
+      failed: result.failed,
+      reads,
+      search,
+    };
   } finally {
     await server.stop();
   }
@@ -150,6 +169,7 @@ function report(results: BackendResult[]): string {
         `| ${r.backend} | ${r.reads.count} | ${r.reads.perSecond.toFixed(0)} | ${r.reads.p50.toFixed(1)} | ${r.reads.p95.toFixed(1)} | ${r.reads.p99.toFixed(1)} | ${r.reads.p99 <= 20 ? '✓' : '✗'} |`,
     ),
     '',
+    ...results.flatMap((r) => (r.search ? searchReport(r.backend, r.search) : [])),
   ];
   return lines.join('\n');
 }
@@ -173,3 +193,28 @@ main().catch((error: unknown) => {
   console.error(error);
   process.exit(1);
 });
+
+function searchReport(backend: string, search: SearchBenchResult): string[] {
+  const budgeted = (q: SearchBenchResult['queries'][number]) => q.group !== 'other';
+  return [
+    `## Search on ${backend}, ${search.resources.toLocaleString('en')} generated resources`,
+    '',
+    `${search.patients.toLocaleString('en')} generated patients (tests/bench/clinicGenerator.ts: encounters, observations, conditions,`,
+    'medications, tasks, communications, lab orders, reports, documents, appointments, care plans, allergies, devices), on top of the',
+    `Synthea import above; filled through \`POST /fhir/R4\` transactions in ${search.fillSeconds.toFixed(0)} s`,
+    `(${Math.round(search.resources / search.fillSeconds)} resources/s). Each query shape: ${samples()} sequential requests over loopback, different patients.`,
+    'Budget (at 1M resources on native PostgreSQL): p95 ≤ 30 ms for the chart and summary queries.',
+    '',
+    '| query | example | avg results | p50 ms | p95 ms | p99 ms | budget |',
+    '|---|---|---|---|---|---|---|',
+    ...search.queries.map(
+      (q) =>
+        `| ${q.name} | \`${q.example.replace(/\|/g, '\\|')}\` | ${q.results.toFixed(1)} | ${q.latency.p50.toFixed(1)} | ${q.latency.p95.toFixed(1)} | ${q.latency.p99.toFixed(1)} | ${budgeted(q) ? (q.latency.p95 <= 30 ? '✓' : '✗') : '–'} |`,
+    ),
+    '',
+  ];
+}
+
+function samples(): number {
+  return Number(process.env.BENCH_SEARCH_SAMPLES ?? 50);
+}
