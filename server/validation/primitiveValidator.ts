@@ -1,30 +1,13 @@
 import type { OperationOutcomeIssue } from '@medplum/fhirtypes';
-import { validatePrimitive } from '../../data-provider';
+import { primitiveTypes, validatePrimitive } from '../../data-provider';
 import { fhirJsonSchema, refName, type JsonSchemaNode } from './fhirJsonSchema';
 import { hasElement, requiredChildren } from './requiredElements';
 
-/** Primitive types whose rules spec §5 states; checked beyond the JSON schema's own patterns. */
-const checkedPrimitives = new Set([
-  'base64Binary',
-  'boolean',
-  'canonical',
-  'code',
-  'date',
-  'dateTime',
-  'decimal',
-  'id',
-  'instant',
-  'integer',
-  'markdown',
-  'oid',
-  'positiveInt',
-  'string',
-  'time',
-  'unsignedInt',
-  'uri',
-  'url',
-  'uuid',
-]);
+/**
+ * Primitive types whose rules spec §5 states; checked beyond the JSON schema's own patterns.
+ * xhtml is left to the schema: its rule (non-blank) is the schema's too, and a div can be large.
+ */
+const checkedPrimitives = new Set(primitiveTypes.filter((type) => type !== 'xhtml'));
 
 /**
  * Walks `resource` along the FHIR JSON schema and checks every primitive value with the shared

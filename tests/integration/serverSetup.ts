@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { loadServerConfig } from '../../config/serverConfig';
 import { createServerRuntime, type ServerRuntime } from '../../server/serverRuntime';
+import { freePort } from './freePort';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -65,17 +65,4 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await dropDatabase?.();
     rmSync(dataDir, { recursive: true, force: true });
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }
