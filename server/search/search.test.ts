@@ -135,6 +135,20 @@ describe('date parameters with prefixes', () => {
     const inYear = dates.filter((d) => new Date(d).getUTCFullYear() === year).length;
     expect(await total(`${base()}&date=${year}`)).toBe(inYear);
     expect(await total(`${base()}&date=ge${year}-01-01&date=lt${year + 1}-01-01`)).toBe(inYear);
+    expect(await total(`${base()}&date=gt${year - 1}&date=le${year}`)).toBe(inYear);
+    expect(await total(`${base()}&date=ge${day}&date=le${day}`)).toBe(
+      dates.filter((d) => d >= dayStart && d < dayEnd).length,
+    );
+    // An inverted range is empty, not an error.
+    expect(await total(`${base()}&date=ge${year + 1}-01-01&date=lt${year}-01-01`)).toBe(0);
+    // Open-ended periods: a Period without an end overlaps every later range.
+    const start = `${year}-03-04T05:06:07Z`;
+    const open = await http<AnyResource>('POST', 'fhir/R4/Encounter', {
+      body: { resourceType: 'Encounter', status: 'in-progress', class: { code: 'AMB' }, period: { start } },
+    });
+    const encounters = `Encounter?_id=${open.body.id}`;
+    expect(await total(`${encounters}&date=ge2099-01-01&date=lt2099-02-01`)).toBe(1);
+    expect(await total(`${encounters}&date=ge${year - 2}-01-01&date=lt${year}-01-01`)).toBe(0);
   });
 
   it('filters on _lastUpdated', async () => {

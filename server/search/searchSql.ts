@@ -40,8 +40,65 @@ export function buildWhere(request: SearchRequest, params: SqlParams, scope: Sea
   const clauses = [`r.resource_type = ${params.add(request.resourceType)}`, 'NOT r.deleted'];
   if (scope.projectIds) clauses.push(`r.project_id = ANY(${params.add(scope.projectIds)}::text[])`);
   if (request.compartments.length > 0) clauses.push(`r.compartments && ${params.add(request.compartments)}::text[]`);
-  for (const filter of request.filters) clauses.push(filterClause(filter, params, 'r', scope));
+  const { ranges, others } = collectDateRanges(request.filters);
+  for (const range of ranges) clauses.push(dateRangeClause(range, params, 'r'));
+  for (const filter of others) clauses.push(filterClause(filter, params, 'r', scope));
   return clauses.join(' AND ');
+}
+
+interface DateRangeFilter {
+  code: string;
+  lower?: { at: string; inclusive: boolean };
+  upper?: { at: string; inclusive: boolean };
+}
+
+/**
+ * `date=ge2020-01&date=lt2020-02` as one overlap test, answered by search_date_span_idx (GiST on
+ * tstzrange), instead of two half-table scans. Only a plain lower bound (ge, gt) and a plain
+ * upper bound (le, lt) of the same parameter are merged; everything else stays as it is.
+ */
+function collectDateRanges(filters: readonly SearchFilter[]): { ranges: DateRangeFilter[]; others: SearchFilter[] } {
+  const candidates = new Map<string, { lower: ValueFilter[]; upper: ValueFilter[] }>();
+  for (const filter of filters) {
+    if (filter.kind !== 'value' || typeof filter.parameter === 'string' || filter.parameter.type !== 'date') continue;
+    if (filter.modifier || filter.values.length !== 1) continue;
+    const prefix = filter.values[0].slice(0, 2);
+    const entry = candidates.get(filter.code) ?? { lower: [], upper: [] };
+    if (prefix === 'ge' || prefix === 'gt') entry.lower.push(filter);
+    else if (prefix === 'le' || prefix === 'lt') entry.upper.push(filter);
+    candidates.set(filter.code, entry);
+  }
+  const merged = new Set<SearchFilter>();
+  const ranges: DateRangeFilter[] = [];
+  for (const [code, { lower, upper }] of candidates) {
+    if (lower.length !== 1 || upper.length !== 1) continue;
+    const low = dateRange(lower[0].values[0].slice(2));
+    const high = dateRange(upper[0].values[0].slice(2));
+    if (!low || !high) continue; // Malformed: the ordinary path reports it.
+    const gt = lower[0].values[0].startsWith('gt');
+    const le = upper[0].values[0].startsWith('le');
+    ranges.push({
+      code,
+      // ge v: ends on or after v's start; gt v: ends after v's end. lt v: starts before v's start; le v: starts by v's end.
+      lower: { at: gt ? low.high : low.low, inclusive: !gt },
+      upper: { at: le ? high.high : high.low, inclusive: le },
+    });
+    merged.add(lower[0]);
+    merged.add(upper[0]);
+  }
+  return { ranges, others: filters.filter((f) => !merged.has(f)) };
+}
+
+function dateRangeClause(range: DateRangeFilter, params: SqlParams, r: string): string {
+  const lower = range.lower as { at: string; inclusive: boolean };
+  const upper = range.upper as { at: string; inclusive: boolean };
+  // An inverted range matches nothing (and PostgreSQL refuses to build it).
+  if (Date.parse(lower.at) > Date.parse(upper.at)) return 'FALSE';
+  const t = params.alias('t');
+  const bounds = `${lower.inclusive ? '[' : '('}${upper.inclusive ? ']' : ')'}`;
+  return `EXISTS (SELECT 1 FROM search_date ${t} WHERE ${t}.resource_type = ${r}.resource_type AND ${t}.resource_id = ${r}.id
+    AND ${t}.code = ${params.add(range.code)}
+    AND tstzrange(${t}.low, ${t}.high, '[]') && tstzrange(${params.add(lower.at)}::timestamptz, ${params.add(upper.at)}::timestamptz, '${bounds}'))`;
 }
 
 function filterClause(filter: SearchFilter, params: SqlParams, r: string, scope: SearchScope): string {

@@ -125,6 +125,10 @@ const migrations: readonly string[] = [
   DROP INDEX resources_type_updated_idx;
   CREATE INDEX resources_type_updated_idx ON resources (resource_type, last_updated DESC, id DESC) WHERE NOT deleted;
   `,
+  `
+  CREATE EXTENSION IF NOT EXISTS btree_gist;
+  CREATE INDEX search_date_span_idx ON search_date USING gist (resource_type, code, tstzrange(low, high, '[]'));
+  `,
 ];
 
 export async function migrate(db: Database): Promise<void> {

@@ -1,10 +1,12 @@
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import type { Database, SqlExecutor } from './database';
 import { SerialQueue } from './serialQueue';
 
 /** Embedded PostgreSQL in `dataDir` (or in memory when `dataDir` is undefined). */
 export async function openPgliteDatabase(dataDir: string | undefined): Promise<Database> {
-  const pglite = dataDir ? new PGlite(dataDir) : new PGlite();
+  // btree_gist: the date-range index (migration 4) mixes text columns with a tstzrange.
+  const pglite = new PGlite(dataDir, { extensions: { btree_gist } });
   await pglite.waitReady;
   const queue = new SerialQueue();
 
