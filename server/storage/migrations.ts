@@ -127,7 +127,7 @@ const migrations: readonly string[] = [
   `,
   `
   CREATE EXTENSION IF NOT EXISTS btree_gist;
-  CREATE INDEX search_date_span_idx ON search_date USING gist (resource_type, code, tstzrange(low, high, '[]'));
+  CREATE INDEX IF NOT EXISTS search_date_span_idx ON search_date USING gist (resource_type, code, tstzrange(low, high, '[]'));
   `,
 ];
 
