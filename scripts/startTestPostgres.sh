@@ -4,7 +4,8 @@
 set -euo pipefail
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
 [ -x "$bin/initdb" ] || { echo "echo 'PostgreSQL server binaries not found (apt-get install -y postgresql)' >&2; exit 1"; exit 1; }
-port=${HEARTH_TEST_PG_PORT:-55432}
+# A free loopback port unless one is given: a fixed port collides with a server left running.
+port=${HEARTH_TEST_PG_PORT:-$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')}
 dir=$(mktemp -d /tmp/hearth-pg-XXXXXX)
 chown postgres:postgres "$dir" 2>/dev/null || true
 as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }

@@ -113,7 +113,6 @@ function nativeDatabaseUrl(): { url?: string; stop?: () => void } {
   try {
     const out = execFileSync('bash', [join(root, 'scripts', 'startTestPostgres.sh')], {
       encoding: 'utf8',
-      env: { ...process.env, HEARTH_TEST_PG_PORT: '55433' },
     });
     const url = /HEARTH_TEST_DATABASE_URL=(\S+)/.exec(out)?.[1];
     const dir = /HEARTH_TEST_PG_DIR=(\S+)/.exec(out)?.[1];
