@@ -18,3 +18,18 @@ describe('formatHumanName', () => {
     expect(formatHumanName({ given: ['  '] })).toBe('');
   });
 });
+
+describe('formatHumanName use', () => {
+  it('appends the use in brackets only when asked', () => {
+    const name = { use: 'maiden' as const, given: ['Ada'], family: 'Byron' };
+    expect(formatHumanName(name)).toBe('Ada Byron');
+    expect(formatHumanName(name, { use: true })).toBe('Ada Byron [maiden]');
+  });
+  it('applies the use to the text as well, but never to an empty name', () => {
+    expect(formatHumanName({ use: 'official', text: 'Ada King' }, { use: true })).toBe('Ada King [official]');
+    expect(formatHumanName({ use: 'official' }, { use: true })).toBe('');
+  });
+  it('trims the parts it joins', () => {
+    expect(formatHumanName({ given: [' Ada '], family: ' King ' })).toBe('Ada King');
+  });
+});

@@ -1,0 +1,44 @@
+import type { Resource } from '@medplum/fhirtypes';
+
+import { getReferenceString } from '../rules/referenceString';
+import { formatHumanName } from './formatHumanName';
+
+/**
+ * The name a screen shows for any resource (spec §3 'Display-name rules'): people by their first
+ * name, devices by their first device name, medication requests by the medication's text,
+ * subscriptions by their criteria, users by their email; anything else by its `name` string, then
+ * its `code.text`, then its 'Type/id' reference. A rule that finds nothing falls through to the
+ * general ones, so a nameless patient still shows as 'Patient/123' rather than as a blank.
+ */
+export function getDisplayString(resource: Resource): string {
+  return specificDisplay(resource) || generalDisplay(resource);
+}
+
+function specificDisplay(resource: Resource): string | undefined {
+  switch (resource.resourceType) {
+    case 'Patient':
+    case 'Practitioner':
+    case 'RelatedPerson':
+      return formatHumanName(resource.name?.[0]);
+    case 'Device':
+      return resource.deviceName?.[0]?.name?.trim();
+    case 'MedicationRequest':
+      return resource.medicationCodeableConcept?.text?.trim();
+    case 'Subscription':
+      return resource.criteria?.trim();
+    case 'User':
+      return resource.email?.trim();
+    default:
+      return undefined;
+  }
+}
+
+function generalDisplay(resource: Resource): string {
+  // Many types have a `name` (Organization, Location, ...) and some have a `code` (Observation,
+  // Condition, ...); they are read structurally because the Resource union has no common field.
+  const { name, code } = resource as { name?: unknown; code?: { text?: unknown } };
+  if (typeof name === 'string' && name.trim()) return name.trim();
+  if (typeof code?.text === 'string' && code.text.trim()) return code.text.trim();
+  // A resource not yet saved has no id to reference; its type is the most that can be said.
+  return resource.id ? getReferenceString(resource) : resource.resourceType;
+}

@@ -1,0 +1,10 @@
+// Public surface of the display formatting shared by the browser, the server and the schema engine.
+export { formatAddress, type AddressFormatOptions } from './formatAddress';
+export { formatCodeableConcept, formatCoding } from './formatCoding';
+export { formatContactPoint } from './formatContactPoint';
+export { formatDate, formatDateTime } from './formatDate';
+export { formatHumanName, type HumanNameFormatOptions } from './formatHumanName';
+export { formatIdentifier } from './formatIdentifier';
+export { formatPeriod } from './formatPeriod';
+export { formatQuantity, formatRange } from './formatQuantity';
+export { getDisplayString } from './getDisplayString';
