@@ -12,6 +12,14 @@ export interface ServerConfig {
   seed: 'demo' | 'none';
   /** Largest accepted request body in bytes. */
   maxBodyBytes: number;
+  /** Google sign-in is offered only when this is set. */
+  googleClientId?: string;
+  /** Where Google's ID-token signing keys are fetched (overridable for tests and air-gapped sites). */
+  googleJwksUrl: string;
+  /** `open`: anyone may register a user and a project; `closed`: only invitations. */
+  registration: 'open' | 'closed';
+  /** Password of the demo clinic's accounts; generated (and written to DATA_DIR) when unset. */
+  demoPassword?: string;
 }
 
 export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -23,6 +31,9 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
   const maxBodyBytes = Number(env.MAX_BODY_BYTES ?? 64 * 1024 * 1024);
   if (!Number.isInteger(maxBodyBytes) || maxBodyBytes <= 0)
     throw new Error('MAX_BODY_BYTES must be a positive whole number');
+  const registration = (env.REGISTRATION ?? 'open').toLowerCase();
+  if (registration !== 'open' && registration !== 'closed')
+    throw new Error(`REGISTRATION must be "open" or "closed", not "${env.REGISTRATION}"`);
   const baseUrl = env.BASE_URL ?? `http://localhost:${port}/`;
   return {
     port,
@@ -34,6 +45,10 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     adminPassword: env.ADMIN_PASSWORD || undefined,
     seed,
     maxBodyBytes,
+    googleClientId: env.GOOGLE_CLIENT_ID || undefined,
+    googleJwksUrl: env.GOOGLE_JWKS_URL || 'https://www.googleapis.com/oauth2/v3/certs',
+    registration,
+    demoPassword: env.DEMO_PASSWORD || undefined,
   };
 }
 

@@ -9,6 +9,12 @@ import { reindexRoutes } from './search/reindexRoutes';
 import { terminologyRoutes } from './terminology/terminologyRoutes';
 import { graphqlRoutes } from './graphql/graphqlRoutes';
 import { Repository, type RequestContext } from './fhir/repository';
+import type { AuthEnvironment } from './auth/authEnvironment';
+import { authenticate, callerOf } from './auth/authenticate';
+import { authRoutes } from './auth/authRoutes';
+import { mfaRoutes } from './auth/mfaRoutes';
+import { externalAuthRoutes } from './auth/externalAuthRoutes';
+import { oauthRoutes } from './auth/oauthRoutes';
 import type { SearchParameterRegistry } from './search/searchParameterRegistry';
 
 export interface AppOptions {
@@ -19,7 +25,7 @@ export interface AppOptions {
   maxBodyBytes: number;
   /** Folder of the built web app; served at / when it exists. */
   webRoot?: string;
-  contextOf(request: FastifyRequest): RequestContext;
+  auth: AuthEnvironment;
   logger?: boolean;
 }
 
@@ -45,7 +51,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // FHIR ids and search values may contain characters a strict router would refuse.
     routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true },
   });
-  const repository = new Repository(options.db, options.registry);
+  const repository = options.auth.repository;
+  const contextOf = (request: FastifyRequest): RequestContext => callerOf(request).ctx;
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(jsonTypes, { parseAs: 'string' }, (_request, body, done) => {
@@ -109,17 +116,30 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return { ok: true, version: options.version, database: options.db.kind };
   });
 
+  // Every FHIR call needs a signed-in caller; only the CapabilityStatement is public.
+  app.addHook('onRequest', async (request) => {
+    const path = request.url.split('?')[0];
+    if (path.startsWith('/fhir/') && path !== '/fhir/R4/metadata' && request.method !== 'OPTIONS') {
+      await authenticate(options.auth, request);
+    }
+  });
+
+  await app.register(authRoutes, options.auth);
+  await app.register(mfaRoutes, options.auth);
+  await app.register(externalAuthRoutes, options.auth);
+  await app.register(oauthRoutes, options.auth);
+
   await app.register(fhirRestRoutes, {
     repository,
     registry: options.registry,
     baseUrl: options.baseUrl,
     version: options.version,
-    contextOf: options.contextOf,
+    contextOf,
   });
 
-  await app.register(graphqlRoutes, { repository, registry: options.registry, baseUrl: options.baseUrl });
-  await app.register(terminologyRoutes, { repository, registry: options.registry });
-  await app.register(reindexRoutes, { repository, baseUrl: options.baseUrl, contextOf: options.contextOf });
+  await app.register(graphqlRoutes, { repository, registry: options.registry, baseUrl: options.baseUrl, contextOf });
+  await app.register(terminologyRoutes, { repository, registry: options.registry, contextOf });
+  await app.register(reindexRoutes, { repository, baseUrl: options.baseUrl, contextOf });
 
   const webRoot = options.webRoot;
   const hasWebApp = webRoot !== undefined && existsSync(join(webRoot, 'index.html'));

@@ -3,11 +3,11 @@ import { createServerRuntime } from './serverRuntime';
 
 async function main(): Promise<void> {
   const config = loadServerConfig();
-  if (!isLoopbackHost(config.host)) {
-    console.error(
-      `Refusing to listen on ${config.host}: until sign-in and access policies are in place, Hearth EMR only listens on loopback (HOST=127.0.0.1).`,
+  if (!isLoopbackHost(config.host) && config.baseUrl.startsWith('http:')) {
+    // Tokens and passwords would cross the network in clear text.
+    console.warn(
+      `Warning: listening on ${config.host} with BASE_URL ${config.baseUrl}. Put Hearth EMR behind HTTPS (a reverse proxy) before others use it.`,
     );
-    process.exit(1);
   }
   const where = config.databaseUrl ? 'native PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL in ${config.dataDir}`;
   console.log(`Hearth EMR: opening ${where}`);
@@ -43,8 +43,17 @@ async function main(): Promise<void> {
   } else if (!config.adminPassword) {
     console.log(`  Password: the one generated on first start (see ${config.dataDir}/admin-password.txt)`);
   }
-  if (runtime.demo)
+  if (runtime.demo) {
     console.log(`  Demo Clinic: ${runtime.demo.patients} patients, ${runtime.demo.resources} resources`);
+    for (const account of runtime.demo.accounts ?? []) console.log(`    ${account.email}  (${account.role})`);
+    if (runtime.demo.generatedPassword) {
+      console.log(
+        `    Demo password (shown once, also saved to ${runtime.demo.passwordFile}): ${runtime.demo.generatedPassword}`,
+      );
+    } else if (!config.demoPassword) {
+      console.log(`    Demo password: see ${config.dataDir}/demo-accounts.txt`);
+    }
+  }
   console.log('Press Ctrl-C to stop.');
 }
 

@@ -4,7 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import type { SearchParameter } from '@medplum/fhirtypes';
 import type { ServerConfig } from '../config/serverConfig';
 import { buildApp } from './app';
-import { loadDefinitions, systemAuthor } from './definitions/loadDefinitions';
+import { loadDefinitions } from './definitions/loadDefinitions';
+import type { AuthEnvironment } from './auth/authEnvironment';
+import { SigningKeys } from './auth/signingKeys';
+import { EmailOutbox } from './email/emailOutbox';
 import { definitionsVersion, readDefinitionBundle } from './definitions/definitionFiles';
 import { Repository } from './fhir/repository';
 import { SearchParameterRegistry } from './search/searchParameterRegistry';
@@ -80,9 +83,20 @@ export async function createServerRuntime(config: ServerConfig, options: Runtime
             fixturesDir: join(repoRoot, 'tests', 'fixtures', 'synthea'),
             fhirBase,
             log,
+            admin: admin.state,
+            password: config.demoPassword,
+            dataDir: config.dataDir,
           })
         : undefined;
-    const context = { projectId: admin.state.projectId, author: systemAuthor };
+    const keys = await SigningKeys.load(db, config.baseUrl);
+    const auth: AuthEnvironment = {
+      repository,
+      registry,
+      keys,
+      config,
+      sharedProjectId: system.projectId,
+      outbox: new EmailOutbox(config.dataDir, log),
+    };
     const app = await buildApp({
       db,
       registry,
@@ -90,8 +104,7 @@ export async function createServerRuntime(config: ServerConfig, options: Runtime
       version: `${serverVersion} (definitions ${definitionsVersion})`,
       maxBodyBytes: config.maxBodyBytes,
       webRoot: join(repoRoot, 'dist'),
-      // Until sign-in lands every request acts as the system device in the admin project.
-      contextOf: () => context,
+      auth,
       logger: options.logger,
     });
     return {

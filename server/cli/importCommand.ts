@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { planFile, type ImportProblem, type ImportRequest } from '../import/importPlan';
 import { runImport } from '../import/importRunner';
+import { cliToken } from './cliCredentials';
 
 const usage = `Usage: npm run import -- [options] <files or folders>
 
@@ -14,7 +15,11 @@ Options:
   --server URL        server base URL (default: $BASE_URL or http://localhost:8103/)
   --concurrency N     requests in flight at once (default 2)
   --chunk N           resources per transaction for NDJSON and collections (default 200)
-  --help              this text`;
+  --help              this text
+
+Credentials (never on the command line): HEARTH_TOKEN, or HEARTH_EMAIL and HEARTH_PASSWORD
+(default: the super admin, ADMIN_PASSWORD or DATA_DIR/admin-password.txt); HEARTH_PROJECT picks
+the project when the account has several.`;
 
 function collectFiles(paths: string[]): string[] {
   const files: string[] = [];
@@ -68,6 +73,7 @@ async function main(): Promise<number> {
   const fhirBase = new URL('fhir/R4/', server.endsWith('/') ? server : `${server}/`).toString();
 
   await checkServer(fhirBase);
+  const token = await cliToken(server.endsWith('/') ? server : `${server}/`);
   const files = collectFiles(positionals);
   const requests: ImportRequest[] = [];
   const problems: ImportProblem[] = [];
@@ -93,6 +99,7 @@ async function main(): Promise<number> {
   const result = await runImport(requests, {
     fhirBase,
     concurrency,
+    headers: { authorization: `Bearer ${token}` },
     onProgress: (progress) => bar.update(progress.sent, { failed: progress.failed }),
   });
   bar.stop();

@@ -1,10 +1,13 @@
 import { parseArgs } from 'node:util';
 import type { AsyncJob } from '@medplum/fhirtypes';
+import { cliToken } from './cliCredentials';
 
 const usage = `Usage: npm run reindex -- [--server URL] [ResourceType ...]
 
 Recomputes the search index of a running Hearth EMR server (all types when none is named), for
-example after adding or changing a SearchParameter. Prints progress until the job completes.`;
+example after adding or changing a SearchParameter. Prints progress until the job completes.
+Needs a super admin: HEARTH_TOKEN, or HEARTH_EMAIL and HEARTH_PASSWORD (default: the first-run
+super admin, ADMIN_PASSWORD or DATA_DIR/admin-password.txt).`;
 
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -18,7 +21,11 @@ async function main(): Promise<number> {
   const server = values.server ?? process.env.BASE_URL ?? 'http://localhost:8103/';
   const base = new URL('fhir/R4/', server.endsWith('/') ? server : `${server}/`).toString();
   const query = positionals.length > 0 ? `?resourceType=${encodeURIComponent(positionals.join(','))}` : '';
-  const started = await fetch(`${base}$reindex${query}`, { method: 'POST', headers: { prefer: 'respond-async' } });
+  const authorization = `Bearer ${await cliToken(server.endsWith('/') ? server : `${server}/`)}`;
+  const started = await fetch(`${base}$reindex${query}`, {
+    method: 'POST',
+    headers: { prefer: 'respond-async', authorization },
+  });
   if (started.status !== 202) {
     console.error(`Reindex refused: HTTP ${started.status} ${await started.text()}`);
     return 1;
@@ -26,7 +33,7 @@ async function main(): Promise<number> {
   const statusUrl = started.headers.get('content-location') as string;
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    const job = (await (await fetch(statusUrl)).json()) as AsyncJob;
+    const job = (await (await fetch(statusUrl, { headers: { authorization } })).json()) as AsyncJob;
     const count = job.output?.parameter?.find((p) => p.name === 'count')?.valueInteger ?? 0;
     const type = job.output?.parameter?.find((p) => p.name === 'resourceType')?.valueString ?? '';
     if (job.status === 'completed') {

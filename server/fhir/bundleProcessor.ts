@@ -96,7 +96,7 @@ async function processTransaction(env: BundleEnvironment, entries: BundleEntry[]
       responses[index] = toResponseEntry(result, env.fhirBase);
     }
     return { resourceType: 'Bundle', type: 'transaction-response', entry: responses } as Bundle;
-  });
+  }, env.ctx.access);
 }
 
 async function processBatch(env: BundleEnvironment, entries: BundleEntry[]): Promise<Bundle> {
@@ -104,8 +104,10 @@ async function processBatch(env: BundleEnvironment, entries: BundleEntry[]): Pro
   for (const entry of entries) {
     try {
       // Each batch entry succeeds or fails on its own, in its own transaction.
-      const result = await env.repository.transaction((session) =>
-        runEntry({ session, ctx: env.ctx, registry: env.registry, fhirBase: env.fhirBase }, entry, undefined),
+      const result = await env.repository.transaction(
+        (session) =>
+          runEntry({ session, ctx: env.ctx, registry: env.registry, fhirBase: env.fhirBase }, entry, undefined),
+        env.ctx.access,
       );
       responses.push(toResponseEntry(result, env.fhirBase));
     } catch (error) {

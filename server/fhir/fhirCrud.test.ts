@@ -27,7 +27,8 @@ describe('FHIR REST create / read / vread', () => {
     expect(created.body.id).not.toBe('client-chosen');
     expect(created.body.meta.versionId).toBeTruthy();
     expect(Date.parse(created.body.meta.lastUpdated)).toBeGreaterThan(Date.now() - 60_000);
-    expect(created.body.meta.author?.reference).toBe('Device/system');
+    // The author is the signed-in caller's profile (the super admin's Practitioner).
+    expect(created.body.meta.author?.reference).toMatch(/^Practitioner\//);
     expect(created.body.meta.project).toBeTruthy();
     expect(created.body.meta.compartment).toEqual([{ reference: `Patient/${created.body.id}` }]);
     expect(created.headers.get('etag')).toBe(`W/"${created.body.meta.versionId}"`);

@@ -32,6 +32,20 @@ export const errors = {
   unsupportedMediaType: (text: string) => new FhirError(415, single('not-supported', text)),
   notSupported: (text: string, status = 400) => new FhirError(status, single('not-supported', text)),
   forbidden: (text: string) => new FhirError(403, single('forbidden', text)),
+  forbiddenIssues: (issues: OperationOutcomeIssue[]) => new FhirError(403, outcomeOf(issues)),
+  /** 401 with the outcome id `unauthorized`; `reason` (expired, invalid) refines the `login` code. */
+  unauthorized: (text = 'Unauthorized', reason?: 'expired' | 'invalid') =>
+    new FhirError(401, {
+      resourceType: 'OperationOutcome',
+      id: 'unauthorized',
+      issue: [
+        {
+          severity: 'error',
+          code: 'login',
+          details: { ...(reason ? { coding: [{ code: reason }] } : {}), text },
+        },
+      ],
+    }),
 };
 
 export function allOk(text = 'All OK'): OperationOutcome {

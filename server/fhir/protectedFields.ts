@@ -3,6 +3,10 @@ import type { Bundle, Resource } from '@medplum/fhirtypes';
 /** Secrets the server keeps but never returns, whoever asks. */
 const protectedFields: Record<string, readonly string[]> = {
   User: ['passwordHash', 'mfaSecret'],
+  // Sign-in records keep only hashes of their codes, but even those stay on the server.
+  Login: ['code', 'refreshSecret', 'cookie', 'codeChallenge'],
+  UserSecurityRequest: ['secret'],
+  PasswordChangeRequest: ['secret'],
 };
 
 /** A copy of `resource` (or of each resource in a Bundle) without protected fields. */

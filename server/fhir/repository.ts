@@ -12,12 +12,16 @@ import { StatisticsMaintenance } from '../storage/statisticsMaintenance';
 import { flushWrites, type PendingWrite } from './writeFlush';
 import { executeSearch, type SearchResult } from '../search/searchExecutor';
 import type { SearchRequest } from '../search/searchRequest';
-import type { SearchScope } from '../search/searchSql';
+import { SqlParams } from '../search/searchSql';
+import type { AccessGuard } from '../auth/accessGuard';
+import type { AccessInteraction } from '../../data-provider/access';
 
 /** Who is writing, and into which project. */
 export interface RequestContext {
   projectId: string;
   author: Reference;
+  /** Set for signed-in callers: every read and write of the request is checked by it. */
+  access?: AccessGuard;
 }
 
 export type HistoryOperation = 'create' | 'update' | 'delete';
@@ -46,6 +50,7 @@ interface CurrentRow {
   content: Resource;
   deleted: boolean;
   version_id: string;
+  project_id: string | null;
 }
 
 /** A resource's ETag value: the version id in a weak ETag. */
@@ -68,11 +73,14 @@ export class Repository {
     this.statistics = new StatisticsMaintenance(db);
   }
 
-  /** Runs `work` in one database transaction; writes are flushed before it commits. */
-  async transaction<T>(work: (session: RepositorySession) => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` in one database transaction; writes are flushed before it commits. With `access`,
+   * every call of the session is checked against the caller's project and access policy.
+   */
+  async transaction<T>(work: (session: RepositorySession) => Promise<T>, access?: AccessGuard): Promise<T> {
     let session: RepositorySession | undefined;
     const result = await this.db.transaction(async (tx) => {
-      session = new RepositorySession(tx, this.registry);
+      session = new RepositorySession(tx, this.registry, access);
       const value = await work(session);
       await session.flush();
       return value;
@@ -109,8 +117,65 @@ export class RepositorySession {
 
   constructor(
     readonly tx: SqlExecutor,
-    private readonly registry: SearchParameterRegistry,
+    readonly registry: SearchParameterRegistry,
+    readonly access?: AccessGuard,
   ) {}
+
+  /** What the caller may see of a resource (hidden fields removed). */
+  private visible<T extends Resource>(resource: T): T {
+    return this.access ? this.access.redact(resource) : resource;
+  }
+
+  /**
+   * The current row as the caller may read it: 404 for rows of other projects (as if they did not
+   * exist), 403 for what the policy does not grant.
+   */
+  private async readable(
+    resourceType: string,
+    id: string,
+    interaction: AccessInteraction,
+  ): Promise<CurrentRow | undefined> {
+    this.access?.checkInteraction(resourceType, interaction);
+    const row = await this.current(resourceType, id, false);
+    if (!row || !this.access) return row;
+    if (!this.access.seesProject(row.project_id)) return undefined;
+    if (
+      !row.deleted &&
+      !this.access.isShared(row.project_id) &&
+      !(await this.access.allows(this.tx, row.content, interaction))
+    ) {
+      throw errors.forbidden(`Forbidden: your access policy does not allow ${interaction} of this ${resourceType}`);
+    }
+    return row;
+  }
+
+  /** After a write is buffered: the written version must still be within what the caller may write. */
+  private async checkWritten(resource: Resource): Promise<void> {
+    if (!this.access || this.access.superAdmin) return;
+    await this.flush();
+    if (!(await this.access.allows(this.tx, resource, 'create'))) {
+      throw errors.forbidden(
+        `Forbidden: the ${resource.resourceType} would be outside the compartment or criteria of your access policy`,
+      );
+    }
+  }
+
+  /** Before changing a stored resource: it must belong to the caller's project and be writable. */
+  private async checkWritable(row: CurrentRow, interaction: AccessInteraction): Promise<void> {
+    if (!this.access) return;
+    if (!this.access.seesProject(row.project_id)) throw errors.notFound();
+    if (this.access.superAdmin) return;
+    if (this.access.isShared(row.project_id)) {
+      throw errors.forbidden(
+        `Forbidden: shared definitions are read-only (${interaction} of ${row.content.resourceType})`,
+      );
+    }
+    if (!row.deleted && !(await this.access.allows(this.tx, row.content, interaction))) {
+      throw errors.forbidden(
+        `Forbidden: your access policy does not allow ${interaction} of this ${row.content.resourceType}`,
+      );
+    }
+  }
 
   /** Runs the effects of this session's writes once its transaction has committed. */
   applyCommitted(): void {
@@ -133,34 +198,42 @@ export class RepositorySession {
     options: { id?: string; trusted?: boolean; fresh?: boolean } = {},
   ): Promise<Resource> {
     const id = options.id ?? randomUUID();
-    const stored = this.prepare(ctx, { ...resource, id }, options.trusted ?? false);
+    this.access?.checkInteraction(resource.resourceType, 'create');
+    const input = this.access ? this.access.guardWrite({ ...resource, id }, undefined) : { ...resource, id };
+    const stored = this.prepare(ctx, input, options.trusted ?? false);
     // A caller-chosen id may already have index rows (update-as-create of a deleted resource);
     // `fresh` is the caller's promise that it cannot.
     this.buffer(stored.resource, 'create', stored.rows, !options.id || (options.fresh ?? false));
-    return stored.resource;
+    await this.checkWritten(stored.resource);
+    return this.visible(stored.resource);
   }
 
-  async read(resourceType: string, id: string): Promise<Resource> {
-    const row = await this.current(resourceType, id, false);
+  async read(resourceType: string, id: string, interaction: AccessInteraction = 'read'): Promise<Resource> {
+    const row = await this.readable(resourceType, id, interaction);
     if (!row) throw errors.notFound();
     if (row.deleted) throw errors.gone();
-    return row.content;
+    return this.visible(row.content);
   }
 
   /** Reads the current row, or undefined when the resource never existed. */
-  async readCurrent(resourceType: string, id: string): Promise<CurrentRow | undefined> {
-    return this.current(resourceType, id, false);
+  async readCurrent(
+    resourceType: string,
+    id: string,
+    interaction: AccessInteraction = 'read',
+  ): Promise<CurrentRow | undefined> {
+    return this.readable(resourceType, id, interaction);
   }
 
   async readVersion(resourceType: string, id: string, versionId: string): Promise<Resource> {
-    await this.flush();
+    // Reading an old version needs the right to read the resource as it is now.
+    if (!(await this.readable(resourceType, id, 'vread'))) throw errors.notFound();
     const rows = await this.tx.query<{ content: Resource; operation: HistoryOperation }>(
       'SELECT content, operation FROM resource_history WHERE version_id = $1 AND resource_type = $2 AND id = $3',
       [versionId, resourceType, id],
     );
     if (rows.length === 0) throw errors.notFound();
     if (rows[0].operation === 'delete') throw errors.gone();
-    return rows[0].content;
+    return this.visible(rows[0].content);
   }
 
   /** PUT semantics: replaces the resource, or creates it with the given id when it does not exist. */
@@ -170,7 +243,9 @@ export class RepositorySession {
     ifMatch?: string,
   ): Promise<{ resource: Resource; created: boolean }> {
     if (!resource.id) throw errors.invalid('Missing id', `${resource.resourceType}.id`);
+    this.access?.checkInteraction(resource.resourceType, 'update');
     const existing = await this.current(resource.resourceType, resource.id, true);
+    if (existing) await this.checkWritable(existing, 'update');
     if (ifMatch !== undefined) {
       const expected = versionFromEtag(ifMatch);
       if (!existing || existing.deleted || existing.version_id !== expected) {
@@ -182,14 +257,20 @@ export class RepositorySession {
     if (!existing) {
       return { resource: await this.create(ctx, resource, { id: resource.id }), created: true };
     }
-    const stored = this.prepare(ctx, keepProtectedFields(resource, existing.content), false);
+    const guarded = this.access ? this.access.guardWrite(resource, existing.content) : resource;
+    // A resource stays in its project, whoever edits it (a super admin fixing a clinic's record).
+    const owner = { ...ctx, projectId: existing.project_id ?? ctx.projectId };
+    const stored = this.prepare(owner, keepProtectedFields(guarded, existing.content), false);
     this.buffer(stored.resource, 'update', stored.rows, false);
-    return { resource: stored.resource, created: false };
+    await this.checkWritten(stored.resource);
+    return { resource: this.visible(stored.resource), created: false };
   }
 
   async delete(ctx: RequestContext, resourceType: string, id: string): Promise<void> {
+    this.access?.checkInteraction(resourceType, 'delete');
     const existing = await this.current(resourceType, id, true);
     if (!existing) throw errors.notFound();
+    await this.checkWritable(existing, 'delete');
     if (existing.deleted) return; // Deleting twice is not an error, and adds no version.
     const tombstone: Resource = {
       resourceType,
@@ -211,9 +292,16 @@ export class RepositorySession {
     });
   }
 
-  async search(request: SearchRequest, scope: SearchScope = {}): Promise<SearchResult> {
+  async search(request: SearchRequest): Promise<SearchResult> {
+    this.access?.checkInteraction(request.resourceType, 'search');
     await this.flush();
-    return executeSearch(this.tx, request, scope);
+    const result = await executeSearch(this.tx, request, this.access?.scope ?? {});
+    if (!this.access) return result;
+    return {
+      ...result,
+      resources: result.resources.map((resource) => this.visible(resource)),
+      included: result.included.map((resource) => this.visible(resource)),
+    };
   }
 
   async history(query: HistoryQuery): Promise<HistoryPage> {
@@ -232,20 +320,44 @@ export class RepositorySession {
       params.push(query.since);
       where.push(`last_updated >= $${params.length}`);
     }
+    if (query.resourceType) this.access?.checkInteraction(query.resourceType, 'history');
+    const guard = this.access && !this.access.superAdmin ? this.access : undefined;
+    if (guard?.scope.visible && query.resourceType) {
+      // A version is listed when the caller may read the resource as it is now.
+      const sql = new SqlParams();
+      sql.values.push(...params);
+      const visible = guard.scope.visible(query.resourceType, 'r', sql);
+      where.push(
+        `EXISTS (SELECT 1 FROM resources r WHERE r.resource_type = h.resource_type AND r.id = h.id AND (${visible}))`,
+      );
+      params.splice(0, params.length, ...sql.values);
+    } else if (guard) {
+      params.push(guard.readableProjects());
+      where.push(`h.project_id = ANY($${params.length}::text[])`);
+    }
     const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
     params.push(query.count + 1, query.offset);
     const rows = await this.tx.query<{ content: Resource; operation: HistoryOperation }>(
-      `SELECT content, operation FROM resource_history ${clause}
+      `SELECT content, operation FROM resource_history h ${clause}
        ORDER BY last_updated DESC, version_id DESC LIMIT $${params.length - 1} OFFSET $${params.length}`,
       params,
     );
+    let records = rows.slice(0, query.count);
+    if (guard && !query.resourceType) {
+      // System history spans types, each with its own policy entries: checked record by record.
+      const kept: typeof records = [];
+      for (const row of records) {
+        if (guard.canSeeVersion(row.content) && (await guard.allows(this.tx, row.content, 'history'))) kept.push(row);
+      }
+      records = kept;
+    }
     const page: HistoryPage = {
-      records: rows.slice(0, query.count).map((row) => ({ resource: row.content, operation: row.operation })),
+      records: records.map((row) => ({ resource: this.visible(row.content), operation: row.operation })),
       hasMore: rows.length > query.count,
     };
     if (query.id) {
       const counted = await this.tx.query<{ total: number }>(
-        `SELECT count(*)::int AS total FROM resource_history ${clause}`,
+        `SELECT count(*)::int AS total FROM resource_history h ${clause}`,
         params.slice(0, -2),
       );
       page.total = Number(counted[0].total);
@@ -256,7 +368,7 @@ export class RepositorySession {
   private async current(resourceType: string, id: string, forUpdate: boolean): Promise<CurrentRow | undefined> {
     await this.flush();
     const rows = await this.tx.query<CurrentRow>(
-      `SELECT content, deleted, version_id FROM resources WHERE resource_type = $1 AND id = $2${forUpdate ? ' FOR UPDATE' : ''}`,
+      `SELECT content, deleted, version_id, project_id FROM resources WHERE resource_type = $1 AND id = $2${forUpdate ? ' FOR UPDATE' : ''}`,
       [resourceType, id],
     );
     return rows[0];

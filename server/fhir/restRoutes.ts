@@ -46,7 +46,10 @@ export async function fhirRestRoutes(app: FastifyInstance, options: FhirRoutesOp
     operation: (env: OperationEnvironment) => Promise<OperationResult>,
   ) => {
     const ctx = options.contextOf(request);
-    const result = await repository.transaction((session) => operation({ session, ctx, registry, fhirBase }));
+    const result = await repository.transaction(
+      (session) => operation({ session, ctx, registry, fhirBase }),
+      ctx.access,
+    );
     return send(reply, result, fhirBase);
   };
 

@@ -1,9 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { StructureDefinition } from '@medplum/fhirtypes';
 import { graphql, type GraphQLSchema } from 'graphql';
 import { readDefinitionBundle } from '../definitions/definitionFiles';
 import { errors } from '../fhir/fhirError';
-import type { Repository } from '../fhir/repository';
+import type { Repository, RequestContext } from '../fhir/repository';
 import type { SearchParameterRegistry } from '../search/searchParameterRegistry';
 import { buildFhirGraphqlSchema } from './fhirGraphqlSchema';
 
@@ -11,6 +11,7 @@ export interface GraphqlRoutesOptions {
   repository: Repository;
   registry: SearchParameterRegistry;
   baseUrl: string;
+  contextOf(request: FastifyRequest): RequestContext;
 }
 
 interface GraphqlBody {
@@ -44,14 +45,16 @@ export async function graphqlRoutes(app: FastifyInstance, options: GraphqlRoutes
     ) {
       throw errors.invalid('variables must be an object', 'variables');
     }
-    const result = await options.repository.transaction((session) =>
-      graphql({
-        schema: schema(),
-        source: body.query as string,
-        operationName: typeof body.operationName === 'string' ? body.operationName : undefined,
-        variableValues: (body.variables ?? undefined) as Record<string, unknown> | undefined,
-        contextValue: { session, registry: options.registry, fhirBase: `${options.baseUrl}fhir/R4/` },
-      }),
+    const result = await options.repository.transaction(
+      (session) =>
+        graphql({
+          schema: schema(),
+          source: body.query as string,
+          operationName: typeof body.operationName === 'string' ? body.operationName : undefined,
+          variableValues: (body.variables ?? undefined) as Record<string, unknown> | undefined,
+          contextValue: { session, registry: options.registry, fhirBase: `${options.baseUrl}fhir/R4/` },
+        }),
+      options.contextOf(request).access,
     );
     return reply.type('application/json').send(result);
   });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { baseUrl, http } from '../../tests/integration/fhirClient';
 import { planFile, type ImportRequest } from './importPlan';
 import { runImport } from './importRunner';
@@ -21,6 +21,7 @@ describe('runImport against the real server', () => {
     const progress: number[] = [];
     const result = await runImport(requests, {
       fhirBase: `${baseUrl()}fhir/R4/`,
+      headers: { authorization: `Bearer ${inject('adminToken')}` },
       concurrency: 2,
       onProgress: (p) => progress.push(p.sent),
     });
@@ -37,7 +38,11 @@ describe('runImport against the real server', () => {
       { resourceType: 'Patient', identifier: [{ value: marker }] },
     ].map((r) => JSON.stringify(r));
     const plan = planFile('people.ndjson', lines.join('\n'), 2);
-    const result = await runImport(plan.requests, { fhirBase: `${baseUrl()}fhir/R4/`, concurrency: 1 });
+    const result = await runImport(plan.requests, {
+      fhirBase: `${baseUrl()}fhir/R4/`,
+      headers: { authorization: `Bearer ${inject('adminToken')}` },
+      concurrency: 1,
+    });
     expect(result.imported).toBe(2);
     expect(result.failed).toBe(1);
     expect(result.problems).toHaveLength(1);

@@ -1,7 +1,7 @@
 import type { Resource } from '@medplum/fhirtypes';
 import type { SqlExecutor } from '../storage/database';
 import type { IncludeRule } from './searchRequest';
-import type { SearchScope } from './searchSql';
+import { SqlParams, type SearchScope } from './searchSql';
 
 /** How many rounds `:iterate` follows before it stops (guards against reference cycles). */
 const maxIterations = 4;
@@ -67,14 +67,19 @@ async function forwardIncludes(
     targets.push(...rows);
   }
   if (targets.length === 0) return [];
-  const project = scope.projectIds ? 'AND r.project_id = ANY($2::text[])' : '';
-  const rows = await tx.query<{ content: Resource }>(
-    `SELECT r.content FROM resources r JOIN jsonb_to_recordset($1::jsonb) AS k(resource_type text, id text)
-       ON r.resource_type = k.resource_type AND r.id = k.id
-     WHERE NOT r.deleted ${project}`,
-    scope.projectIds ? [JSON.stringify(targets), scope.projectIds] : [JSON.stringify(targets)],
-  );
-  return rows.map((row) => row.content);
+  const out: Resource[] = [];
+  for (const type of new Set(targets.map((target) => target.resource_type))) {
+    const params = new SqlParams();
+    const keys = params.add(targets.filter((target) => target.resource_type === type).map((target) => target.id));
+    const visible = scope.visible ? `AND (${scope.visible(type, 'r', params)})` : '';
+    const rows = await tx.query<{ content: Resource }>(
+      `SELECT r.content FROM resources r
+       WHERE r.resource_type = ${params.add(type)} AND r.id = ANY(${keys}::text[]) AND NOT r.deleted ${visible}`,
+      params.values,
+    );
+    out.push(...rows.map((row) => row.content));
+  }
+  return out;
 }
 
 async function reverseIncludes(
@@ -86,17 +91,19 @@ async function reverseIncludes(
   const out: Resource[] = [];
   const targets = JSON.stringify(to.map((r) => ({ resource_type: r.resourceType, id: r.id })));
   for (const rule of rules) {
-    const project = scope.projectIds ? 'AND r.project_id = ANY($4::text[])' : '';
+    const params = new SqlParams();
+    const sourceType = params.add(rule.sourceType);
+    const code = params.add(rule.parameter.code);
+    const keys = params.add(targets);
+    const visible = scope.visible ? `AND (${scope.visible(rule.sourceType, 'r', params)})` : '';
     const rows = await tx.query<{ content: Resource }>(
       `SELECT r.content FROM resources r
-       WHERE r.resource_type = $1 AND NOT r.deleted ${project} AND EXISTS (
-         SELECT 1 FROM search_reference s JOIN jsonb_to_recordset($3::jsonb) AS k(resource_type text, id text)
+       WHERE r.resource_type = ${sourceType} AND NOT r.deleted ${visible} AND EXISTS (
+         SELECT 1 FROM search_reference s JOIN jsonb_to_recordset(${keys}::jsonb) AS k(resource_type text, id text)
            ON s.target_type = k.resource_type AND s.target_id = k.id
-         WHERE s.resource_type = r.resource_type AND s.resource_id = r.id AND s.code = $2)
+         WHERE s.resource_type = r.resource_type AND s.resource_id = r.id AND s.code = ${code})
        LIMIT ${maxIncluded}`,
-      scope.projectIds
-        ? [rule.sourceType, rule.parameter.code, targets, scope.projectIds]
-        : [rule.sourceType, rule.parameter.code, targets],
+      params.values,
     );
     out.push(...rows.map((row) => row.content));
   }

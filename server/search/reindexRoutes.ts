@@ -13,11 +13,13 @@ export interface ReindexRoutesOptions {
 
 /**
  * `POST /fhir/R4/$reindex`: back-fills index rows after a SearchParameter is added or changed.
- * Answers 202 with Content-Location naming an AsyncJob to poll. Restricted to super admins once
- * sign-in exists; until then the whole server listens on loopback only.
+ * Answers 202 with Content-Location naming an AsyncJob to poll. Super admins only.
  */
 export async function reindexRoutes(app: FastifyInstance, options: ReindexRoutesOptions): Promise<void> {
   app.post('/fhir/R4/$reindex', async (request, reply) => {
+    if (!options.contextOf(request).access?.superAdmin) {
+      throw errors.forbidden('Forbidden: $reindex is for super administrators');
+    }
     const query = request.query as Record<string, string | undefined>;
     const fromBody = (request.body as Parameters | undefined)?.parameter?.find(
       (p) => p.name === 'resourceType',

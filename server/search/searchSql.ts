@@ -20,8 +20,11 @@ export class SqlParams {
 }
 
 export interface SearchScope {
-  /** When set, only resources of these projects (the shared definitions project included by the caller). */
-  projectIds?: string[];
+  /**
+   * SQL a row (`alias`) of `resourceType` must satisfy for the caller to see it: project isolation
+   * and access policy (server/search/accessRestriction.ts). Absent for the server itself and super admins.
+   */
+  visible?(resourceType: string, alias: string, params: SqlParams): string;
 }
 
 const prefixes = ['eq', 'ne', 'gt', 'lt', 'ge', 'le', 'sa', 'eb', 'ap'] as const;
@@ -38,12 +41,20 @@ function splitPrefix(value: string): { prefix: Prefix; rest: string } {
 /** The WHERE clause (without the word) selecting current resources of the request's type, as alias `r`. */
 export function buildWhere(request: SearchRequest, params: SqlParams, scope: SearchScope): string {
   const clauses = [`r.resource_type = ${params.add(request.resourceType)}`, 'NOT r.deleted'];
-  if (scope.projectIds) clauses.push(`r.project_id = ANY(${params.add(scope.projectIds)}::text[])`);
+  if (scope.visible) clauses.push(`(${scope.visible(request.resourceType, 'r', params)})`);
   if (request.compartments.length > 0) clauses.push(`r.compartments && ${params.add(request.compartments)}::text[]`);
-  const { ranges, others } = collectDateRanges(request.filters);
-  for (const range of ranges) clauses.push(dateRangeClause(range, params, 'r'));
-  for (const filter of others) clauses.push(filterClause(filter, params, 'r', scope));
+  const filters = filtersClause(request.filters, params, 'r', scope);
+  if (filters !== 'TRUE') clauses.push(filters);
   return clauses.join(' AND ');
+}
+
+/** All `filters` (AND) against the row `alias`; 'TRUE' when there are none. */
+export function filtersClause(filters: SearchFilter[], params: SqlParams, alias: string, scope: SearchScope): string {
+  const clauses: string[] = [];
+  const { ranges, others } = collectDateRanges(filters);
+  for (const range of ranges) clauses.push(dateRangeClause(range, params, alias));
+  for (const filter of others) clauses.push(filterClause(filter, params, alias, scope));
+  return clauses.length > 0 ? clauses.join(' AND ') : 'TRUE';
 }
 
 interface DateRangeFilter {
@@ -106,7 +117,7 @@ function filterClause(filter: SearchFilter, params: SqlParams, r: string, scope:
     // The reference row points at a current resource of the target type that matches the inner filter.
     const t = params.alias('t');
     const target = params.alias('r');
-    const project = scope.projectIds ? ` AND ${target}.project_id = ANY(${params.add(scope.projectIds)}::text[])` : '';
+    const project = scope.visible ? ` AND (${scope.visible(filter.targetType, target, params)})` : '';
     return `EXISTS (SELECT 1 FROM search_reference ${t} JOIN resources ${target}
       ON ${target}.resource_type = ${t}.target_type AND ${target}.id = ${t}.target_id AND NOT ${target}.deleted${project}
       WHERE ${t}.resource_type = ${r}.resource_type AND ${t}.resource_id = ${r}.id AND ${t}.code = ${params.add(filter.code)}
@@ -115,7 +126,7 @@ function filterClause(filter: SearchFilter, params: SqlParams, r: string, scope:
   if (filter.kind === 'has') {
     const t = params.alias('t');
     const source = params.alias('r');
-    const project = scope.projectIds ? ` AND ${source}.project_id = ANY(${params.add(scope.projectIds)}::text[])` : '';
+    const project = scope.visible ? ` AND (${scope.visible(filter.sourceType, source, params)})` : '';
     return `EXISTS (SELECT 1 FROM search_reference ${t} JOIN resources ${source}
       ON ${source}.resource_type = ${t}.resource_type AND ${source}.id = ${t}.resource_id AND NOT ${source}.deleted${project}
       WHERE ${t}.target_type = ${r}.resource_type AND ${t}.target_id = ${r}.id

@@ -7,18 +7,31 @@ import { processBundle } from '../fhir/bundleProcessor';
 import type { SearchParameterRegistry } from '../search/searchParameterRegistry';
 import { readState, writeState } from '../storage/serverState';
 import { systemAuthor } from '../definitions/loadDefinitions';
+import type { AdminState } from './adminBootstrap';
+import { seedDemoAccounts, type DemoAccount } from './demoAccounts';
 
 export interface DemoState {
   projectId: string;
   patients: number;
   resources: number;
+  accounts?: DemoAccount[];
+  /** Set only on the run that generated the demo password. */
+  generatedPassword?: string;
+  passwordFile?: string;
 }
 
 /** The demo clinic: its project and the Synthea patients shipped in tests/fixtures. */
 export async function seedDemo(
   repository: Repository,
   registry: SearchParameterRegistry,
-  options: { fixturesDir: string; fhirBase: string; log: (line: string) => void },
+  options: {
+    fixturesDir: string;
+    fhirBase: string;
+    log: (line: string) => void;
+    admin: AdminState;
+    password?: string;
+    dataDir: string;
+  },
 ): Promise<DemoState> {
   const existing = await readState<DemoState>(repository.db, 'demo');
   if (existing) return existing;
@@ -45,8 +58,18 @@ export async function seedDemo(
     const response = await processBundle({ repository, registry, ctx, fhirBase: options.fhirBase }, bundle);
     resources += response.entry?.length ?? 0;
   }
-  const state: DemoState = { projectId: ctx.projectId, patients: files.length, resources };
+  const people = await repository.transaction((session) =>
+    seedDemoAccounts(session, {
+      projectId: ctx.projectId,
+      admin: options.admin,
+      password: options.password,
+      dataDir: options.dataDir,
+    }),
+  );
+  const state: DemoState = { projectId: ctx.projectId, patients: files.length, resources, accounts: people.accounts };
   await writeState(repository.db, 'demo', state);
+  state.generatedPassword = people.generatedPassword;
+  state.passwordFile = people.passwordFile;
   options.log(`Seeded the Demo Clinic: ${files.length} patients, ${resources} resources`);
   return state;
 }

@@ -129,6 +129,19 @@ const migrations: readonly string[] = [
   CREATE EXTENSION IF NOT EXISTS btree_gist;
   CREATE INDEX IF NOT EXISTS search_date_span_idx ON search_date USING gist (resource_type, code, tstzrange(low, high, '[]'));
   `,
+  `
+  CREATE TABLE auth_throttle (
+    key text PRIMARY KEY,
+    failures integer NOT NULL,
+    first_failure timestamptz NOT NULL,
+    locked_until timestamptz
+  );
+  CREATE TABLE auth_pending (
+    id text PRIMARY KEY,
+    value jsonb NOT NULL,
+    expires timestamptz NOT NULL
+  );
+  `,
 ];
 
 export async function migrate(db: Database): Promise<void> {

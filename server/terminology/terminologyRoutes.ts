@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { CodeSystem, Parameters, ParametersParameter, Resource, ValueSet } from '@medplum/fhirtypes';
 import { errors } from '../fhir/fhirError';
-import type { Repository } from '../fhir/repository';
+import type { Repository, RequestContext } from '../fhir/repository';
 import { parseSearchRequest } from '../search/searchRequest';
 import type { SearchParameterRegistry } from '../search/searchParameterRegistry';
 import { flattenConcepts } from './codeSystemConcepts';
@@ -10,6 +10,8 @@ import { expandValueSet, matchesFilter, type TerminologySource } from './valueSe
 export interface TerminologyRoutesOptions {
   repository: Repository;
   registry: SearchParameterRegistry;
+  /** The caller: terminology is read with its project and access policy like any other read. */
+  contextOf(request: FastifyRequest): RequestContext;
 }
 
 const maxExpansion = 1000;
@@ -55,30 +57,34 @@ export async function terminologyRoutes(app: FastifyInstance, options: Terminolo
   const { repository, registry } = options;
 
   const byUrl = async <T extends Resource>(
+    request: FastifyRequest,
     resourceType: 'ValueSet' | 'CodeSystem',
     canonical: string,
   ): Promise<T | undefined> => {
     const [url, version] = canonical.split('|');
     const query: Record<string, string> = { url, _sort: '-_lastUpdated', _count: '1' };
     if (version) query.version = version;
-    const request = parseSearchRequest(resourceType, query, registry);
+    const search = parseSearchRequest(resourceType, query, registry);
     // The newest wins: an implementer's copy of a ValueSet replaces the shared definition.
-    const result = await repository.transaction((session) => session.search(request));
+    const result = await repository.transaction((session) => session.search(search), options.contextOf(request).access);
     return result.resources[0] as T | undefined;
   };
-  const source: TerminologySource = {
-    codeSystem: (url) => byUrl<CodeSystem>('CodeSystem', url),
-    valueSet: (url) => byUrl<ValueSet>('ValueSet', url),
-  };
+  const sourceOf = (request: FastifyRequest): TerminologySource => ({
+    codeSystem: (url) => byUrl<CodeSystem>(request, 'CodeSystem', url),
+    valueSet: (url) => byUrl<ValueSet>(request, 'ValueSet', url),
+  });
 
   const findValueSet = async (request: FastifyRequest, id?: string): Promise<ValueSet> => {
-    if (id) return (await repository.read('ValueSet', id)) as ValueSet;
+    if (id) {
+      const access = options.contextOf(request).access;
+      return (await repository.transaction((session) => session.read('ValueSet', id), access)) as ValueSet;
+    }
     const input = inputs(request);
     const inline = input.resource('valueSet');
     if (inline?.resourceType === 'ValueSet') return inline as ValueSet;
     const url = input.get('url');
     if (!url) throw errors.invalid('Missing url: name the ValueSet to expand (url=…)', 'url');
-    const valueSet = await source.valueSet(url);
+    const valueSet = await sourceOf(request).valueSet(url);
     if (!valueSet) throw errors.notFoundWith(`ValueSet not found: ${url}`);
     return valueSet;
   };
@@ -90,7 +96,9 @@ export async function terminologyRoutes(app: FastifyInstance, options: Terminolo
     const count = boundedInteger(input.get('count'), 'count', maxExpansion, maxExpansion);
     const offset = boundedInteger(input.get('offset'), 'offset', 0, Number.MAX_SAFE_INTEGER);
     const warnings: string[] = [];
-    const codes = (await expandValueSet(valueSet, source, warnings)).filter((code) => matchesFilter(code, filter));
+    const codes = (await expandValueSet(valueSet, sourceOf(request), warnings)).filter((code) =>
+      matchesFilter(code, filter),
+    );
     const expanded: ValueSet = {
       resourceType: 'ValueSet',
       id: valueSet.id,
@@ -130,7 +138,7 @@ export async function terminologyRoutes(app: FastifyInstance, options: Terminolo
     const code = input.get('code') ?? coding?.code;
     if (!system) throw errors.invalid('Missing system', 'system');
     if (!code) throw errors.invalid('Missing code', 'code');
-    const codeSystem = await source.codeSystem(system);
+    const codeSystem = await sourceOf(request).codeSystem(system);
     if (!codeSystem) throw errors.notFoundWith(`CodeSystem not found: ${system}`);
     const concept = flattenConcepts(codeSystem).find((c) => c.code === code);
     if (!concept) throw errors.notFoundWith(`Code "${code}" not found in ${system}`);
@@ -168,7 +176,7 @@ export async function terminologyRoutes(app: FastifyInstance, options: Terminolo
     const code = input.get('code') ?? coding?.code;
     const display = input.get('display') ?? coding?.display;
     if (!code) throw errors.invalid('Missing code', 'code');
-    const codes = await expandValueSet(valueSet, source);
+    const codes = await expandValueSet(valueSet, sourceOf(request));
     const match = codes.find((c) => c.code === code && (!system || c.system === system));
     const parameter: ParametersParameter[] = [{ name: 'result', valueBoolean: match !== undefined }];
     if (!match) {

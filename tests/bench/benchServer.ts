@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../integration/freePort';
+import { signIn } from '../../server/cli/passwordSignIn';
+import { setBenchToken } from './benchFetch';
 
 export interface BenchServer {
   baseUrl: string;
@@ -18,6 +20,7 @@ export async function startBenchServer(root: string, databaseUrl?: string): Prom
     PORT: String(port),
     DATA_DIR: dataDir,
     SEED: 'none',
+    ADMIN_EMAIL: 'admin@example.com',
     ADMIN_PASSWORD: 'bench-password-1',
   };
   delete env.DATABASE_URL;
@@ -42,6 +45,7 @@ export async function startBenchServer(root: string, databaseUrl?: string): Prom
     if (Date.now() > deadline) throw new Error(`Server did not start in 180 s:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+  setBenchToken((await signIn(baseUrl, 'admin@example.com', 'bench-password-1')).access_token);
   return {
     baseUrl,
     stop: async () => {

@@ -1,3 +1,4 @@
+import { benchFetch, benchHeaders } from './benchFetch';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -48,14 +49,14 @@ function importRequests(): { requests: ImportRequest[]; files: number; resources
 async function measureReads(baseUrl: string): Promise<LatencySummary> {
   const ids: string[] = [];
   for (const type of ['Observation', 'Patient', 'Encounter', 'Condition']) {
-    const bundle = (await (await fetch(`${baseUrl}fhir/R4/${type}?_count=500`)).json()) as {
+    const bundle = (await (await benchFetch(`${baseUrl}fhir/R4/${type}?_count=500`)).json()) as {
       entry?: { resource: { id: string } }[];
     };
     ids.push(...(bundle.entry ?? []).map((e) => `${type}/${e.resource.id}`));
   }
   if (ids.length === 0) throw new Error('Nothing to read');
   // Warm up connections and caches before measuring.
-  for (const id of ids.slice(0, 50)) await (await fetch(`${baseUrl}fhir/R4/${id}`)).arrayBuffer();
+  for (const id of ids.slice(0, 50)) await (await benchFetch(`${baseUrl}fhir/R4/${id}`)).arrayBuffer();
   const latencies: number[] = [];
   let next = 0;
   const started = performance.now();
@@ -63,7 +64,7 @@ async function measureReads(baseUrl: string): Promise<LatencySummary> {
     while (next < readCount) {
       const id = ids[next++ % ids.length];
       const t0 = performance.now();
-      const response = await fetch(`${baseUrl}fhir/R4/${id}`);
+      const response = await benchFetch(`${baseUrl}fhir/R4/${id}`);
       await response.arrayBuffer();
       if (!response.ok) throw new Error(`GET ${id} answered ${response.status}`);
       latencies.push(performance.now() - t0);
@@ -79,7 +80,11 @@ async function benchBackend(backend: string, databaseUrl?: string): Promise<Back
   try {
     const { requests, files, resources, source } = importRequests();
     console.log(`Importing ${resources} resources from ${files} bundles (${source})…`);
-    const result = await runImport(requests, { fhirBase: `${server.baseUrl}fhir/R4/`, concurrency: 2 });
+    const result = await runImport(requests, {
+      fhirBase: `${server.baseUrl}fhir/R4/`,
+      concurrency: 2,
+      headers: benchHeaders(),
+    });
     if (result.failed > 0) console.log(`  ${result.failed} failed, first: ${JSON.stringify(result.problems[0])}`);
     const importPerSecond = result.imported / result.seconds;
     console.log(

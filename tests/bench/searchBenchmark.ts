@@ -1,3 +1,4 @@
+import { benchFetch, benchHeaders } from './benchFetch';
 import { runImport } from '../../server/import/importRunner';
 import type { ImportRequest } from '../../server/import/importPlan';
 import { generatePatientBundle, randomSource } from './clinicGenerator';
@@ -148,7 +149,7 @@ export async function fillClinics(
     for (let i = first; i < Math.min(patients, first + chunk); i++) {
       requests.push({ file: 'generated', bundle: generatePatientBundle(i), origins: [] });
     }
-    const result = await runImport(requests, { fhirBase, concurrency: 4 });
+    const result = await runImport(requests, { fhirBase, concurrency: 4, headers: benchHeaders() });
     if (result.failed > 0) throw new Error(`Generated data failed to import: ${JSON.stringify(result.problems[0])}`);
     imported += result.imported;
     if (Math.floor((first / patients) * 10) !== Math.floor(((first + chunk) / patients) * 10)) {
@@ -170,7 +171,7 @@ async function measureQueries(
   while (patientIds.length < samples) {
     const index = Math.floor(random() * patients);
     const bundle = (await (
-      await fetch(`${fhirBase}Patient?identifier=urn:bench:mrn|MRN${String(index).padStart(8, '0')}`)
+      await benchFetch(`${fhirBase}Patient?identifier=urn:bench:mrn|MRN${String(index).padStart(8, '0')}`)
     ).json()) as { entry?: { resource: { id: string } }[] };
     if (bundle.entry?.[0]) patientIds.push(bundle.entry[0].resource.id);
   }
@@ -178,7 +179,8 @@ async function measureQueries(
   const queries: QueryMeasurement[] = [];
   for (const shape of shapes) {
     // Warm-up: the first requests of a shape pay for plan caching and cold pages.
-    for (let i = 0; i < 3; i++) await (await fetch(`${fhirBase}${shape.query(patientIds[i], random)}`)).arrayBuffer();
+    for (let i = 0; i < 3; i++)
+      await (await benchFetch(`${fhirBase}${shape.query(patientIds[i], random)}`)).arrayBuffer();
     const latencies: number[] = [];
     let results = 0;
     let example = '';
@@ -187,7 +189,7 @@ async function measureQueries(
       const path = shape.query(patientIds[i % patientIds.length], random);
       example ||= path.replace(patientIds[0], '{id}');
       const t0 = performance.now();
-      const response = await fetch(`${fhirBase}${path}`);
+      const response = await benchFetch(`${fhirBase}${path}`);
       const body = (await response.json()) as { total?: number; entry?: unknown[] };
       latencies.push(performance.now() - t0);
       if (!response.ok) throw new Error(`${path} answered ${response.status}: ${JSON.stringify(body)}`);

@@ -14,9 +14,20 @@ export function baseUrl(): string {
 export async function http<T = Record<string, unknown>>(
   method: string,
   path: string,
-  options: { body?: unknown; headers?: Record<string, string>; rawBody?: string } = {},
+  options: {
+    body?: unknown;
+    headers?: Record<string, string>;
+    rawBody?: string;
+    /** Bearer token; the super admin's by default, `null` for none. */
+    token?: string | null;
+  } = {},
 ): Promise<HttpAnswer<T>> {
-  const headers: Record<string, string> = { accept: 'application/fhir+json', ...options.headers };
+  const token = options.token === undefined ? inject('adminToken') : options.token;
+  const headers: Record<string, string> = {
+    accept: 'application/fhir+json',
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+    ...options.headers,
+  };
   let body: string | undefined = options.rawBody;
   if (options.body !== undefined) {
     body = JSON.stringify(options.body);

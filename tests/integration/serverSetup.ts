@@ -6,12 +6,15 @@ import type { TestProject } from 'vitest/node';
 import { loadServerConfig } from '../../config/serverConfig';
 import { createServerRuntime, type ServerRuntime } from '../../server/serverRuntime';
 import { freePort } from './freePort';
+import { signIn } from './signIn';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     databaseKind: string;
     adminPassword: string;
+    /** An access token of the super admin, signed in through the real flow. */
+    adminToken: string;
   }
 }
 
@@ -59,6 +62,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('baseUrl', config.baseUrl);
   project.provide('databaseKind', runtime.db.kind);
   project.provide('adminPassword', adminPassword);
+  project.provide('adminToken', (await signIn(config.baseUrl, 'admin@example.com', adminPassword)).access_token);
 
   return async () => {
     await runtime.close();

@@ -1,0 +1,170 @@
+import type { AccessPolicy, AccessPolicyResource, Resource } from '@medplum/fhirtypes';
+
+/**
+ * Access-policy rules (data-and-client-layer-spec.md §6), pure so that the server enforces and the
+ * browser hides exactly the same things.
+ */
+
+/** What a wildcard (`*`) entry never grants: account and security records. */
+export const wildcardExcludedTypes: readonly string[] = [
+  'PasswordChangeRequest',
+  'UserSecurityRequest',
+  'Project',
+  'ProjectMembership',
+  'User',
+];
+
+/** Written only by the server itself, whoever asks. */
+export const neverWritableTypes: readonly string[] = ['Login', 'DomainConfiguration', 'JsonWebKey'];
+
+export type AccessInteraction = 'read' | 'vread' | 'history' | 'search' | 'create' | 'update' | 'patch' | 'delete';
+
+export const readInteractions: readonly AccessInteraction[] = ['read', 'vread', 'history', 'search'];
+
+export function isReadInteraction(interaction: AccessInteraction): boolean {
+  return readInteractions.includes(interaction);
+}
+
+/** The policy entries that apply to `resourceType`: its own entries, else the wildcard's (unless excluded). */
+export function policyEntriesFor(policy: AccessPolicy | undefined, resourceType: string): AccessPolicyResource[] {
+  if (!policy) return [];
+  const entries = policy.resource ?? [];
+  const own = entries.filter((entry) => entry.resourceType === resourceType);
+  if (own.length > 0) return own;
+  if (wildcardExcludedTypes.includes(resourceType)) return [];
+  return entries.filter((entry) => entry.resourceType === '*');
+}
+
+/** No policy means full access within the project; a policy grants only what it lists. */
+export function canReadResourceType(policy: AccessPolicy | undefined, resourceType: string): boolean {
+  if (!policy) return true;
+  return policyEntriesFor(policy, resourceType).length > 0;
+}
+
+export function canWriteResourceType(policy: AccessPolicy | undefined, resourceType: string): boolean {
+  if (neverWritableTypes.includes(resourceType)) return false;
+  if (!policy) return true;
+  return policyEntriesFor(policy, resourceType).some((entry) => !entry.readonly);
+}
+
+export function canPerform(
+  policy: AccessPolicy | undefined,
+  resourceType: string,
+  interaction: AccessInteraction,
+): boolean {
+  return isReadInteraction(interaction)
+    ? canReadResourceType(policy, resourceType)
+    : canWriteResourceType(policy, resourceType);
+}
+
+/** Entries that allow writing (readonly entries only ever allow reading). */
+export function writableEntriesFor(policy: AccessPolicy | undefined, resourceType: string): AccessPolicyResource[] {
+  return policyEntriesFor(policy, resourceType).filter((entry) => !entry.readonly);
+}
+
+/** Paths hidden from the caller for this type (from every applicable entry). */
+export function hiddenFieldsFor(policy: AccessPolicy | undefined, resourceType: string): string[] {
+  return unique(policyEntriesFor(policy, resourceType).flatMap((entry) => entry.hiddenFields ?? []));
+}
+
+/** Paths the caller may see but not change (hidden fields cannot be changed either). */
+export function readonlyFieldsFor(policy: AccessPolicy | undefined, resourceType: string): string[] {
+  return unique(
+    policyEntriesFor(policy, resourceType).flatMap((entry) => [
+      ...(entry.readonlyFields ?? []),
+      ...(entry.hiddenFields ?? []),
+    ]),
+  );
+}
+
+function unique(values: string[]): string[] {
+  return [...new Set(values)];
+}
+
+/**
+ * A copy of `resource` without the values at `paths` (dotted, through arrays: `name.given`,
+ * `meta.author`, `identifier.value`). The input is not changed.
+ */
+export function removeFields<T extends Resource>(resource: T, paths: readonly string[]): T {
+  if (paths.length === 0) return resource;
+  let copy = structuredClone(resource) as unknown as Record<string, unknown>;
+  for (const path of paths) copy = removePath(copy, path.split('.')) as Record<string, unknown>;
+  return copy as unknown as T;
+}
+
+function removePath(value: unknown, segments: string[]): unknown {
+  if (Array.isArray(value)) return value.map((item) => removePath(item, segments));
+  if (typeof value !== 'object' || value === null) return value;
+  const record = value as Record<string, unknown>;
+  const [head, ...rest] = segments;
+  if (rest.length === 0) {
+    delete record[head];
+    // A primitive's extensions travel in `_field` and are as hidden as the value.
+    delete record[`_${head}`];
+    return record;
+  }
+  if (head in record) record[head] = removePath(record[head], rest);
+  return record;
+}
+
+/** The value at a dotted path, collected through arrays (undefined when absent). */
+export function valuesAtPath(value: unknown, path: string): unknown[] {
+  let current: unknown[] = [value];
+  for (const segment of path.split('.')) {
+    const next: unknown[] = [];
+    for (const item of current) {
+      if (typeof item !== 'object' || item === null) continue;
+      const child = (item as Record<string, unknown>)[segment];
+      if (child === undefined) continue;
+      if (Array.isArray(child)) next.push(...child);
+      else next.push(child);
+    }
+    current = next;
+  }
+  return current;
+}
+
+/** Which of `paths` hold different values in `before` and `after` (order-sensitive JSON comparison). */
+export function changedFields(before: Resource | undefined, after: Resource, paths: readonly string[]): string[] {
+  return paths.filter(
+    (path) => JSON.stringify(valuesAtPath(before ?? {}, path)) !== JSON.stringify(valuesAtPath(after, path)),
+  );
+}
+
+/**
+ * Puts the stored values at `paths` back into a copy of `incoming`: a caller who never saw a hidden
+ * field cannot erase it by writing back what it saw. Arrays are matched element by element.
+ */
+export function restoreFields<T extends Resource>(incoming: T, stored: Resource, paths: readonly string[]): T {
+  if (paths.length === 0) return incoming;
+  const merged = structuredClone(incoming) as unknown as Record<string, unknown>;
+  for (const path of paths) restorePath(merged, stored as unknown as Record<string, unknown>, path.split('.'));
+  return merged as unknown as T;
+}
+
+function restorePath(target: Record<string, unknown>, source: Record<string, unknown>, segments: string[]): void {
+  const [head, ...rest] = segments;
+  if (rest.length === 0) {
+    for (const key of [head, `_${head}`]) {
+      if (key in source) target[key] = structuredClone(source[key]);
+      else delete target[key];
+    }
+    return;
+  }
+  const from = source[head];
+  const to = target[head];
+  if (from === undefined) return;
+  if (to === undefined) {
+    target[head] = structuredClone(from);
+    return;
+  }
+  const pairs: [unknown, unknown][] =
+    Array.isArray(from) && Array.isArray(to) ? to.map((item, index) => [item, from[index]]) : [[to, from]];
+  for (const [toItem, fromItem] of pairs) {
+    if (isRecord(toItem) && isRecord(fromItem)) restorePath(toItem, fromItem, rest);
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,18 @@
+export {
+  canPerform,
+  canReadResourceType,
+  canWriteResourceType,
+  changedFields,
+  hiddenFieldsFor,
+  isReadInteraction,
+  neverWritableTypes,
+  policyEntriesFor,
+  readInteractions,
+  readonlyFieldsFor,
+  removeFields,
+  restoreFields,
+  valuesAtPath,
+  wildcardExcludedTypes,
+  writableEntriesFor,
+  type AccessInteraction,
+} from './accessPolicy';

@@ -1,0 +1,27 @@
+import type { ServerConfig } from '../../config/serverConfig';
+import type { EmailOutbox } from '../email/emailOutbox';
+import type { Repository } from '../fhir/repository';
+import type { SearchParameterRegistry } from '../search/searchParameterRegistry';
+import type { SigningKeys } from './signingKeys';
+
+/** What the auth routes share: storage, keys and the settings that shape sign-in. */
+export interface AuthEnvironment {
+  repository: Repository;
+  registry: SearchParameterRegistry;
+  keys: SigningKeys;
+  config: Pick<ServerConfig, 'baseUrl' | 'registration' | 'googleClientId' | 'googleJwksUrl'>;
+  /** The shared definitions project (readable by everyone). */
+  sharedProjectId: string;
+  outbox: EmailOutbox;
+}
+
+/** Where accounts and sign-in records live that belong to no clinic project yet. */
+export const accountsProjectId = 'accounts';
+
+/** The audience of tokens issued to the web app and other callers that name no ClientApplication. */
+export const defaultClientId = 'hearth-emr-app';
+
+export const accessTokenSeconds = 60 * 60;
+export const refreshTokenSeconds = 14 * 24 * 60 * 60;
+/** An authorization code must be exchanged this soon after sign-in. */
+export const codeLifetimeMs = 10 * 60_000;

@@ -1,0 +1,367 @@
+import type { FastifyInstance } from 'fastify';
+import type {
+  Login,
+  Patient,
+  Practitioner,
+  Project,
+  ProjectMembership,
+  Reference,
+  User,
+  UserSecurityRequest,
+} from '@medplum/fhirtypes';
+import { errors } from '../fhir/fhirError';
+import type { RepositorySession } from '../fhir/repository';
+import { findUserByEmail, membershipsOf, normalizeEmail, readClient, readProject, readReference } from './accountStore';
+import { accountsProjectId, type AuthEnvironment } from './authEnvironment';
+import { authBody, newPassword, optionalString, pkceParameters, requiredEmail, requiredString } from './authInput';
+import { authenticate } from './authenticate';
+import {
+  chooseMembership,
+  confirmScope,
+  continueLogin,
+  createLogin,
+  describeMembership,
+  hashSecret,
+  newSecret,
+  pendingLogin,
+  revokeLogin,
+} from './loginService';
+import { hashPassword, verifyPassword } from './passwordHash';
+import { accountThrottle, addressThrottle, checkThrottle, clearFailures, recordFailure } from './signInThrottle';
+import { externalAuthorizeUrl, findDomainProvider } from './externalIdentity';
+
+const serverAuthor: Reference = { reference: 'Device/system', display: 'System' };
+// Verifying against a fixed hash when the e-mail is unknown keeps both answers equally slow.
+const dummyHashPromise = hashPassword('not-a-real-password-hearth');
+
+/** Medplum-compatible sign-in endpoints under /auth (a Fastify plugin). */
+export async function authRoutes(app: FastifyInstance, env: AuthEnvironment): Promise<void> {
+  const tx = <T>(work: (session: RepositorySession) => Promise<T>) => env.repository.transaction(work);
+
+  app.post('/auth/method', async (request) => {
+    const body = authBody(request.body);
+    const email = requiredEmail(body);
+    const provider = await tx((session) => findDomainProvider(session, email));
+    if (!provider) return { domain: email.split('@')[1], method: 'password' };
+    const authorizeUrl = await externalAuthorizeUrl(env, provider, {
+      projectId: optionalString(body, 'projectId'),
+      clientId: optionalString(body, 'clientId'),
+      redirectUri: optionalString(body, 'redirectUri'),
+      ...pkceParameters(body),
+    });
+    return { domain: provider.domain, method: 'external', authorizeUrl };
+  });
+
+  app.post('/auth/login', async (request) => {
+    const body = authBody(request.body);
+    const email = requiredEmail(body);
+    const password = requiredString(body, 'password', 'Password');
+    const clientId = optionalString(body, 'clientId');
+    const pkce = pkceParameters(body);
+    const client = clientId ? await tx((session) => readClient(session, clientId)) : undefined;
+    if (clientId && !client) throw errors.invalid('Client not found', 'clientId');
+    if (!pkce.codeChallenge && !client?.pkceOptional) throw errors.invalid('Missing codeChallenge', 'codeChallenge');
+    const throttleKeys = [
+      [`email:${email}`, accountThrottle],
+      [`ip:${request.ip}`, addressThrottle],
+    ] as [string, typeof accountThrottle][];
+    await checkThrottle(env.repository.db, throttleKeys);
+    const user = await tx((session) => findUserByEmail(session, email));
+    const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyHashPromise));
+    if (!user || !ok) {
+      await recordFailure(env.repository.db, throttleKeys);
+      // One message for both cases: the answer never tells whether the e-mail exists.
+      throw errors.invalid('Email or password is invalid', 'password');
+    }
+    await clearFailures(env.repository.db, `email:${email}`);
+    return tx(async (session) => {
+      const login = await createLogin(session, {
+        user,
+        client,
+        authMethod: 'password',
+        scope: optionalString(body, 'scope'),
+        nonce: optionalString(body, 'nonce'),
+        remember: body.remember === true,
+        remoteAddress: request.ip,
+        userAgent: request.headers['user-agent'],
+        projectId: optionalString(body, 'projectId'),
+        ...pkce,
+      });
+      return continueLogin(session, login, user);
+    });
+  });
+
+  app.get<{ Params: { login: string } }>('/auth/login/:login', async (request) =>
+    tx(async (session) => {
+      const login = await pendingLogin(session, request.params.login);
+      const user = await readReference<User>(session, login.user);
+      if (!user) throw errors.invalid('Login not found', 'login');
+      const memberships = await membershipsOf(session, { reference: `User/${user.id}` });
+      return {
+        id: login.id,
+        email: user.email,
+        mfaRequired: user.mfaEnrolled === true && !login.mfaVerified,
+        membership: login.membership,
+        memberships: await Promise.all(memberships.map((m) => describeMembership(session, m))),
+        ...(login.client ? { client: login.client } : {}),
+        scope: login.scope,
+      };
+    }),
+  );
+
+  app.post('/auth/profile', async (request) => {
+    const body = authBody(request.body);
+    const profileId = requiredString(body, 'profile', 'Profile');
+    return tx(async (session) => {
+      const login = await pendingLogin(session, body.login);
+      const membership = await readReference<ProjectMembership>(session, {
+        reference: `ProjectMembership/${profileId}`,
+      });
+      if (!membership || membership.user?.reference !== login.user?.reference) {
+        throw errors.invalid('Profile not found', 'profile');
+      }
+      return chooseMembership(session, login, membership);
+    });
+  });
+
+  app.post('/auth/scope', async (request) => {
+    const body = authBody(request.body);
+    const scope = requiredString(body, 'scope', 'Scope');
+    return tx(async (session) => confirmScope(session, await pendingLogin(session, body.login), scope));
+  });
+
+  app.post('/auth/newuser', async (request) => {
+    if (env.config.registration !== 'open') throw errors.forbidden('Registration is closed on this server');
+    const body = authBody(request.body);
+    const firstName = requiredString(body, 'firstName', 'First name').trim();
+    const lastName = requiredString(body, 'lastName', 'Last name').trim();
+    const email = requiredEmail(body);
+    const password = newPassword(body);
+    const pkce = pkceParameters(body);
+    if (!pkce.codeChallenge) throw errors.invalid('Missing codeChallenge', 'codeChallenge');
+    const projectId = optionalString(body, 'projectId');
+    const passwordHash = await hashPassword(password);
+    return tx(async (session) => {
+      if (projectId && !(await readProject(session, { reference: `Project/${projectId}` }))) {
+        throw errors.invalid('Project not found', 'projectId');
+      }
+      if (await findUserByEmail(session, email)) throw errors.invalid('Email already registered', 'email');
+      const user = (await session.create(
+        { projectId: accountsProjectId, author: serverAuthor },
+        { resourceType: 'User', firstName, lastName, email, passwordHash } as User,
+        { trusted: false },
+      )) as User;
+      const login = await createLogin(session, {
+        user: { ...user, passwordHash },
+        authMethod: 'password',
+        scope: optionalString(body, 'scope'),
+        remoteAddress: request.ip,
+        userAgent: request.headers['user-agent'],
+        projectId,
+        ...pkce,
+      });
+      return { login: login.id };
+    });
+  });
+
+  app.post('/auth/newproject', async (request) => {
+    if (env.config.registration !== 'open') throw errors.forbidden('Registration is closed on this server');
+    const body = authBody(request.body);
+    const projectName = requiredString(body, 'projectName', 'Project name').trim();
+    return tx(async (session) => {
+      const login = await pendingLogin(session, body.login);
+      const user = await readReference<User>(session, login.user);
+      if (!user) throw errors.invalid('Login not found', 'login');
+      const projectId = crypto.randomUUID();
+      const ctx = { projectId, author: serverAuthor };
+      const project = (await session.create(
+        ctx,
+        { resourceType: 'Project', name: projectName, owner: { reference: `User/${user.id}` } } as Project,
+        { id: projectId, fresh: true },
+      )) as Project;
+      const practitioner = (await session.create(ctx, {
+        resourceType: 'Practitioner',
+        name: [{ given: [user.firstName as string], family: user.lastName }],
+        telecom: user.email ? [{ system: 'email', use: 'work', value: user.email }] : undefined,
+      } as Practitioner)) as Practitioner;
+      const membership = (await session.create(ctx, {
+        resourceType: 'ProjectMembership',
+        project: { reference: `Project/${project.id}`, display: project.name },
+        user: { reference: `User/${user.id}`, display: user.email },
+        profile: { reference: `Practitioner/${practitioner.id}`, display: `${user.firstName} ${user.lastName}` },
+        admin: true,
+      } as ProjectMembership)) as ProjectMembership;
+      return chooseMembership(session, { ...login, project: undefined }, membership);
+    });
+  });
+
+  app.post('/auth/newpatient', async (request) => {
+    const body = authBody(request.body);
+    const projectId = requiredString(body, 'projectId', 'Project');
+    return tx(async (session) => {
+      const login = await pendingLogin(session, body.login);
+      const user = await readReference<User>(session, login.user);
+      if (!user) throw errors.invalid('Login not found', 'login');
+      const project = await readProject(session, { reference: `Project/${projectId}` });
+      if (!project) throw errors.invalid('Project not found', 'projectId');
+      // A project opts in to patient self-registration by naming the policy its patients get.
+      if (!project.defaultPatientAccessPolicy) {
+        throw errors.forbidden('This project does not allow patients to register themselves');
+      }
+      const existing = await membershipsOf(session, { reference: `User/${user.id}` }, projectId);
+      if (existing.length > 0) throw errors.invalid('Already registered in this project', 'projectId');
+      const ctx = { projectId, author: serverAuthor };
+      const patient = (await session.create(ctx, {
+        resourceType: 'Patient',
+        name: [{ given: [user.firstName as string], family: user.lastName }],
+        telecom: user.email ? [{ system: 'email', use: 'home', value: user.email }] : undefined,
+      } as Patient)) as Patient;
+      const membership = (await session.create(ctx, {
+        resourceType: 'ProjectMembership',
+        project: { reference: `Project/${projectId}`, display: project.name },
+        user: { reference: `User/${user.id}`, display: user.email },
+        profile: { reference: `Patient/${patient.id}`, display: `${user.firstName} ${user.lastName}` },
+        accessPolicy: project.defaultPatientAccessPolicy,
+      } as ProjectMembership)) as ProjectMembership;
+      return chooseMembership(session, login, membership);
+    });
+  });
+
+  app.get('/auth/me', async (request) => {
+    const caller = await authenticate(env, request);
+    return tx(async (session) => {
+      const profile = await readReference(session, caller.profile);
+      const user = await readReference<User>(session, caller.login.user);
+      const sessions = user ? await activeSessions(session, user) : [];
+      const {
+        secret: _secret,
+        systemSecret: _systemSecret,
+        ...project
+      } = caller.project as Project & {
+        secret?: unknown;
+        systemSecret?: unknown;
+      };
+      return {
+        user: user
+          ? { resourceType: 'User', id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName }
+          : undefined,
+        profile,
+        project,
+        membership: caller.membership,
+        config: caller.config,
+        accessPolicy: caller.accessPolicy,
+        security: {
+          mfaEnrolled: user?.mfaEnrolled === true,
+          sessions,
+        },
+      };
+    });
+  });
+
+  app.post('/auth/revoke', async (request) => {
+    const caller = await authenticate(env, request);
+    const loginId = requiredString(authBody(request.body), 'loginId', 'Session');
+    await tx(async (session) => {
+      const login = await readReference<Login>(session, { reference: `Login/${loginId}` });
+      // Only one's own sessions: anything else answers as if it did not exist.
+      if (!login || login.user?.reference !== caller.login.user?.reference) throw errors.notFound();
+      await revokeLogin(session, loginId);
+    });
+    return { ok: true };
+  });
+
+  app.post('/auth/changepassword', async (request) => {
+    const caller = await authenticate(env, request);
+    const body = authBody(request.body);
+    const oldPassword = requiredString(body, 'oldPassword', 'Current password');
+    const password = newPassword(body, 'newPassword');
+    const user = await tx((session) => readReference<User>(session, caller.login.user));
+    if (!user || user.resourceType !== 'User') throw errors.forbidden('Only users have passwords');
+    if (!(await verifyPassword(oldPassword, user.passwordHash ?? (await dummyHashPromise)))) {
+      throw errors.invalid('Incorrect password', 'oldPassword');
+    }
+    const passwordHash = await hashPassword(password);
+    await tx((session) =>
+      session.update(
+        { projectId: user.meta?.project ?? accountsProjectId, author: serverAuthor },
+        { ...user, passwordHash },
+      ),
+    );
+    return { ok: true };
+  });
+
+  app.post('/auth/resetpassword', async (request) => {
+    const body = authBody(request.body);
+    const email = requiredEmail(body);
+    const user = await tx((session) => findUserByEmail(session, email));
+    if (user) {
+      const secret = newSecret();
+      const securityRequest = await tx(
+        (session) =>
+          session.create({ projectId: user.meta?.project ?? accountsProjectId, author: serverAuthor }, {
+            resourceType: 'UserSecurityRequest',
+            type: 'reset',
+            user: { reference: `User/${user.id}` },
+            secret: hashSecret(secret),
+          } as UserSecurityRequest) as Promise<UserSecurityRequest>,
+      );
+      const link = `${env.config.baseUrl}setpassword/${securityRequest.id}/${secret}`;
+      env.outbox.send({
+        to: user.email as string,
+        subject: 'Reset your Hearth EMR password',
+        text: `Someone asked to reset the password of ${user.email} on Hearth EMR.\n\nTo choose a new password, open:\n${link}\n\nThe link works once, for 24 hours. If you did not ask, ignore this message.`,
+      });
+    }
+    // The same answer either way: the endpoint does not tell who has an account.
+    return { ok: true };
+  });
+
+  app.post('/auth/setpassword', async (request) => {
+    const body = authBody(request.body);
+    const id = requiredString(body, 'id', 'Request');
+    const secret = requiredString(body, 'secret', 'Secret');
+    const password = newPassword(body);
+    const passwordHash = await hashPassword(password);
+    const email = await tx(async (session) => {
+      const securityRequest = await readReference<UserSecurityRequest>(session, {
+        reference: `UserSecurityRequest/${id}`,
+      });
+      const expired =
+        securityRequest && Date.now() - Date.parse(securityRequest.meta?.lastUpdated as string) > 24 * 3600_000;
+      if (!securityRequest || securityRequest.used || expired || securityRequest.secret !== hashSecret(secret)) {
+        throw errors.invalid('This password link is invalid or has expired', 'secret');
+      }
+      const user = await readReference<User>(session, securityRequest.user);
+      if (!user) throw errors.invalid('This password link is invalid or has expired', 'secret');
+      const ctx = { projectId: user.meta?.project ?? accountsProjectId, author: serverAuthor };
+      await session.update(ctx, { ...user, passwordHash });
+      await session.update(ctx, { ...securityRequest, used: true });
+      return user.email;
+    });
+    // A new password ends a lockout earned by the forgotten one.
+    if (email) await clearFailures(env.repository.db, `email:${normalizeEmail(email)}`);
+    return { ok: true };
+  });
+
+  app.get('/auth/registration', async () => ({
+    registration: env.config.registration,
+    googleClientId: env.config.googleClientId ?? null,
+  }));
+}
+
+async function activeSessions(session: RepositorySession, user: User) {
+  const rows = await session.tx.query<{ content: Login }>(
+    `SELECT r.content FROM resources r JOIN search_reference s ON s.resource_type = r.resource_type AND s.resource_id = r.id
+     WHERE r.resource_type = 'Login' AND NOT r.deleted AND s.code = 'user' AND s.target_type = 'User' AND s.target_id = $1
+       AND (r.content->>'granted')::boolean AND NOT coalesce((r.content->>'revoked')::boolean, false)
+     ORDER BY r.last_updated DESC LIMIT 50`,
+    [user.id],
+  );
+  return rows.map(({ content }) => ({
+    id: content.id,
+    lastUpdated: content.meta?.lastUpdated,
+    authMethod: content.authMethod,
+    remoteAddress: content.remoteAddress,
+    userAgent: content.userAgent,
+  }));
+}

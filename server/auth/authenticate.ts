@@ -1,0 +1,32 @@
+import type { FastifyRequest } from 'fastify';
+import { errors } from '../fhir/fhirError';
+import type { AuthEnvironment } from './authEnvironment';
+import { resolveCaller, type Caller } from './callerResolver';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller?: Caller;
+  }
+}
+
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  return match?.[1];
+}
+
+/** The caller of a request that needs one; 401 without a valid bearer token. Resolved once per request. */
+export async function authenticate(env: AuthEnvironment, request: FastifyRequest): Promise<Caller> {
+  if (request.caller) return request.caller;
+  const token = bearerToken(request);
+  if (!token) throw errors.unauthorized();
+  const caller = await env.repository.transaction((session) => resolveCaller(env, session, token));
+  request.caller = caller;
+  return caller;
+}
+
+export function callerOf(request: FastifyRequest): Caller {
+  if (!request.caller) throw errors.unauthorized();
+  return request.caller;
+}

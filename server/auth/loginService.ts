@@ -1,0 +1,363 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { ClientApplication, Login, Project, ProjectMembership, Reference, User } from '@medplum/fhirtypes';
+import { errors } from '../fhir/fhirError';
+import type { RepositorySession, RequestContext } from '../fhir/repository';
+import { membershipsOf, readClient, readLogin, readProject, readReference } from './accountStore';
+import {
+  accessTokenSeconds,
+  accountsProjectId,
+  codeLifetimeMs,
+  defaultClientId,
+  refreshTokenSeconds,
+  type AuthEnvironment,
+} from './authEnvironment';
+
+/** The sign-in record's lifecycle: created at the first step, completed by a code, ended by logout. */
+
+const serverAuthor: Reference = { reference: 'Device/system', display: 'System' };
+
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('base64url');
+}
+
+function sameHash(secret: string, stored: string | undefined): boolean {
+  if (!stored) return false;
+  const a = Buffer.from(hashSecret(secret));
+  const b = Buffer.from(stored);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export function newSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** Login records live in the project of their membership once chosen, before that with the accounts. */
+function loginContext(login: Login): RequestContext {
+  const projectId = login.project?.reference?.split('/')[1] ?? accountsProjectId;
+  return { projectId, author: serverAuthor };
+}
+
+export interface LoginStart {
+  user?: User;
+  client?: ClientApplication;
+  /** For ClientApplications signing in as themselves. */
+  clientSubject?: ClientApplication;
+  authMethod: 'password' | 'google' | 'external' | 'client' | 'exchange';
+  scope?: string;
+  nonce?: string;
+  codeChallenge?: string;
+  codeChallengeMethod?: string;
+  remember?: boolean;
+  remoteAddress?: string;
+  userAgent?: string;
+  projectId?: string;
+}
+
+export async function createLogin(session: RepositorySession, start: LoginStart): Promise<Login> {
+  const subject = start.user ?? start.clientSubject;
+  const login: Login = {
+    resourceType: 'Login',
+    user: { reference: `${subject?.resourceType}/${subject?.id}` },
+    ...(start.client ? { client: { reference: `ClientApplication/${start.client.id}` } } : {}),
+    authMethod: start.authMethod,
+    authTime: new Date().toISOString(),
+    scope: start.scope ?? 'openid profile',
+    ...(start.nonce ? { nonce: start.nonce } : {}),
+    ...(start.codeChallenge
+      ? {
+          codeChallenge: start.codeChallenge,
+          codeChallengeMethod: start.codeChallengeMethod as Login['codeChallengeMethod'],
+        }
+      : {}),
+    ...(start.projectId ? { project: { reference: `Project/${start.projectId}` } } : {}),
+    remoteAddress: start.remoteAddress,
+    userAgent: start.userAgent,
+    mfaVerified: false,
+    granted: false,
+    revoked: false,
+    // `remember` asks for a long-lived refresh token; kept on the record for the refresh grant.
+    ...(start.remember ? { extension: [rememberExtension] } : {}),
+  };
+  return (await session.create(loginContext(login), login, { trusted: true })) as Login;
+}
+
+const rememberExtension = { url: 'https://hearth-emr.org/fhir/StructureDefinition/login-remember', valueBoolean: true };
+
+function remembers(login: Login): boolean {
+  return (login.extension ?? []).some((e) => e.url === rememberExtension.url && e.valueBoolean === true);
+}
+
+export async function saveLogin(session: RepositorySession, login: Login): Promise<Login> {
+  const { resource } = await session.update(loginContext(login), login);
+  return resource as Login;
+}
+
+/** A login still in its sign-in steps: not granted, not revoked, and recent. */
+export async function pendingLogin(session: RepositorySession, loginId: unknown): Promise<Login> {
+  if (typeof loginId !== 'string' || loginId === '') throw errors.invalid('Missing login', 'login');
+  const login = await readLogin(session, loginId);
+  if (!login) throw errors.invalid('Login not found', 'login');
+  if (login.revoked) throw errors.invalid('Login revoked', 'login');
+  if (login.granted) throw errors.invalid('Login already granted', 'login');
+  if (Date.now() - Date.parse(login.authTime as string) > codeLifetimeMs * 3) {
+    throw errors.invalid('Login expired: sign in again', 'login');
+  }
+  return login;
+}
+
+export type LoginStep =
+  | { login: string; code: string }
+  | { login: string; mfaRequired: true }
+  | { login: string; memberships: MembershipChoice[] }
+  | { login: string; scopes: string[] };
+
+export interface MembershipChoice {
+  id: string;
+  project: Reference;
+  profile: Reference;
+  admin?: boolean;
+  identifier?: ProjectMembership['identifier'];
+}
+
+const basicScopes = new Set(['openid', 'profile', 'email', 'offline_access', 'offline', 'online_access', 'fhirUser']);
+
+/** The scopes the user must confirm (SMART resource and launch scopes); none for a plain sign-in. */
+export function scopesToConfirm(scope: string | undefined): string[] {
+  return (scope ?? '').split(/\s+/).filter((s) => s.length > 0 && !basicScopes.has(s));
+}
+
+/** After the credentials (and MFA): choose a membership when there are several, else finish. */
+export async function continueLogin(session: RepositorySession, login: Login, user: User): Promise<LoginStep> {
+  if (user.mfaEnrolled && !login.mfaVerified) return { login: login.id as string, mfaRequired: true };
+  const projectId = login.project?.reference?.split('/')[1];
+  const memberships = await membershipsOf(session, { reference: `User/${user.id}` }, projectId);
+  if (memberships.length === 1) return chooseMembership(session, login, memberships[0]);
+  return {
+    login: login.id as string,
+    memberships: await Promise.all(memberships.map((membership) => describeMembership(session, membership))),
+  };
+}
+
+export async function describeMembership(
+  session: RepositorySession,
+  membership: ProjectMembership,
+): Promise<MembershipChoice> {
+  const project = await readProject(session, membership.project);
+  return {
+    id: membership.id as string,
+    project: { reference: membership.project?.reference, display: project?.name ?? membership.project?.display },
+    profile: membership.profile as Reference,
+    ...(membership.admin ? { admin: true } : {}),
+    ...(membership.identifier ? { identifier: membership.identifier } : {}),
+  };
+}
+
+/** Binds the login to one membership (its project and profile), then asks for scopes or finishes. */
+export async function chooseMembership(
+  session: RepositorySession,
+  login: Login,
+  membership: ProjectMembership,
+): Promise<LoginStep> {
+  if (membership.active === false) throw errors.forbidden('This membership is not active');
+  const project = await readProject(session, membership.project);
+  if (!project) throw errors.invalid('The membership names a project that does not exist', 'profile');
+  const bound: Login = {
+    ...login,
+    membership: { reference: `ProjectMembership/${membership.id}` },
+    project: { reference: `Project/${project.id}` },
+    profileType: membership.profile?.reference?.split('/')[0] as Login['profileType'],
+    admin: membership.admin === true,
+    superAdmin: project.superAdmin === true,
+  };
+  const toConfirm = scopesToConfirm(login.scope);
+  if (toConfirm.length > 0 && !hasScopeConfirmation(login)) {
+    const saved = await saveLogin(session, bound);
+    return { login: saved.id as string, scopes: toConfirm };
+  }
+  return issueCode(session, bound);
+}
+
+const scopeConfirmed = {
+  url: 'https://hearth-emr.org/fhir/StructureDefinition/login-scope-confirmed',
+  valueBoolean: true,
+};
+
+function hasScopeConfirmation(login: Login): boolean {
+  return (login.extension ?? []).some((e) => e.url === scopeConfirmed.url);
+}
+
+/** The user's choice of scopes (a subset of what the client asked for). */
+export async function confirmScope(session: RepositorySession, login: Login, scope: string): Promise<LoginStep> {
+  if (!login.membership) throw errors.invalid('Choose a profile first', 'login');
+  const requested = new Set((login.scope ?? '').split(/\s+/));
+  const chosen = scope.split(/\s+/).filter((s) => s.length > 0);
+  const extra = chosen.filter((s) => !requested.has(s));
+  if (extra.length > 0) throw errors.invalid(`Scope not requested by the client: ${extra.join(' ')}`, 'scope');
+  const kept = [...new Set([...[...requested].filter((s) => basicScopes.has(s)), ...chosen])].join(' ');
+  return issueCode(session, { ...login, scope: kept, extension: [...(login.extension ?? []), scopeConfirmed] });
+}
+
+async function issueCode(session: RepositorySession, login: Login): Promise<LoginStep> {
+  const code = newSecret();
+  const saved = await saveLogin(session, { ...login, code: hashSecret(code) });
+  return { login: saved.id as string, code };
+}
+
+export interface TokenResponse {
+  token_type: 'Bearer';
+  access_token: string;
+  expires_in: number;
+  scope: string;
+  id_token?: string;
+  refresh_token?: string;
+  project: Reference;
+  profile: Reference;
+}
+
+/** The authorization code grant: one use, within its lifetime, with the PKCE verifier when a challenge was set. */
+export async function exchangeCode(
+  env: AuthEnvironment,
+  session: RepositorySession,
+  code: string,
+  verifier: string | undefined,
+  clientId: string | undefined,
+  checkVerifier: (verifier: string, challenge: string, method: string) => boolean,
+): Promise<TokenResponse> {
+  const rows = await session.tx.query<{ id: string }>(
+    `SELECT id FROM resources WHERE resource_type = 'Login' AND NOT deleted AND content->>'code' = $1`,
+    [hashSecret(code)],
+  );
+  const login = rows[0] ? await readLogin(session, rows[0].id) : undefined;
+  if (!login || login.granted || login.revoked) throw oauthError('invalid_grant', 'Invalid code');
+  if (Date.now() - Date.parse(login.authTime as string) > codeLifetimeMs)
+    throw oauthError('invalid_grant', 'Code expired');
+  const loginClient = login.client?.reference?.split('/')[1];
+  if (clientId && loginClient && clientId !== loginClient)
+    throw oauthError('invalid_grant', 'Code was issued to another client');
+  if (login.codeChallenge) {
+    if (!verifier) throw oauthError('invalid_request', 'Missing code_verifier');
+    if (!checkVerifier(verifier, login.codeChallenge, login.codeChallengeMethod ?? '')) {
+      throw oauthError('invalid_grant', 'Invalid code_verifier');
+    }
+  } else if (!loginClient) {
+    // Public callers (the web app) must use PKCE; only confidential clients may skip it.
+    throw oauthError('invalid_request', 'PKCE code_challenge is required');
+  }
+  return grantTokens(env, session, { ...login, code: undefined });
+}
+
+/** Marks the login granted and signs its tokens (a new refresh secret each time: rotation). */
+export async function grantTokens(
+  env: AuthEnvironment,
+  session: RepositorySession,
+  login: Login,
+): Promise<TokenResponse> {
+  if (!login.membership) throw oauthError('invalid_grant', 'Login has no profile yet');
+  const membership = await readReference<ProjectMembership>(session, login.membership);
+  if (!membership || membership.active === false) throw oauthError('invalid_grant', 'Membership not found');
+  const client = login.client ? await readClient(session, login.client.reference?.split('/')[1] as string) : undefined;
+  const clientId = client?.id ?? defaultClientId;
+  const lifetime = client?.accessTokenLifetime ? parseLifetime(client.accessTokenLifetime) : accessTokenSeconds;
+  const refreshSecret = newSecret();
+  // Clients holding their own credentials ask again rather than refresh.
+  const withRefresh = login.authMethod !== 'client';
+  const saved = await saveLogin(session, {
+    ...login,
+    granted: true,
+    ...(withRefresh ? { refreshSecret: hashSecret(refreshSecret) } : {}),
+  });
+  const user = await readReference<User | ClientApplication>(session, login.user);
+  const profile = membership.profile as Reference;
+  const claims = {
+    login_id: saved.id,
+    sub: login.user?.reference?.split('/')[1],
+    username: login.user?.reference?.split('/')[1],
+    client_id: clientId,
+    aud: clientId,
+    scope: login.scope ?? 'openid profile',
+    profile: profile.reference,
+    fhirUser: profile.reference,
+  };
+  const response: TokenResponse = {
+    token_type: 'Bearer',
+    access_token: await env.keys.sign(claims, lifetime),
+    expires_in: lifetime,
+    scope: claims.scope,
+    project: membership.project as Reference,
+    profile,
+  };
+  if ((login.scope ?? '').split(/\s+/).includes('openid')) {
+    response.id_token = await env.keys.sign(
+      {
+        sub: claims.sub,
+        aud: clientId,
+        login_id: saved.id,
+        fhirUser: profile.reference,
+        ...(login.nonce ? { nonce: login.nonce } : {}),
+        ...(user?.resourceType === 'User'
+          ? { email: user.email, name: `${user.firstName ?? ''} ${user.lastName ?? ''}`.trim() }
+          : {}),
+        auth_time: Math.floor(Date.parse(login.authTime as string) / 1000),
+      },
+      lifetime,
+    );
+  }
+  if (withRefresh) response.refresh_token = `${saved.id}.${refreshSecret}`;
+  return response;
+}
+
+/** The refresh grant: the presented secret must be the latest one; a replayed old one revokes the login. */
+export async function refreshTokens(
+  env: AuthEnvironment,
+  session: RepositorySession,
+  refreshToken: string,
+  clientId?: string,
+) {
+  const [loginId, secret] = refreshToken.split('.');
+  const login = loginId && secret ? await readLogin(session, loginId) : undefined;
+  if (!login || login.revoked || !login.granted) throw oauthError('invalid_grant', 'Invalid refresh token');
+  const loginClient = login.client?.reference?.split('/')[1];
+  if (clientId && loginClient && clientId !== loginClient)
+    throw oauthError('invalid_grant', 'Refresh token was issued to another client');
+  const maxAge = (remembers(login) ? refreshTokenSeconds : 24 * 60 * 60) * 1000;
+  if (Date.now() - Date.parse(login.authTime as string) > maxAge)
+    throw oauthError('invalid_grant', 'Refresh token expired');
+  if (!sameHash(secret, login.refreshSecret)) {
+    // Someone holds an older token of this login: end it for everyone (RFC 6819 §5.2.2.3).
+    await saveLogin(session, { ...login, revoked: true });
+    throw oauthError('invalid_grant', 'Refresh token already used; the session has been ended');
+  }
+  return grantTokens(env, session, login);
+}
+
+export async function revokeLogin(session: RepositorySession, loginId: string): Promise<void> {
+  const login = await readLogin(session, loginId);
+  if (login && !login.revoked) await saveLogin(session, { ...login, revoked: true, refreshSecret: undefined });
+}
+
+/** OAuth2 errors answer `{error, error_description}` (RFC 6749 §5.2), not an OperationOutcome. */
+export class OAuthError extends Error {
+  constructor(
+    readonly error: string,
+    readonly description: string,
+    readonly status = 400,
+  ) {
+    super(description);
+  }
+}
+
+export function oauthError(error: string, description: string, status = 400): OAuthError {
+  return new OAuthError(error, description, status);
+}
+
+/** ClientApplication.accessTokenLifetime: seconds, or `1h`, `30m`, `3600s`. */
+export function parseLifetime(value: string): number {
+  const match = /^(\d+)\s*([smhd]?)$/.exec(value.trim());
+  if (!match) return accessTokenSeconds;
+  const unit = { '': 1, s: 1, m: 60, h: 3600, d: 86400 }[match[2] as '' | 's' | 'm' | 'h' | 'd'];
+  return Number(match[1]) * unit;
+}
+
+export async function projectOf(session: RepositorySession, login: Login): Promise<Project | undefined> {
+  return readProject(session, login.project);
+}

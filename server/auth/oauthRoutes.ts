@@ -1,0 +1,306 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
+import type { ClientApplication, Login, ProjectMembership, User } from '@medplum/fhirtypes';
+import { errors } from '../fhir/fhirError';
+import type { RepositorySession } from '../fhir/repository';
+import { findUserByEmail, findUserByExternalId, membershipsOf, readClient, readReference } from './accountStore';
+import { defaultClientId, type AuthEnvironment } from './authEnvironment';
+import { authenticate } from './authenticate';
+import {
+  createLogin,
+  exchangeCode,
+  grantTokens,
+  OAuthError,
+  oauthError,
+  refreshTokens,
+  revokeLogin,
+} from './loginService';
+import { verifyCodeChallenge } from './pkce';
+
+const clientAssertionType = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+const tokenExchangeGrant = 'urn:ietf:params:oauth:grant-type:token-exchange';
+const jwtBearerGrant = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+
+/** OAuth2 / OpenID Connect / SMART endpoints (a Fastify plugin). */
+export async function oauthRoutes(app: FastifyInstance, env: AuthEnvironment): Promise<void> {
+  const tx = <T>(work: (session: RepositorySession) => Promise<T>) => env.repository.transaction(work);
+  const base = env.config.baseUrl;
+  const tokenUrl = `${base}oauth2/token`;
+  const remoteKeys = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
+
+  const sendOAuthError = (reply: FastifyReply, error: OAuthError) =>
+    reply
+      .code(error.status)
+      .header('cache-control', 'no-store')
+      .send({ error: error.error, error_description: error.description });
+
+  /** The client named by Basic auth, client_secret or a signed client assertion; undefined for public clients. */
+  async function authenticateClient(
+    request: FastifyRequest,
+    form: URLSearchParams,
+  ): Promise<{ client?: ClientApplication; clientId?: string; authenticated: boolean }> {
+    let clientId = form.get('client_id') ?? undefined;
+    let secret = form.get('client_secret') ?? undefined;
+    const basic = /^Basic\s+(\S+)$/i.exec(request.headers.authorization ?? '');
+    if (basic) {
+      const [id, pass] = Buffer.from(basic[1], 'base64').toString('utf8').split(':');
+      clientId = decodeURIComponent(id ?? '');
+      secret = decodeURIComponent(pass ?? '');
+    }
+    const assertion = form.get('client_assertion');
+    if (assertion) {
+      if (form.get('client_assertion_type') !== clientAssertionType) {
+        throw oauthError('invalid_request', `client_assertion_type must be ${clientAssertionType}`);
+      }
+      const client = await verifyClientAssertion(assertion);
+      return { client, clientId: client.id, authenticated: true };
+    }
+    if (!clientId) return { authenticated: false };
+    const client = await tx((session) => readClient(session, clientId as string));
+    if (!client || client.status === 'off') {
+      if (clientId === defaultClientId) return { clientId, authenticated: false };
+      throw oauthError('invalid_client', 'Client not found', 401);
+    }
+    if (secret !== undefined) {
+      if (!client.secret || (secret !== client.secret && secret !== client.retiringSecret)) {
+        throw oauthError('invalid_client', 'Invalid client secret', 401);
+      }
+      return { client, clientId, authenticated: true };
+    }
+    return { client, clientId, authenticated: false };
+  }
+
+  /** A JWT the client signed with a key published at its jwksUri (RFC 7523). */
+  async function verifyClientAssertion(assertion: string): Promise<ClientApplication> {
+    const [, payloadPart] = assertion.split('.');
+    let issuer: string | undefined;
+    try {
+      issuer = (JSON.parse(Buffer.from(payloadPart ?? '', 'base64url').toString('utf8')) as { iss?: string }).iss;
+    } catch {
+      throw oauthError('invalid_client', 'Malformed client assertion', 401);
+    }
+    const client = issuer ? await tx((session) => readClient(session, issuer as string)) : undefined;
+    if (!client?.jwksUri) throw oauthError('invalid_client', 'Unknown client or client without jwksUri', 401);
+    let keys = remoteKeys.get(client.jwksUri);
+    if (!keys) {
+      keys = createRemoteJWKSet(new URL(client.jwksUri));
+      remoteKeys.set(client.jwksUri, keys);
+    }
+    try {
+      await jwtVerify(assertion, keys, { issuer: client.id, subject: client.id, audience: tokenUrl });
+    } catch (error) {
+      throw oauthError('invalid_client', `Invalid client assertion: ${(error as Error).message}`, 401);
+    }
+    return client;
+  }
+
+  /** A client acting as itself: its own membership, no user. */
+  async function clientTokens(client: ClientApplication, scope: string | undefined) {
+    return tx(async (session) => {
+      const memberships = await membershipsOf(session, { reference: `ClientApplication/${client.id}` });
+      if (memberships.length === 0) throw oauthError('invalid_client', 'The client has no project membership', 401);
+      const login = await createLogin(session, { clientSubject: client, client, authMethod: 'client', scope });
+      return grantTokens(env, session, {
+        ...login,
+        membership: { reference: `ProjectMembership/${memberships[0].id}` },
+        project: memberships[0].project,
+      } as Login);
+    });
+  }
+
+  app.post('/oauth2/token', async (request, reply) => {
+    try {
+      if (typeof request.body !== 'string') {
+        throw oauthError('invalid_request', 'The body must be application/x-www-form-urlencoded');
+      }
+      const form = new URLSearchParams(request.body);
+      const grantType = form.get('grant_type');
+      if (!grantType) throw oauthError('invalid_request', 'Missing grant_type');
+      const auth = await authenticateClient(request, form);
+      let response;
+      if (grantType === 'authorization_code') {
+        const code = form.get('code');
+        if (!code) throw oauthError('invalid_request', 'Missing code');
+        response = await tx((session) =>
+          exchangeCode(env, session, code, form.get('code_verifier') ?? undefined, auth.clientId, verifyCodeChallenge),
+        );
+      } else if (grantType === 'refresh_token') {
+        const refreshToken = form.get('refresh_token');
+        if (!refreshToken) throw oauthError('invalid_request', 'Missing refresh_token');
+        response = await tx((session) => refreshTokens(env, session, refreshToken, auth.clientId));
+      } else if (grantType === 'client_credentials') {
+        if (!auth.client || !auth.authenticated)
+          throw oauthError('invalid_client', 'Client authentication failed', 401);
+        response = await clientTokens(auth.client, form.get('scope') ?? undefined);
+      } else if (grantType === jwtBearerGrant) {
+        const assertion = form.get('assertion');
+        if (!assertion) throw oauthError('invalid_request', 'Missing assertion');
+        response = await clientTokens(await verifyClientAssertion(assertion), form.get('scope') ?? undefined);
+      } else if (grantType === tokenExchangeGrant) {
+        response = await tokenExchange(form, auth.client);
+      } else {
+        throw oauthError('unsupported_grant_type', `Unsupported grant_type "${grantType}"`);
+      }
+      return reply.header('cache-control', 'no-store').send(response);
+    } catch (error) {
+      if (error instanceof OAuthError) return sendOAuthError(reply, error);
+      throw error;
+    }
+  });
+
+  /** RFC 8693: an access token of the client's identity provider becomes one of ours for the same person. */
+  async function tokenExchange(form: URLSearchParams, client: ClientApplication | undefined) {
+    if (!client) throw oauthError('invalid_request', 'Token exchange needs a client_id');
+    const subjectToken = form.get('subject_token');
+    if (!subjectToken) throw oauthError('invalid_request', 'Missing subject_token');
+    const tokenType = form.get('subject_token_type');
+    if (tokenType !== 'urn:ietf:params:oauth:token-type:access_token') {
+      throw oauthError('invalid_request', 'subject_token_type must be urn:ietf:params:oauth:token-type:access_token');
+    }
+    const idp = client.identityProvider;
+    if (!idp?.userInfoUrl)
+      throw oauthError('invalid_request', 'The client has no identity provider for token exchange');
+    const info = await fetch(idp.userInfoUrl, {
+      headers: { authorization: `Bearer ${subjectToken}`, accept: 'application/json' },
+    });
+    const claims = (await info.json().catch(() => ({}))) as { sub?: string; email?: string };
+    if (!info.ok || !claims.sub)
+      throw oauthError('invalid_grant', 'The identity provider did not accept the subject token');
+    return tx(async (session) => {
+      const user = idp.useSubject
+        ? await findUserByExternalId(session, claims.sub as string)
+        : claims.email
+          ? await findUserByEmail(session, claims.email)
+          : undefined;
+      if (!user) throw oauthError('invalid_grant', 'No account matches the subject token');
+      const memberships = await membershipsOf(session, { reference: `User/${user.id}` });
+      const clientProject = client.meta?.project;
+      const membership = memberships.find((m) => m.project?.reference === `Project/${clientProject}`) ?? memberships[0];
+      if (!membership) throw oauthError('invalid_grant', 'The account has no project membership');
+      const login = await createLogin(session, {
+        user: user as User,
+        client,
+        authMethod: 'exchange',
+        scope: form.get('scope') ?? undefined,
+      });
+      return grantTokens(env, session, {
+        ...login,
+        membership: { reference: `ProjectMembership/${membership.id}` },
+        project: membership.project,
+      } as Login);
+    });
+  }
+
+  app.get<{ Querystring: Record<string, string | undefined> }>('/oauth2/authorize', async (request, reply) => {
+    const query = request.query;
+    const clientId = query.client_id;
+    if (!clientId) throw errors.invalid('Missing client_id', 'client_id');
+    const client = await tx((session) => readClient(session, clientId));
+    if (!client || client.status === 'off') throw errors.invalid('Client not found', 'client_id');
+    const redirectUri = query.redirect_uri;
+    const registered = [client.redirectUri, ...(client.redirectUris ?? [])].filter(Boolean);
+    // Never redirect to an address the client did not register: that would hand codes to anyone.
+    if (!redirectUri || !registered.includes(redirectUri)) throw errors.invalid('Invalid redirect_uri', 'redirect_uri');
+    const back = new URL(redirectUri);
+    const refuse = (error: string, description: string) => {
+      back.searchParams.set('error', error);
+      back.searchParams.set('error_description', description);
+      if (query.state) back.searchParams.set('state', query.state);
+      return reply.redirect(back.toString());
+    };
+    if (query.response_type !== 'code') return refuse('unsupported_response_type', 'response_type must be code');
+    if (!client.pkceOptional) {
+      if (!query.code_challenge) return refuse('invalid_request', 'Missing code_challenge (PKCE is required)');
+      if (query.code_challenge_method !== 'S256')
+        return refuse('invalid_request', 'code_challenge_method must be S256');
+    }
+    // The web app's /oauth page signs the user in and sends them back with a code.
+    const signIn = new URL(`${base}oauth`);
+    for (const [key, value] of Object.entries(query)) if (value !== undefined) signIn.searchParams.set(key, value);
+    return reply.redirect(signIn.toString());
+  });
+
+  const logout = async (request: FastifyRequest) => {
+    const caller = await authenticate(env, request);
+    await tx((session) => revokeLogin(session, caller.login.id as string));
+    return { ok: true };
+  };
+  app.post('/oauth2/logout', logout);
+  app.get('/oauth2/logout', logout);
+
+  app.get('/oauth2/userinfo', async (request) => {
+    const caller = await authenticate(env, request);
+    return tx(async (session) => {
+      const user = await readReference<User | ClientApplication>(session, caller.login.user);
+      const profile = await readReference<ProjectMembership>(session, caller.profile);
+      const name = (profile as { name?: { given?: string[]; family?: string }[] } | undefined)?.name?.[0];
+      return {
+        sub: user?.id,
+        profile: caller.profile.reference,
+        fhirUser: caller.profile.reference,
+        ...(user?.resourceType === 'User' ? { email: user.email, email_verified: user.emailVerified === true } : {}),
+        ...(name
+          ? {
+              name: [...(name.given ?? []), name.family].filter(Boolean).join(' '),
+              given_name: name.given?.[0],
+              family_name: name.family,
+            }
+          : {}),
+      };
+    });
+  });
+
+  app.get('/.well-known/jwks.json', async () => env.keys.jwks());
+
+  app.get('/.well-known/openid-configuration', async () => ({
+    issuer: base,
+    authorization_endpoint: `${base}oauth2/authorize`,
+    token_endpoint: tokenUrl,
+    userinfo_endpoint: `${base}oauth2/userinfo`,
+    end_session_endpoint: `${base}oauth2/logout`,
+    jwks_uri: `${base}.well-known/jwks.json`,
+    response_types_supported: ['code'],
+    subject_types_supported: ['public'],
+    id_token_signing_alg_values_supported: ['ES256'],
+    scopes_supported: ['openid', 'profile', 'email', 'offline_access', 'fhirUser'],
+    grant_types_supported: [
+      'authorization_code',
+      'refresh_token',
+      'client_credentials',
+      tokenExchangeGrant,
+      jwtBearerGrant,
+    ],
+    token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'],
+    code_challenge_methods_supported: ['S256'],
+  }));
+
+  app.get('/.well-known/smart-configuration', async () => ({
+    issuer: base,
+    authorization_endpoint: `${base}oauth2/authorize`,
+    token_endpoint: tokenUrl,
+    jwks_uri: `${base}.well-known/jwks.json`,
+    grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'private_key_jwt'],
+    scopes_supported: [
+      'openid',
+      'fhirUser',
+      'launch',
+      'launch/patient',
+      'offline_access',
+      'patient/*.read',
+      'user/*.*',
+    ],
+    response_types_supported: ['code'],
+    code_challenge_methods_supported: ['S256'],
+    capabilities: [
+      'launch-standalone',
+      'client-public',
+      'client-confidential-symmetric',
+      'client-confidential-asymmetric',
+      'sso-openid-connect',
+      'context-standalone-patient',
+      'permission-offline',
+      'permission-user',
+    ],
+  }));
+}

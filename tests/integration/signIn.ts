@@ -1,0 +1,1 @@
+export { exchangeCode, pkcePair, signIn, type Tokens } from '../../server/cli/passwordSignIn';
