@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FHIRCAST_HUB_PATH, FhircastClient, FhircastHubError, type FetchLike } from './fhircastClient';
+import { FHIRCAST_HUB_PATH, FhircastClient, FhircastHubError, type FhircastFetch } from './fhircastClient';
 
 interface RecordedCall {
   url: string;
@@ -10,7 +10,7 @@ interface RecordedCall {
 
 function fakeFetch(answers: { status?: number; body?: unknown }[]) {
   const calls: RecordedCall[] = [];
-  const fetch: FetchLike = async (url, init) => {
+  const fetch: FhircastFetch = async (url, init) => {
     calls.push({ url, ...init });
     const answer = answers[calls.length - 1] ?? { body: {} };
     const status = answer.status ?? 200;

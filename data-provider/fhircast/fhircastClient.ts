@@ -16,22 +16,22 @@ import { FHIRCAST_CHANNEL_TYPE, validateSubscriptionRequest, validateTopic } fro
 export const FHIRCAST_HUB_PATH = 'fhircast/STU3';
 
 /** The part of a fetch Response the client reads. */
-export interface FetchResponseLike {
+export interface FhircastFetchResponse {
   ok: boolean;
   status: number;
   json(): Promise<unknown>;
 }
 
-export type FetchLike = (
+export type FhircastFetch = (
   url: string,
   init: { method: string; headers: Record<string, string>; body?: string },
-) => Promise<FetchResponseLike>;
+) => Promise<FhircastFetchResponse>;
 
 export interface FhircastClientOptions {
   /** The server's base URL; must start with http. */
   baseUrl: string;
   /** Defaults to the global fetch. */
-  fetch?: FetchLike;
+  fetch?: FhircastFetch;
   /** Defaults to FHIRCAST_HUB_PATH; an absolute URL points at another hub. */
   hubPath?: string;
   /** Bearer token for each call, when the hub needs one (ours does). */
@@ -57,7 +57,7 @@ export class FhircastHubError extends Error {
  */
 export class FhircastClient {
   private readonly hubUrl: string;
-  private readonly fetchImpl: FetchLike;
+  private readonly fetchImpl: FhircastFetch;
   private readonly getAccessToken: FhircastClientOptions['getAccessToken'];
 
   constructor(options: FhircastClientOptions) {

@@ -3,8 +3,8 @@ export {
   FHIRCAST_HUB_PATH,
   FhircastClient,
   FhircastHubError,
-  type FetchLike,
-  type FetchResponseLike,
+  type FhircastFetch,
+  type FhircastFetchResponse,
   type FhircastClientOptions,
 } from './fhircastClient';
 export { validateContext } from './fhircastContextRules';
