@@ -53,7 +53,9 @@ export class AccessGuard {
 
   /** 403 naming the type and the operation when the policy does not grant it at all. */
   checkInteraction(resourceType: string, interaction: AccessInteraction): void {
-    if (!isReadInteraction(interaction) && neverWritableTypes.includes(resourceType)) {
+    // Sign-in records are the server's alone; domain and key configuration is for super admins.
+    const neverWritable = this.superAdmin ? resourceType === 'Login' : neverWritableTypes.includes(resourceType);
+    if (!isReadInteraction(interaction) && neverWritable) {
       throw errors.forbidden(`Forbidden: ${resourceType} resources are never writable (${interaction})`);
     }
     if (this.superAdmin) return;

@@ -323,9 +323,11 @@ export async function refreshTokens(
   if (Date.now() - Date.parse(login.authTime as string) > maxAge)
     throw oauthError('invalid_grant', 'Refresh token expired');
   if (!sameHash(secret, login.refreshSecret)) {
-    // Someone holds an older token of this login: end it for everyone (RFC 6819 §5.2.2.3).
-    await saveLogin(session, { ...login, revoked: true });
-    throw oauthError('invalid_grant', 'Refresh token already used; the session has been ended');
+    // Someone holds an older token of this login: end it for everyone (RFC 6819 §5.2.2.3). The
+    // caller revokes it outside this transaction, which the error rolls back.
+    const error = oauthError('invalid_grant', 'Refresh token already used; the session has been ended');
+    error.revokeLoginId = login.id;
+    throw error;
   }
   return grantTokens(env, session, login);
 }
@@ -337,6 +339,9 @@ export async function revokeLogin(session: RepositorySession, loginId: string): 
 
 /** OAuth2 errors answer `{error, error_description}` (RFC 6749 §5.2), not an OperationOutcome. */
 export class OAuthError extends Error {
+  /** A login to end even though the request fails (a replayed refresh token). */
+  revokeLoginId?: string;
+
   constructor(
     readonly error: string,
     readonly description: string,

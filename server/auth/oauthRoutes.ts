@@ -143,7 +143,11 @@ export async function oauthRoutes(app: FastifyInstance, env: AuthEnvironment): P
       }
       return reply.header('cache-control', 'no-store').send(response);
     } catch (error) {
-      if (error instanceof OAuthError) return sendOAuthError(reply, error);
+      if (error instanceof OAuthError) {
+        const loginId = error.revokeLoginId;
+        if (loginId) await tx((session) => revokeLogin(session, loginId));
+        return sendOAuthError(reply, error);
+      }
       throw error;
     }
   });

@@ -7,6 +7,8 @@ import { loadServerConfig } from '../../config/serverConfig';
 import { createServerRuntime, type ServerRuntime } from '../../server/serverRuntime';
 import { freePort } from './freePort';
 import { signIn } from './signIn';
+import { decodeJwt } from 'jose';
+import { SigningKeys } from '../../server/auth/signingKeys';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -15,6 +17,9 @@ declare module 'vitest' {
     adminPassword: string;
     /** An access token of the super admin, signed in through the real flow. */
     adminToken: string;
+    expiredToken: string;
+    foreignAudienceToken: string;
+    dataDir: string;
   }
 }
 
@@ -62,7 +67,20 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('baseUrl', config.baseUrl);
   project.provide('databaseKind', runtime.db.kind);
   project.provide('adminPassword', adminPassword);
-  project.provide('adminToken', (await signIn(config.baseUrl, 'admin@example.com', adminPassword)).access_token);
+  const adminToken = (await signIn(config.baseUrl, 'admin@example.com', adminPassword)).access_token;
+  project.provide('adminToken', adminToken);
+  // Tokens only the server's own key can make: expired, and for another audience (auth tests).
+  const keys = await SigningKeys.load(runtime.db, config.baseUrl);
+  const claims = decodeJwt(adminToken);
+  project.provide('expiredToken', await keys.sign({ ...claims, exp: undefined, iat: undefined }, -60));
+  project.provide(
+    'foreignAudienceToken',
+    await keys.sign(
+      { ...claims, aud: 'another-client', client_id: 'another-client', exp: undefined, iat: undefined },
+      3600,
+    ),
+  );
+  project.provide('dataDir', dataDir);
 
   return async () => {
     await runtime.close();

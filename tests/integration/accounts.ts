@@ -1,0 +1,45 @@
+import { randomUUID } from 'node:crypto';
+import { baseUrl } from './fhirClient';
+import { exchangeCode, pkcePair, type Tokens } from './signIn';
+
+/** Accounts for auth tests, made through the public registration endpoints. */
+
+export async function postJson(path: string, body: unknown, token?: string) {
+  const response = await fetch(new URL(path, baseUrl()), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : {}) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any -- test answers of many shapes
+}
+
+export function uniqueEmail(prefix = 'user'): string {
+  return `${prefix}-${randomUUID().slice(0, 8)}@test.example`;
+}
+
+/** A new user (server-wide, no project yet); answers the pending login id. */
+export async function registerUser(email: string, password: string, challenge: string): Promise<string> {
+  const answer = await postJson('auth/newuser', {
+    firstName: 'Test',
+    lastName: email.split('@')[0],
+    email,
+    password,
+    codeChallenge: challenge,
+    codeChallengeMethod: 'S256',
+  });
+  if (answer.status !== 200) throw new Error(`newuser failed: ${JSON.stringify(answer.body)}`);
+  return answer.body.login as string;
+}
+
+/** A user who owns a new project (as project admin), signed in. */
+export async function registerProjectOwner(projectName = `Project ${randomUUID().slice(0, 6)}`) {
+  const email = uniqueEmail('owner');
+  const password = 'correct horse battery';
+  const { verifier, challenge } = pkcePair();
+  const login = await registerUser(email, password, challenge);
+  const project = await postJson('auth/newproject', { login, projectName });
+  if (typeof project.body.code !== 'string') throw new Error(`newproject failed: ${JSON.stringify(project.body)}`);
+  const tokens: Tokens = await exchangeCode(baseUrl(), project.body.code, verifier);
+  return { email, password, tokens, projectId: tokens.project.reference.split('/')[1], projectName };
+}
