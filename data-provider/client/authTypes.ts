@@ -1,0 +1,104 @@
+import type {
+  AccessPolicy,
+  Bot,
+  ClientApplication,
+  Patient,
+  Practitioner,
+  Project,
+  ProjectMembership,
+  Reference,
+  RelatedPerson,
+  User,
+  UserConfiguration,
+} from '@medplum/fhirtypes';
+
+/** Who a login acts as. */
+export type ProfileResource = Patient | Practitioner | RelatedPerson | Bot | ClientApplication;
+
+/** One signed-in account, as kept in storage (spec §3: login record). */
+export interface LoginState {
+  accessToken: string;
+  refreshToken?: string;
+  project?: Reference<Project>;
+  profile?: Reference<ProfileResource>;
+}
+
+/** The answer of `GET auth/me`. */
+export interface SessionDetails {
+  user?: User;
+  profile: ProfileResource;
+  project: Project;
+  membership: ProjectMembership;
+  config?: UserConfiguration;
+  accessPolicy?: AccessPolicy;
+}
+
+export interface LoginRequest {
+  email: string;
+  password: string;
+  remember?: boolean;
+  projectId?: string;
+  scope?: string;
+  nonce?: string;
+}
+
+/**
+ * The answer of the auth/* sign-in steps: a code to exchange for tokens, or the next step (a
+ * second factor, or a choice between memberships).
+ */
+export interface LoginResponse {
+  login: string;
+  code?: string;
+  mfaRequired?: boolean;
+  memberships?: ProjectMembership[];
+}
+
+export interface NewUserRequest {
+  firstName: string;
+  lastName: string;
+  email: string;
+  password: string;
+  remember?: boolean;
+  projectId?: string;
+  recaptchaToken?: string;
+  recaptchaSiteKey?: string;
+}
+
+export interface NewProjectRequest {
+  login: string;
+  projectName: string;
+}
+
+export interface NewPatientRequest {
+  login: string;
+  projectId: string;
+}
+
+export interface GoogleLoginRequest {
+  googleClientId: string;
+  googleCredential: string;
+  projectId?: string;
+  createUser?: boolean;
+  scope?: string;
+}
+
+/** What an external identity provider's authorize request must carry. */
+export interface ExternalAuthRequest {
+  codeChallenge?: string;
+  codeChallengeMethod?: string;
+  scope?: string;
+  nonce?: string;
+  projectId?: string;
+}
+
+/** The OAuth2 token endpoint's answer. */
+export interface TokenResponse {
+  token_type?: string;
+  access_token: string;
+  refresh_token?: string;
+  id_token?: string;
+  expires_in?: number;
+  scope?: string;
+  project?: Reference<Project>;
+  profile?: Reference<ProfileResource>;
+}
