@@ -44,6 +44,7 @@ export default defineConfig({
       DATA_DIR: dataDir,
       SEED: 'demo',
       ADMIN_PASSWORD: 'e2e-admin-password',
+      DEMO_PASSWORD: 'e2e-demo-password',
     },
   },
 });

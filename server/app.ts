@@ -8,7 +8,7 @@ import { fhirRestRoutes } from './fhir/restRoutes';
 import { reindexRoutes } from './search/reindexRoutes';
 import { terminologyRoutes } from './terminology/terminologyRoutes';
 import { graphqlRoutes } from './graphql/graphqlRoutes';
-import { Repository, type RequestContext } from './fhir/repository';
+import type { RequestContext } from './fhir/repository';
 import type { AuthEnvironment } from './auth/authEnvironment';
 import { authenticate, callerOf } from './auth/authenticate';
 import { authRoutes } from './auth/authRoutes';

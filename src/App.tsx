@@ -1,13 +1,25 @@
 import { Admin, Resource } from 'react-admin';
 import PeopleIcon from '@mui/icons-material/People';
-import { bootstrapDataProvider } from './bootstrapDataProvider';
+import { createFhirAuthProvider, createFhirDataProvider } from '../data-provider/react-admin';
+import { SignInPage } from '../custom-screens/signin';
+import { hearthClient } from './hearthClient';
 import { PatientList } from './patients/PatientList';
 import { PatientShow } from './patients/PatientShow';
 
-/** The first screen: the Demo Clinic's patients, read-only. Sign-in and the real shell replace it. */
+const authProvider = createFhirAuthProvider(hearthClient);
+const dataProvider = createFhirDataProvider(hearthClient);
+const LoginPage = () => <SignInPage client={hearthClient} />;
+
+/** Sign-in, then the patients of the signed-in project. The full shell (issue 8) replaces this layout. */
 export function App() {
   return (
-    <Admin title="Hearth EMR" dataProvider={bootstrapDataProvider} disableTelemetry requireAuth={false}>
+    <Admin
+      title="Hearth EMR"
+      dataProvider={dataProvider}
+      authProvider={authProvider}
+      loginPage={LoginPage}
+      disableTelemetry
+    >
       <Resource
         name="Patient"
         options={{ label: 'Patients' }}

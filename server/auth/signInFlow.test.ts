@@ -8,6 +8,8 @@ import { exchangeCode, pkcePair, signIn } from '../../tests/integration/signIn';
 import { startOidcProvider, providerAccessToken, type TestOidcProvider } from '../../tests/integration/oidcProvider';
 import { totpCode } from './totp';
 
+/* eslint-disable @typescript-eslint/no-explicit-any -- the auth answers are free-form JSON */
+
 async function tokenRequest(form: Record<string, string>, headers: Record<string, string> = {}) {
   const response = await fetch(new URL('oauth2/token', baseUrl()), {
     method: 'POST',
@@ -42,7 +44,7 @@ describe('password sign-in with PKCE', () => {
     expect(claims.aud).toBe('hearth-emr-app');
     expect(claims.profile).toMatch(/^Practitioner\//);
 
-    const me = await http<any>('GET', 'auth/me', { token: tokens.access_token }); // eslint-disable-line @typescript-eslint/no-explicit-any -- free-form answer
+    const me = await http<any>('GET', 'auth/me', { token: tokens.access_token });
     expect(me.status).toBe(200);
     expect(me.body.project.name).toBe('Clinic Alpha');
     expect(me.body.project.superAdmin).toBeUndefined();
@@ -129,7 +131,7 @@ describe('password sign-in with PKCE', () => {
   it('asks for a TOTP code once MFA is enrolled, and refuses a wrong one', async () => {
     const owner = await registerProjectOwner();
     const token = owner.tokens.access_token;
-    const status = await http<any>('GET', 'auth/mfa/status', { token }); // eslint-disable-line @typescript-eslint/no-explicit-any -- free-form answer
+    const status = await http<any>('GET', 'auth/mfa/status', { token });
     expect(status.body.enrolled).toBe(false);
     const secret = new URL(status.body.enrollUri).searchParams.get('secret') as string;
     expect(
@@ -171,10 +173,10 @@ describe('password sign-in with PKCE', () => {
     const second = memberships.find((m) => m.project.display === 'Second Clinic') as { id: string };
     const chosen = await postJson('auth/profile', { login: start.body.login, profile: second.id });
     const tokens = await exchangeCode(baseUrl(), chosen.body.code, start.verifier);
-    const me = await http<any>('GET', 'auth/me', { token: tokens.access_token }); // eslint-disable-line @typescript-eslint/no-explicit-any -- free-form answer
+    const me = await http<any>('GET', 'auth/me', { token: tokens.access_token });
     expect(me.body.project.name).toBe('Second Clinic');
 
-    const status = await http<any>('GET', `auth/login/${start.body.login}`); // eslint-disable-line @typescript-eslint/no-explicit-any -- free-form answer
+    const status = await http<any>('GET', `auth/login/${start.body.login}`);
     expect(status.status).toBe(400); // granted logins are no longer pending
   });
 
@@ -202,7 +204,6 @@ describe('password sign-in with PKCE', () => {
     expect(issueText(denied.body)).toBe('This project does not allow patients to register themselves');
 
     const policy = await http<any>('POST', 'fhir/R4/AccessPolicy', {
-      // eslint-disable-line @typescript-eslint/no-explicit-any -- free-form answer
       token: owner.tokens.access_token,
       body: {
         resourceType: 'AccessPolicy',
@@ -210,7 +211,7 @@ describe('password sign-in with PKCE', () => {
         resource: [{ resourceType: '*', compartment: { reference: '%profile' } }],
       },
     });
-    const project = await http<any>('GET', `fhir/R4/Project/${owner.projectId}`, { token: owner.tokens.access_token }); // eslint-disable-line @typescript-eslint/no-explicit-any -- free-form answer
+    const project = await http<any>('GET', `fhir/R4/Project/${owner.projectId}`, { token: owner.tokens.access_token });
     const saved = await http('PUT', `fhir/R4/Project/${owner.projectId}`, {
       token: owner.tokens.access_token,
       body: { ...project.body, defaultPatientAccessPolicy: { reference: `AccessPolicy/${policy.body.id}` } },
@@ -222,9 +223,9 @@ describe('password sign-in with PKCE', () => {
     const registered = await postJson('auth/newpatient', { login, projectId: owner.projectId });
     const tokens = await exchangeCode(baseUrl(), registered.body.code, verifier);
     expect(tokens.profile.reference).toMatch(/^Patient\//);
-    const own = await http<any>('GET', `fhir/R4/${tokens.profile.reference}`, { token: tokens.access_token }); // eslint-disable-line @typescript-eslint/no-explicit-any -- free-form answer
+    const own = await http<any>('GET', `fhir/R4/${tokens.profile.reference}`, { token: tokens.access_token });
     expect(own.status).toBe(200);
-    const others = await http<any>('GET', 'fhir/R4/Patient', { token: tokens.access_token }); // eslint-disable-line @typescript-eslint/no-explicit-any -- free-form answer
+    const others = await http<any>('GET', 'fhir/R4/Patient', { token: tokens.access_token });
     expect(others.body.entry.map((e: { resource: { id: string } }) => `Patient/${e.resource.id}`)).toEqual([
       tokens.profile.reference,
     ]);
@@ -253,11 +254,11 @@ describe('password sign-in with PKCE', () => {
     const none = await http('GET', 'fhir/R4/Patient', { token: null });
     expect(none.status).toBe(401);
     expect(issueText(none.body)).toBe('Unauthorized');
-    const expired = await http<any>('GET', 'fhir/R4/Patient', { token: inject('expiredToken') }); // eslint-disable-line @typescript-eslint/no-explicit-any -- free-form answer
+    const expired = await http<any>('GET', 'fhir/R4/Patient', { token: inject('expiredToken') });
     expect(expired.status).toBe(401);
     expect(issueText(expired.body)).toBe('Token expired');
     expect(expired.body.issue[0]).toMatchObject({ code: 'login', details: { coding: [{ code: 'expired' }] } });
-    const foreign = await http<any>('GET', 'fhir/R4/Patient', { token: inject('foreignAudienceToken') }); // eslint-disable-line @typescript-eslint/no-explicit-any -- free-form answer
+    const foreign = await http<any>('GET', 'fhir/R4/Patient', { token: inject('foreignAudienceToken') });
     expect(foreign.status).toBe(401);
     expect(issueText(foreign.body)).toBe('token not issued for this audience');
     const admin = inject('adminToken');
@@ -267,15 +268,15 @@ describe('password sign-in with PKCE', () => {
   });
 
   it('publishes discovery documents and keys that verify its tokens', async () => {
-    const config = await http<any>('GET', '.well-known/openid-configuration', { token: null }); // eslint-disable-line @typescript-eslint/no-explicit-any -- free-form answer
+    const config = await http<any>('GET', '.well-known/openid-configuration', { token: null });
     expect(config.body.token_endpoint).toBe(`${baseUrl()}oauth2/token`);
     expect(config.body.code_challenge_methods_supported).toEqual(['S256']);
-    const smart = await http<any>('GET', '.well-known/smart-configuration', { token: null }); // eslint-disable-line @typescript-eslint/no-explicit-any -- free-form answer
+    const smart = await http<any>('GET', '.well-known/smart-configuration', { token: null });
     expect(smart.body.capabilities).toContain('launch-standalone');
     const keys = createRemoteJWKSet(new URL(config.body.jwks_uri));
     const { payload } = await jwtVerify(inject('adminToken'), keys, { issuer: baseUrl() });
     expect(payload.login_id).toBeTruthy();
-    const userinfo = await http<any>('GET', 'oauth2/userinfo'); // eslint-disable-line @typescript-eslint/no-explicit-any -- free-form answer
+    const userinfo = await http<any>('GET', 'oauth2/userinfo');
     expect(userinfo.body).toMatchObject({
       email: 'admin@example.com',
       fhirUser: expect.stringMatching(/^Practitioner\//),
@@ -344,8 +345,8 @@ describe('ClientApplications', () => {
         secret: 'lab-feed-secret-123',
         accessTokenLifetime: '2',
       },
-    }); // eslint-disable-line @typescript-eslint/no-explicit-any -- free-form answer
-    const profile = await http<any>('GET', 'auth/me', { token }); // eslint-disable-line @typescript-eslint/no-explicit-any -- free-form answer
+    });
+    const profile = await http<any>('GET', 'auth/me', { token });
     expect(
       (
         await http('POST', 'fhir/R4/ProjectMembership', {
@@ -450,7 +451,6 @@ describe('external identity providers', () => {
   it('exchanges an access token of the client identity provider for one of ours (token exchange)', async () => {
     const owner = await registerProjectOwner();
     const client = await http<any>('POST', 'fhir/R4/ClientApplication', {
-      // eslint-disable-line @typescript-eslint/no-explicit-any -- free-form answer
       token: owner.tokens.access_token,
       body: {
         resourceType: 'ClientApplication',
@@ -473,7 +473,7 @@ describe('external identity providers', () => {
       subject_token_type: 'urn:ietf:params:oauth:token-type:access_token',
     });
     expect(exchanged.status).toBe(200);
-    const me = await http<any>('GET', 'auth/me', { token: exchanged.body.access_token }); // eslint-disable-line @typescript-eslint/no-explicit-any -- free-form answer
+    const me = await http<any>('GET', 'auth/me', { token: exchanged.body.access_token });
     expect(me.body.user.email).toBe(owner.email);
     const bad = await tokenRequest({
       grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',

@@ -1,0 +1,2 @@
+export { createFhirAuthProvider } from './fhirAuthProvider';
+export { createFhirDataProvider } from './fhirDataProvider';
