@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import type { AccessPolicy, Patient } from '@medplum/fhirtypes';
+import {
+  canReadResourceType,
+  canWriteResourceType,
+  changedFields,
+  hiddenFieldsFor,
+  policyEntriesFor,
+  readonlyFieldsFor,
+  removeFields,
+  restoreFields,
+} from './accessPolicy';
+
+const policy: AccessPolicy = {
+  resourceType: 'AccessPolicy',
+  resource: [
+    { resourceType: 'Patient', hiddenFields: ['birthDate', 'identifier.value'], readonlyFields: ['gender'] },
+    { resourceType: 'Observation', readonly: true },
+    { resourceType: '*' },
+  ],
+};
+
+describe('access-policy rules', () => {
+  it('grants what is listed; without a policy everything but the never-writable types', () => {
+    expect(canReadResourceType(undefined, 'Anything')).toBe(true);
+    expect(canWriteResourceType(undefined, 'Patient')).toBe(true);
+    expect(canWriteResourceType(undefined, 'Login')).toBe(false);
+    expect(canWriteResourceType(undefined, 'DomainConfiguration')).toBe(false);
+    expect(canWriteResourceType(undefined, 'JsonWebKey')).toBe(false);
+    const narrow: AccessPolicy = { resourceType: 'AccessPolicy', resource: [{ resourceType: 'Patient' }] };
+    expect(canReadResourceType(narrow, 'Patient')).toBe(true);
+    expect(canReadResourceType(narrow, 'Observation')).toBe(false);
+  });
+
+  it('readonly entries allow reading only', () => {
+    expect(canReadResourceType(policy, 'Observation')).toBe(true);
+    expect(canWriteResourceType(policy, 'Observation')).toBe(false);
+  });
+
+  it('a wildcard covers other types but never the account and security types', () => {
+    expect(canWriteResourceType(policy, 'Encounter')).toBe(true);
+    for (const type of ['Project', 'ProjectMembership', 'User', 'PasswordChangeRequest', 'UserSecurityRequest']) {
+      expect(canReadResourceType(policy, type), type).toBe(false);
+    }
+    // A type's own entries win over the wildcard.
+    expect(policyEntriesFor(policy, 'Patient')).toHaveLength(1);
+  });
+
+  it('hidden fields are removed (with their primitive extensions) through arrays, without changing the input', () => {
+    const patient: Patient = {
+      resourceType: 'Patient',
+      birthDate: '1970-01-01',
+      _birthDate: { extension: [{ url: 'x', valueString: 'y' }] },
+      identifier: [
+        { system: 'a', value: '1' },
+        { system: 'b', value: '2' },
+      ],
+    } as Patient;
+    const visible = removeFields(patient, hiddenFieldsFor(policy, 'Patient'));
+    expect(visible).toEqual({ resourceType: 'Patient', identifier: [{ system: 'a' }, { system: 'b' }] });
+    expect(patient.birthDate).toBe('1970-01-01');
+    expect(patient.identifier?.[0].value).toBe('1');
+  });
+
+  it('restores hidden fields from the stored version on write, element by element', () => {
+    const stored: Patient = {
+      resourceType: 'Patient',
+      birthDate: '1970-01-01',
+      identifier: [{ system: 'a', value: '1' }],
+    };
+    const incoming: Patient = { resourceType: 'Patient', gender: 'male', identifier: [{ system: 'a' }] };
+    expect(restoreFields(incoming, stored, hiddenFieldsFor(policy, 'Patient'))).toEqual({
+      resourceType: 'Patient',
+      gender: 'male',
+      birthDate: '1970-01-01',
+      identifier: [{ system: 'a', value: '1' }],
+    });
+    // A caller cannot add a hidden field the stored version does not have.
+    expect(
+      restoreFields({ resourceType: 'Patient', birthDate: '2000-01-01' }, { resourceType: 'Patient' }, ['birthDate']),
+    ).toEqual({
+      resourceType: 'Patient',
+    });
+  });
+
+  it('detects changed read-only fields', () => {
+    expect(readonlyFieldsFor(policy, 'Patient')).toEqual(['gender', 'birthDate', 'identifier.value']);
+    const before: Patient = { resourceType: 'Patient', gender: 'male' };
+    expect(changedFields(before, { resourceType: 'Patient', gender: 'female' }, ['gender'])).toEqual(['gender']);
+    expect(changedFields(before, { resourceType: 'Patient', gender: 'male', active: true }, ['gender'])).toEqual([]);
+    expect(changedFields(undefined, { resourceType: 'Patient', gender: 'male' }, ['gender'])).toEqual(['gender']);
+  });
+});
