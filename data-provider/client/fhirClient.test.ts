@@ -328,6 +328,20 @@ describe('FHIR calls', () => {
 });
 
 describe('files', () => {
+  it('download returns the bytes of a Binary by relative or absolute URL', async () => {
+    const { fake, client } = setup();
+    fake.on(
+      'GET',
+      /Binary\/b1$/,
+      () => new Response(new Uint8Array([1, 2, 3]), { headers: { 'content-type': 'image/png' } }),
+    );
+    const blob = await client.download('Binary/b1');
+    expect(new Uint8Array(await blob.arrayBuffer())).toEqual(new Uint8Array([1, 2, 3]));
+    expect(fake.calls[0]).toMatchObject({ url: `${fhir}Binary/b1`, headers: { accept: '*/*' } });
+    await client.download(`${fhir}Binary/b1`);
+    expect(fake.calls[1].url).toBe(`${fhir}Binary/b1`);
+  });
+
   it('createBinary uploads raw bytes with _filename and X-Security-Context, reporting start and end in Node', async () => {
     const { fake, client } = setup();
     fake.on('POST', /Binary/, () =>
@@ -636,6 +650,26 @@ describe('GET cache', () => {
     expect(fake.callsTo('GET', /Patient\/p1/)).toHaveLength(2);
   });
 
+  it('a batch of reads only (such as an automatic batch) keeps the cache', async () => {
+    const { fake, client } = cached();
+    fake.on('POST', fhir, () => jsonResponse({ resourceType: 'Bundle', type: 'batch-response', entry: [] }));
+    await client.readResource('Patient', 'p1');
+    await client.executeBatch({
+      resourceType: 'Bundle',
+      type: 'batch',
+      entry: [{ request: { method: 'GET', url: 'Patient/p2' } }],
+    });
+    await client.readResource('Patient', 'p1');
+    expect(fake.callsTo('GET', /Patient\/p1/)).toHaveLength(1);
+    await client.executeBatch({
+      resourceType: 'Bundle',
+      type: 'batch',
+      entry: [{ request: { method: 'DELETE', url: 'Patient/p1' } }],
+    });
+    await client.readResource('Patient', 'p1');
+    expect(fake.callsTo('GET', /Patient\/p1/)).toHaveLength(2);
+  });
+
   it('invalidateSearches drops searches of a type but not reads; invalidateAll drops everything', async () => {
     const { fake, client } = cached();
     await client.readResource('Patient', 'p1');
@@ -728,6 +762,17 @@ describe('automatic batching', () => {
     const error = await missing;
     expect(error.status).toBe(404);
     expect(error.message).toBe('Not found');
+  });
+
+  it('keeps batched answers in the cache', async () => {
+    const { fake, client } = batching({ cacheTime: 60_000 });
+    const first = Promise.all([client.readResource('Patient', 'a'), client.readResource('Patient', 'b')]);
+    await vi.advanceTimersByTimeAsync(100);
+    await first;
+    const again = Promise.all([client.readResource('Patient', 'a'), client.readResource('Patient', 'b')]);
+    await vi.advanceTimersByTimeAsync(100);
+    expect((await again).map((patient) => patient.id)).toEqual(['a', 'b']);
+    expect(fake.calls).toHaveLength(1);
   });
 
   it('sends a single queued GET on its own', async () => {

@@ -230,6 +230,15 @@ function isAsyncJob(value: unknown): value is AsyncJob {
   );
 }
 
+function isReadOnlyBundle(body: unknown): boolean {
+  const entries = (body as Partial<Bundle> | undefined)?.entry;
+  return (
+    (body as Partial<Bundle> | undefined)?.resourceType === 'Bundle' &&
+    Array.isArray(entries) &&
+    entries.every((entry) => entry.request?.method === 'GET' || entry.request?.method === 'HEAD')
+  );
+}
+
 function isSearchMatch(entry: BundleEntry): boolean {
   return entry.search?.mode !== 'include' && entry.search?.mode !== 'outcome';
 }
@@ -425,11 +434,14 @@ export class FhirClient extends EventTarget {
     });
   }
 
-  /** A write to a type makes every cached GET of that type stale; a batch may write any type. */
-  private invalidateAfterWrite(href: string): void {
+  /**
+   * A write to a type makes every cached GET of that type stale; a batch or transaction may write
+   * any type, unless all its entries are reads (as in the automatic batches of GETs).
+   */
+  private invalidateAfterWrite(href: string, body: unknown): void {
     if (!this.urls.isFhirUrl(href)) return;
     if (this.urls.isFhirBase(href)) {
-      this.cache.clear();
+      if (!isReadOnlyBundle(body)) this.cache.clear();
       return;
     }
     if (this.urls.isOperationUrl(href)) return;
@@ -465,7 +477,7 @@ export class FhirClient extends EventTarget {
       }
       return await readResponseBody(response, options.responseType);
     } finally {
-      if (options.method !== 'GET') this.invalidateAfterWrite(options.url);
+      if (options.method !== 'GET') this.invalidateAfterWrite(options.url, options.body);
     }
   }
 
@@ -483,6 +495,11 @@ export class FhirClient extends EventTarget {
       this.retryPolicy,
     );
     if (response.status !== 401) return response;
+    if (tokenUsed === undefined) {
+      // Nothing to refresh: the server's own answer says why (e.g. a wrong password at a sign-in step).
+      if (!this.isSignInStep(options.url)) this.onUnauthenticated?.();
+      return response;
+    }
     await discardBody(response);
     if (!afterRefresh) {
       // Another request may already have refreshed while this one was on the way: just try again.
@@ -492,6 +509,11 @@ export class FhirClient extends EventTarget {
     }
     this.endSession();
     throw new OperationOutcomeError(unauthorized(), 401);
+  }
+
+  /** auth/* calls: a 401 there means wrong credentials, not an ended session. */
+  private isSignInStep(href: string): boolean {
+    return href.startsWith(this.urls.url('auth/').toString());
   }
 
   private async pollStatus(statusUrl: string, options: SendOptions): Promise<unknown> {
@@ -863,7 +885,7 @@ export class FhirClient extends EventTarget {
           : undefined;
     const profile = this.getProfile();
     const sender =
-      profile && ['Patient', 'Practitioner', 'RelatedPerson', 'Device'].includes(profile.resourceType)
+      profile && ['Patient', 'Practitioner', 'RelatedPerson'].includes(profile.resourceType)
         ? (referenceTo(profile) as Communication['sender'])
         : undefined;
     return this.createResource<Communication>(
@@ -1284,6 +1306,7 @@ export class FhirClient extends EventTarget {
     const problem = accessTokenProblem(login.accessToken, this.clientId, Date.now());
     const renewable = login.refreshToken !== undefined && isTokenExpired(login.accessToken, Date.now());
     if (problem && !(renewable && problem.issue[0]?.details?.coding?.[0]?.code === 'expired')) {
+      this.logins.removeLogin(login);
       this.clearActiveLogin();
       throw new OperationOutcomeError(problem, 401);
     }

@@ -7,7 +7,6 @@ import { LOGIN_STORAGE_KEYS } from './loginStore';
 import { createCodeChallenge } from './pkce';
 
 const server = 'http://ehr.test/';
-const fhir = `${server}fhir/R4/`;
 const tokenUrl = `${server}oauth2/token`;
 const clientId = 'app-1';
 
@@ -394,6 +393,28 @@ describe('401 handling', () => {
     expect(onUnauthenticated).toHaveBeenCalledTimes(1);
   });
 
+  it("without a session, a 401 rejects with the server's outcome; only outside sign-in steps is it unauthenticated", async () => {
+    const { fake, client, onUnauthenticated } = setup();
+    const wrongPassword = {
+      resourceType: 'OperationOutcome',
+      issue: [{ severity: 'error', code: 'login', details: { text: 'Email or password is invalid' } }],
+    };
+    fake.on('POST', `${server}auth/login`, () => jsonResponse(wrongPassword, 401));
+    fake.on('GET', /Patient\/p1/, () =>
+      jsonResponse(
+        { ...wrongPassword, issue: [{ ...wrongPassword.issue[0], details: { text: 'Sign in first' } }] },
+        401,
+      ),
+    );
+    const error = await rejection(client.startLogin({ email: 'a@b.c', password: 'wrong' }));
+    expect(error.message).toBe('Email or password is invalid');
+    expect(error.status).toBe(401);
+    expect(onUnauthenticated).not.toHaveBeenCalled();
+    expect((await rejection(client.readResource('Patient', 'p1'))).message).toBe('Sign in first');
+    expect(onUnauthenticated).toHaveBeenCalledTimes(1);
+    expect(fake.callsTo('POST', tokenUrl)).toHaveLength(0);
+  });
+
   it('concurrent 401s share one refresh', async () => {
     const { fake, client } = setup();
     client.setAccessToken(token(), 'refresh-1');
@@ -481,8 +502,10 @@ describe('logins', () => {
   it('setActiveLogin refuses an expired token without refresh token, and renews one with', async () => {
     const { fake, client } = setup();
     const expired = { accessToken: token(-5), profile: { reference: 'Practitioner/x' } };
+    client.setAccessToken(token());
     expect((await rejection(client.setActiveLogin(expired))).message).toBe('Token expired');
     expect(client.getActiveLogin()).toBeUndefined();
+    expect(client.getLogins().map((login) => login.profile?.reference)).not.toContain('Practitioner/x');
     expect((await rejection(client.setActiveLogin({ accessToken: token(60, { client_id: 'other' }) }))).message).toBe(
       'token not issued for this audience',
     );
@@ -492,7 +515,8 @@ describe('logins', () => {
     await client.setActiveLogin({ ...expired, refreshToken: 'r-x' });
     expect(client.getAccessToken()).toBe(renewed);
     expect(client.getActiveLogin()?.refreshToken).toBe('r-x');
-    expect(client.getLogins().map((login) => login.accessToken)).toEqual([renewed]);
+    expect(client.getLogins().map((login) => login.accessToken)).toContain(renewed);
+    expect(client.getLogins().map((login) => login.accessToken)).not.toContain(expired.accessToken);
   });
 
   it('setAccessToken refuses a token issued to another client', () => {
