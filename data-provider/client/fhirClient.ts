@@ -503,8 +503,8 @@ export class FhirClient extends EventTarget {
     await discardBody(response);
     if (!afterRefresh) {
       // Another request may already have refreshed while this one was on the way: just try again.
-      const refreshedMeanwhile = tokenUsed !== undefined && this.activeLogin?.accessToken !== tokenUsed;
-      if (!refreshedMeanwhile || !this.activeLogin) await this.refresh();
+      const refreshedMeanwhile = this.activeLogin !== undefined && this.activeLogin.accessToken !== tokenUsed;
+      if (!refreshedMeanwhile) await this.refresh();
       return this.fetchAuthorized(options, true);
     }
     this.endSession();
