@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { decodeJwt, createRemoteJWKSet, jwtVerify } from 'jose';
+import { decodeJwt, createRemoteJWKSet, exportJWK, generateKeyPair, jwtVerify, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { baseUrl, http, issueExpressions, issueText } from '../../tests/integration/fhirClient';
 import { postJson, registerProjectOwner, registerUser, uniqueEmail } from '../../tests/integration/accounts';
@@ -488,5 +488,90 @@ describe('external identity providers', () => {
       subject_token_type: 'urn:ietf:params:oauth:token-type:access_token',
     });
     expect(noClient.body.error_description).toBe('Token exchange needs a client_id');
+  });
+
+  it('authenticates clients by a signed assertion (private_key_jwt and the jwt-bearer grant)', async () => {
+    const owner = await registerProjectOwner();
+    const { privateKey, publicKey } = await generateKeyPair('ES256');
+    provider.jwks = { keys: [{ ...(await exportJWK(publicKey)), kid: 'k1', alg: 'ES256' }] };
+    const client = await http<any>('POST', 'fhir/R4/ClientApplication', {
+      token: owner.tokens.access_token,
+      body: { resourceType: 'ClientApplication', name: 'Signed client', jwksUri: `${provider.url}jwks` },
+    });
+    await http('POST', 'fhir/R4/ProjectMembership', {
+      token: owner.tokens.access_token,
+      body: {
+        resourceType: 'ProjectMembership',
+        project: { reference: `Project/${owner.projectId}` },
+        user: { reference: `ClientApplication/${client.body.id}` },
+        profile: { reference: `ClientApplication/${client.body.id}` },
+      },
+    });
+    const assertion = (audience: string) =>
+      new SignJWT({})
+        .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+        .setIssuer(client.body.id)
+        .setSubject(client.body.id)
+        .setAudience(audience)
+        .setIssuedAt()
+        .setExpirationTime('2m')
+        .setJti(crypto.randomUUID())
+        .sign(privateKey);
+    const tokenUrl = `${baseUrl()}oauth2/token`;
+    const viaAssertion = await tokenRequest({
+      grant_type: 'client_credentials',
+      client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+      client_assertion: await assertion(tokenUrl),
+    });
+    expect(viaAssertion.status).toBe(200);
+    expect((await http('GET', 'fhir/R4/Patient?_count=1', { token: viaAssertion.body.access_token })).status).toBe(200);
+    const bearer = await tokenRequest({
+      grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+      assertion: await assertion(tokenUrl),
+    });
+    expect(bearer.status).toBe(200);
+    const wrongAudience = await tokenRequest({
+      grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+      assertion: await assertion('https://elsewhere.example/token'),
+    });
+    expect(wrongAudience.status).toBe(401);
+    expect(wrongAudience.body.error).toBe('invalid_client');
+  });
+
+  it('checks /oauth2/authorize requests before handing them to the sign-in page', async () => {
+    const owner = await registerProjectOwner();
+    const client = await http<any>('POST', 'fhir/R4/ClientApplication', {
+      token: owner.tokens.access_token,
+      body: { resourceType: 'ClientApplication', name: 'SMART app', redirectUri: 'http://127.0.0.1:9/callback' },
+    });
+    const authorize = (query: Record<string, string>) =>
+      fetch(`${baseUrl()}oauth2/authorize?${new URLSearchParams(query)}`, { redirect: 'manual' });
+    const unregistered = await authorize({
+      client_id: client.body.id,
+      redirect_uri: 'http://evil.example/cb',
+      response_type: 'code',
+    });
+    expect(unregistered.status).toBe(400);
+    const noPkce = await authorize({
+      client_id: client.body.id,
+      redirect_uri: 'http://127.0.0.1:9/callback',
+      response_type: 'code',
+      state: 's1',
+    });
+    const refused = new URL(noPkce.headers.get('location') as string);
+    expect(refused.searchParams.get('error')).toBe('invalid_request');
+    expect(refused.searchParams.get('state')).toBe('s1');
+    const ok = await authorize({
+      client_id: client.body.id,
+      redirect_uri: 'http://127.0.0.1:9/callback',
+      response_type: 'code',
+      state: 's2',
+      code_challenge: pkcePair().challenge,
+      code_challenge_method: 'S256',
+      scope: 'openid patient/*.read',
+    });
+    const signInPage = new URL(ok.headers.get('location') as string);
+    expect(signInPage.pathname).toBe('/oauth');
+    expect(signInPage.searchParams.get('client_id')).toBe(client.body.id);
   });
 });

@@ -12,6 +12,8 @@ export interface TestOidcProvider {
   clientSecret: string;
   /** Who signs in at the provider next. */
   person: { sub: string; email: string };
+  /** Published at /jwks: the keys a ClientApplication signs its assertions with. */
+  jwks: { keys: Record<string, unknown>[] };
   /** What the token endpoint received last (to check PKCE and client authentication). */
   lastTokenRequest?: URLSearchParams & { authorization?: string };
   close(): Promise<void>;
@@ -25,6 +27,7 @@ export async function startOidcProvider(): Promise<TestOidcProvider> {
     clientId: 'hearth-test-client',
     clientSecret: randomBytes(12).toString('hex'),
     person: { sub: 'external-1', email: 'someone@example.org' },
+    jwks: { keys: [] },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
   const server: Server = createServer((request, response) => {
@@ -70,6 +73,7 @@ export async function startOidcProvider(): Promise<TestOidcProvider> {
       });
       return;
     }
+    if (url.pathname === '/jwks') return json(200, provider.jwks);
     if (url.pathname === '/userinfo') {
       const token = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
       const person = token ? tokens.get(token) : undefined;
