@@ -5,7 +5,6 @@ import type {
   Practitioner,
   Project,
   ProjectMembership,
-  Reference,
   User,
   UserSecurityRequest,
 } from '@medplum/fhirtypes';
@@ -29,8 +28,8 @@ import {
 import { hashPassword, verifyPassword } from './passwordHash';
 import { accountThrottle, addressThrottle, checkThrottle, clearFailures, recordFailure } from './signInThrottle';
 import { externalAuthorizeUrl, findDomainProvider } from './externalIdentity';
+import { systemAuthor } from '../definitions/loadDefinitions';
 
-const serverAuthor: Reference = { reference: 'Device/system', display: 'System' };
 // Verifying against a fixed hash when the e-mail is unknown keeps both answers equally slow.
 const dummyHashPromise = hashPassword('not-a-real-password-hearth');
 
@@ -147,7 +146,7 @@ export async function authRoutes(app: FastifyInstance, env: AuthEnvironment): Pr
       }
       if (await findUserByEmail(session, email)) throw errors.invalid('Email already registered', 'email');
       const user = (await session.create(
-        { projectId: accountsProjectId, author: serverAuthor },
+        { projectId: accountsProjectId, author: systemAuthor },
         { resourceType: 'User', firstName, lastName, email, passwordHash } as User,
         { trusted: false },
       )) as User;
@@ -173,7 +172,7 @@ export async function authRoutes(app: FastifyInstance, env: AuthEnvironment): Pr
       const user = await readReference<User>(session, login.user);
       if (!user) throw errors.invalid('Login not found', 'login');
       const projectId = crypto.randomUUID();
-      const ctx = { projectId, author: serverAuthor };
+      const ctx = { projectId, author: systemAuthor };
       const project = (await session.create(
         ctx,
         { resourceType: 'Project', name: projectName, owner: { reference: `User/${user.id}` } } as Project,
@@ -210,7 +209,7 @@ export async function authRoutes(app: FastifyInstance, env: AuthEnvironment): Pr
       }
       const existing = await membershipsOf(session, { reference: `User/${user.id}` }, projectId);
       if (existing.length > 0) throw errors.invalid('Already registered in this project', 'projectId');
-      const ctx = { projectId, author: serverAuthor };
+      const ctx = { projectId, author: systemAuthor };
       const patient = (await session.create(ctx, {
         resourceType: 'Patient',
         name: [{ given: [user.firstName as string], family: user.lastName }],
@@ -283,7 +282,7 @@ export async function authRoutes(app: FastifyInstance, env: AuthEnvironment): Pr
     const passwordHash = await hashPassword(password);
     await tx((session) =>
       session.update(
-        { projectId: user.meta?.project ?? accountsProjectId, author: serverAuthor },
+        { projectId: user.meta?.project ?? accountsProjectId, author: systemAuthor },
         { ...user, passwordHash },
       ),
     );
@@ -298,7 +297,7 @@ export async function authRoutes(app: FastifyInstance, env: AuthEnvironment): Pr
       const secret = newSecret();
       const securityRequest = await tx(
         (session) =>
-          session.create({ projectId: user.meta?.project ?? accountsProjectId, author: serverAuthor }, {
+          session.create({ projectId: user.meta?.project ?? accountsProjectId, author: systemAuthor }, {
             resourceType: 'UserSecurityRequest',
             type: 'reset',
             user: { reference: `User/${user.id}` },
@@ -333,7 +332,7 @@ export async function authRoutes(app: FastifyInstance, env: AuthEnvironment): Pr
       }
       const user = await readReference<User>(session, securityRequest.user);
       if (!user) throw errors.invalid('This password link is invalid or has expired', 'secret');
-      const ctx = { projectId: user.meta?.project ?? accountsProjectId, author: serverAuthor };
+      const ctx = { projectId: user.meta?.project ?? accountsProjectId, author: systemAuthor };
       await session.update(ctx, { ...user, passwordHash });
       await session.update(ctx, { ...securityRequest, used: true });
       return user.email;

@@ -11,10 +11,9 @@ import {
   refreshTokenSeconds,
   type AuthEnvironment,
 } from './authEnvironment';
+import { systemAuthor } from '../definitions/loadDefinitions';
 
 /** The sign-in record's lifecycle: created at the first step, completed by a code, ended by logout. */
-
-const serverAuthor: Reference = { reference: 'Device/system', display: 'System' };
 
 export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('base64url');
@@ -34,7 +33,7 @@ export function newSecret(): string {
 /** Login records live in the project of their membership once chosen, before that with the accounts. */
 function loginContext(login: Login): RequestContext {
   const projectId = login.project?.reference?.split('/')[1] ?? accountsProjectId;
-  return { projectId, author: serverAuthor };
+  return { projectId, author: systemAuthor };
 }
 
 export interface LoginStart {

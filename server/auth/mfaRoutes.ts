@@ -9,14 +9,13 @@ import { authenticate } from './authenticate';
 import { continueLogin, pendingLogin, saveLogin } from './loginService';
 import { generateTotpSecret, otpauthUrl, verifyTotp } from './totp';
 import { accountThrottle, checkThrottle, clearFailures, recordFailure } from './signInThrottle';
-
-const serverAuthor: Reference = { reference: 'Device/system', display: 'System' };
+import { systemAuthor } from '../definitions/loadDefinitions';
 
 /** Two-factor sign-in with authenticator-app codes (TOTP): status, enrolment, disabling and the sign-in step. */
 export async function mfaRoutes(app: FastifyInstance, env: AuthEnvironment): Promise<void> {
   const tx = <T>(work: (session: RepositorySession) => Promise<T>) => env.repository.transaction(work);
   const saveUser = (session: RepositorySession, user: User) =>
-    session.update({ projectId: user.meta?.project ?? accountsProjectId, author: serverAuthor }, user);
+    session.update({ projectId: user.meta?.project ?? accountsProjectId, author: systemAuthor }, user);
 
   const currentUser = async (session: RepositorySession, reference: Reference | undefined): Promise<User> => {
     const user = await readReference<User>(session, reference);

@@ -6,8 +6,7 @@ import { parseSearchRequest } from '../search/searchRequest';
 import { generatePassword, hashPassword } from '../auth/passwordHash';
 import { accountsProjectId } from '../auth/authEnvironment';
 import type { AdminState } from './adminBootstrap';
-
-const serverAuthor: Reference = { reference: 'Device/system', display: 'System' };
+import { systemAuthor } from '../definitions/loadDefinitions';
 
 export interface DemoAccount {
   email: string;
@@ -33,7 +32,7 @@ export async function seedDemoAccounts(
 ): Promise<DemoAccountsResult> {
   const password = options.password ?? generatePassword();
   const passwordHash = await hashPassword(password);
-  const ctx = { projectId: options.projectId, author: serverAuthor };
+  const ctx = { projectId: options.projectId, author: systemAuthor };
   const project: Reference = { reference: `Project/${options.projectId}`, display: 'Demo Clinic' };
 
   const frontDesk = (await session.create(ctx, {
@@ -64,7 +63,7 @@ export async function seedDemoAccounts(
   } as typeof projectResource);
 
   const person = async (first: string, last: string, email: string) => {
-    const user = (await session.create({ projectId: accountsProjectId, author: serverAuthor }, {
+    const user = (await session.create({ projectId: accountsProjectId, author: systemAuthor }, {
       resourceType: 'User',
       firstName: first,
       lastName: last,
