@@ -1,13 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type {
-  Login,
-  Patient,
-  Practitioner,
-  Project,
-  ProjectMembership,
-  User,
-  UserSecurityRequest,
-} from '@medplum/fhirtypes';
+import type { Login, Project, ProjectMembership, User, UserSecurityRequest } from '@medplum/fhirtypes';
 import { errors } from '../fhir/fhirError';
 import type { RepositorySession } from '../fhir/repository';
 import { findUserByEmail, membershipsOf, normalizeEmail, readClient, readProject, readReference } from './accountStore';
@@ -26,6 +18,7 @@ import {
   revokeLogin,
 } from './loginService';
 import { hashPassword, verifyPassword } from './passwordHash';
+import { createUserProfile } from './userProfile';
 import { accountThrottle, addressThrottle, checkThrottle, clearFailures, recordFailure } from './signInThrottle';
 import { externalAuthorizeUrl, findDomainProvider } from './externalIdentity';
 import { systemAuthor } from '../definitions/loadDefinitions';
@@ -178,18 +171,7 @@ export async function authRoutes(app: FastifyInstance, env: AuthEnvironment): Pr
         { resourceType: 'Project', name: projectName, owner: { reference: `User/${user.id}` } } as Project,
         { id: projectId, fresh: true },
       )) as Project;
-      const practitioner = (await session.create(ctx, {
-        resourceType: 'Practitioner',
-        name: [{ given: [user.firstName as string], family: user.lastName }],
-        telecom: user.email ? [{ system: 'email', use: 'work', value: user.email }] : undefined,
-      } as Practitioner)) as Practitioner;
-      const membership = (await session.create(ctx, {
-        resourceType: 'ProjectMembership',
-        project: { reference: `Project/${project.id}`, display: project.name },
-        user: { reference: `User/${user.id}`, display: user.email },
-        profile: { reference: `Practitioner/${practitioner.id}`, display: `${user.firstName} ${user.lastName}` },
-        admin: true,
-      } as ProjectMembership)) as ProjectMembership;
+      const membership = await createUserProfile(session, user, project, 'Practitioner', { admin: true });
       return chooseMembership(session, { ...login, project: undefined }, membership);
     });
   });
@@ -209,19 +191,9 @@ export async function authRoutes(app: FastifyInstance, env: AuthEnvironment): Pr
       }
       const existing = await membershipsOf(session, { reference: `User/${user.id}` }, projectId);
       if (existing.length > 0) throw errors.invalid('Already registered in this project', 'projectId');
-      const ctx = { projectId, author: systemAuthor };
-      const patient = (await session.create(ctx, {
-        resourceType: 'Patient',
-        name: [{ given: [user.firstName as string], family: user.lastName }],
-        telecom: user.email ? [{ system: 'email', use: 'home', value: user.email }] : undefined,
-      } as Patient)) as Patient;
-      const membership = (await session.create(ctx, {
-        resourceType: 'ProjectMembership',
-        project: { reference: `Project/${projectId}`, display: project.name },
-        user: { reference: `User/${user.id}`, display: user.email },
-        profile: { reference: `Patient/${patient.id}`, display: `${user.firstName} ${user.lastName}` },
+      const membership = await createUserProfile(session, user, project, 'Patient', {
         accessPolicy: project.defaultPatientAccessPolicy,
-      } as ProjectMembership)) as ProjectMembership;
+      });
       return chooseMembership(session, login, membership);
     });
   });

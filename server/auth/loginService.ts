@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { ClientApplication, Login, Project, ProjectMembership, Reference, User } from '@medplum/fhirtypes';
+import type { ClientApplication, Login, ProjectMembership, Reference, User } from '@medplum/fhirtypes';
 import { errors } from '../fhir/fhirError';
 import type { RepositorySession, RequestContext } from '../fhir/repository';
 import { membershipsOf, readClient, readLogin, readProject, readReference } from './accountStore';
@@ -360,8 +360,4 @@ export function parseLifetime(value: string): number {
   if (!match) return accessTokenSeconds;
   const unit = { '': 1, s: 1, m: 60, h: 3600, d: 86400 }[match[2] as '' | 's' | 'm' | 'h' | 'd'];
   return Number(match[1]) * unit;
-}
-
-export async function projectOf(session: RepositorySession, login: Login): Promise<Project | undefined> {
-  return readProject(session, login.project);
 }
