@@ -26,6 +26,17 @@ export interface RequestContext {
 
 export type HistoryOperation = 'create' | 'update' | 'delete';
 
+/** A version that has committed, as stored (not redacted for any caller). */
+export interface CommittedWrite {
+  operation: HistoryOperation;
+  resource: Resource;
+  /** For a delete: the content the resource had before it was deleted. */
+  previous?: Resource;
+}
+
+/** Told about every committed transaction's writes (realtime notifications, bot triggers). */
+export type CommitListener = (writes: readonly CommittedWrite[]) => void;
+
 export interface HistoryRecord {
   resource: Resource;
   operation: HistoryOperation;
@@ -65,6 +76,7 @@ export function versionFromEtag(etag: string): string {
 
 export class Repository {
   private readonly statistics: StatisticsMaintenance;
+  private readonly commitListeners = new Set<CommitListener>();
 
   constructor(
     readonly db: Database,
@@ -88,7 +100,25 @@ export class Repository {
     // Only what committed may change the server's behaviour (new search parameters).
     session?.applyCommitted();
     this.statistics.recordWrites(session?.writeCount ?? 0);
+    if (session && session.written.length > 0) this.announce(session.written);
     return result;
+  }
+
+  /** Registers a listener for committed writes; returns the function that removes it. */
+  onCommitted(listener: CommitListener): () => void {
+    this.commitListeners.add(listener);
+    return () => this.commitListeners.delete(listener);
+  }
+
+  private announce(writes: readonly CommittedWrite[]): void {
+    for (const listener of this.commitListeners) {
+      // A failing listener must not turn a committed write into an error answer.
+      try {
+        listener(writes);
+      } catch (error) {
+        console.error('commit listener failed', error);
+      }
+    }
   }
 
   create(ctx: RequestContext, resource: Resource): Promise<Resource> {
@@ -113,6 +143,8 @@ export class RepositorySession {
   private pending: PendingWrite[] = [];
   /** Versions written in this session (for statistics maintenance). */
   writeCount = 0;
+  /** What this session has flushed, announced to commit listeners once the transaction commits. */
+  readonly written: CommittedWrite[] = [];
   private readonly committedEffects: (() => void)[] = [];
 
   constructor(
@@ -189,6 +221,9 @@ export class RepositorySession {
     this.pending = [];
     this.writeCount += writes.length;
     await flushWrites(this.tx, writes);
+    for (const write of writes) {
+      this.written.push({ operation: write.operation, resource: write.resource, previous: write.previous });
+    }
   }
 
   /** Creates `resource` with a server-assigned id (or `options.id`, for update-as-create). */
@@ -289,6 +324,7 @@ export class RepositorySession {
       rows: undefined,
       compartments: [],
       isNew: false,
+      previous: existing.content,
     });
   }
 

@@ -11,6 +11,8 @@ export interface PendingWrite {
   compartments: string[];
   /** A fresh server-assigned id: nothing can exist yet, so there is nothing to replace. */
   isNew: boolean;
+  /** For a delete: the content before it (for subscriptions matching deleted resources). */
+  previous?: Resource;
 }
 
 const indexColumns: Record<keyof IndexRows, string[]> = {
