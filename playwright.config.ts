@@ -9,7 +9,7 @@ const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'hearth-e
 
 export default defineConfig({
   testDir: 'tests/e2e',
-  outputDir: 'test-results/playwright',
+  outputDir: process.env.E2E_OUTPUT_DIR ?? 'test-results/playwright',
   workers: 1,
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
@@ -45,6 +45,7 @@ export default defineConfig({
       SEED: 'demo',
       ADMIN_PASSWORD: 'e2e-admin-password',
       DEMO_PASSWORD: 'e2e-demo-password',
+      ...(process.env.WEB_ROOT ? { WEB_ROOT: process.env.WEB_ROOT } : {}),
     },
   },
 });

@@ -20,6 +20,8 @@ export interface ServerConfig {
   registration: 'open' | 'closed';
   /** Password of the demo clinic's accounts; generated (and written to DATA_DIR) when unset. */
   demoPassword?: string;
+  /** Folder of the built web app (WEB_ROOT); the repository's dist/ when unset. */
+  webRoot?: string;
 }
 
 export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -49,6 +51,7 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     googleJwksUrl: env.GOOGLE_JWKS_URL || 'https://www.googleapis.com/oauth2/v3/certs',
     registration,
     demoPassword: env.DEMO_PASSWORD || undefined,
+    webRoot: env.WEB_ROOT ? resolve(env.WEB_ROOT) : undefined,
   };
 }
 

@@ -1,6 +1,6 @@
 // `npm start`: build the web app when its sources are newer than the build, then run the server.
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -24,14 +24,24 @@ function newestMtime(path) {
   return newest;
 }
 
-const builtIndex = join(root, 'dist', 'index.html');
+// WEB_ROOT lets several checkouts or test runs build and serve their own copy of the web app.
+const webRoot = process.env.WEB_ROOT ? resolve(process.env.WEB_ROOT) : join(root, 'dist');
+const builtIndex = join(webRoot, 'index.html');
 const sourcesChanged = Math.max(...webSources.map((p) => newestMtime(join(root, p))));
 const hasWebApp = existsSync(join(root, 'index.html')) || existsSync(join(root, 'src', 'index.html'));
 if (hasWebApp && (!existsSync(builtIndex) || statSync(builtIndex).mtimeMs < sourcesChanged)) {
   console.log('Building the web app…');
   const build = spawnSync(
     process.execPath,
-    [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'],
+    [
+      join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
+      'build',
+      '--logLevel',
+      'warn',
+      '--outDir',
+      webRoot,
+      '--emptyOutDir',
+    ],
     {
       cwd: root,
       stdio: 'inherit',

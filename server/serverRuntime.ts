@@ -103,7 +103,7 @@ export async function createServerRuntime(config: ServerConfig, options: Runtime
       baseUrl: config.baseUrl,
       version: `${serverVersion} (definitions ${definitionsVersion})`,
       maxBodyBytes: config.maxBodyBytes,
-      webRoot: join(repoRoot, 'dist'),
+      webRoot: config.webRoot ?? join(repoRoot, 'dist'),
       auth,
       logger: options.logger,
     });
