@@ -7,10 +7,19 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: [
-            '{config,data-provider,schema-engine,src,custom-screens}/**/*.test.{ts,tsx}',
+            '{config,data-provider,schema-engine,src,custom-screens}/**/*.test.ts',
             'server/**/*.unit.test.ts',
             'tests/bench/**/*.test.ts',
           ],
+        },
+      },
+      {
+        test: {
+          // React components rendered into happy-dom with Testing Library.
+          name: 'components',
+          include: ['{data-provider,schema-engine,src,custom-screens}/**/*.test.tsx'],
+          environment: 'happy-dom',
+          setupFiles: ['tests/setup/componentSetup.ts'],
         },
       },
       {
