@@ -51,7 +51,8 @@ describe('matchesCriteria', () => {
 
   it('judges each version by its own content, even after it was replaced', async () => {
     const first = await repository.create(ctx, communication('p3', 'in-progress'));
-    const second = (await repository.update(ctx, { ...first, status: 'completed' })).resource;
+    const second = (await repository.update(ctx, { ...(first as Communication), status: 'completed' } as Communication))
+      .resource;
     await repository.transaction(async (session) => {
       expect(await matchesCriteria(session, 'Communication?status=in-progress', first)).toBe(true);
       expect(await matchesCriteria(session, 'Communication?status=completed', first)).toBe(false);
