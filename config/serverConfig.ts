@@ -22,6 +22,10 @@ export interface ServerConfig {
   demoPassword?: string;
   /** Folder of the built web app (WEB_ROOT); the repository's dist/ when unset. */
   webRoot?: string;
+  /** Largest Binary upload in bytes (BINARY_MAX_BYTES); larger ones answer 413. */
+  binaryMaxBytes: number;
+  /** How long a bot may run before it is stopped (BOT_TIMEOUT_MS). */
+  botTimeoutMs: number;
 }
 
 export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -52,7 +56,15 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     registration,
     demoPassword: env.DEMO_PASSWORD || undefined,
     webRoot: env.WEB_ROOT ? resolve(env.WEB_ROOT) : undefined,
+    binaryMaxBytes: positiveInteger(env, 'BINARY_MAX_BYTES', 100 * 1024 * 1024),
+    botTimeoutMs: positiveInteger(env, 'BOT_TIMEOUT_MS', 10_000),
   };
+}
+
+function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = Number(env[name] ?? fallback);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number`);
+  return value;
 }
 
 /** Until sign-in exists, the server must not be reachable from other machines. */
