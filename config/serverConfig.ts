@@ -26,6 +26,8 @@ export interface ServerConfig {
   binaryMaxBytes: number;
   /** How long a bot may run before it is stopped (BOT_TIMEOUT_MS). */
   botTimeoutMs: number;
+  /** How often bound realtime subscriptions get a heartbeat (REALTIME_HEARTBEAT_MS). */
+  realtimeHeartbeatMs: number;
 }
 
 export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -58,6 +60,7 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     webRoot: env.WEB_ROOT ? resolve(env.WEB_ROOT) : undefined,
     binaryMaxBytes: positiveInteger(env, 'BINARY_MAX_BYTES', 100 * 1024 * 1024),
     botTimeoutMs: positiveInteger(env, 'BOT_TIMEOUT_MS', 10_000),
+    realtimeHeartbeatMs: positiveInteger(env, 'REALTIME_HEARTBEAT_MS', 10_000),
   };
 }
 
