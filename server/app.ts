@@ -16,6 +16,7 @@ import { mfaRoutes } from './auth/mfaRoutes';
 import { externalAuthRoutes } from './auth/externalAuthRoutes';
 import { oauthRoutes } from './auth/oauthRoutes';
 import type { SearchParameterRegistry } from './search/searchParameterRegistry';
+import { addAttachmentUrlHooks, binaryRoutes, type BinaryEnvironment } from './binary';
 
 export interface AppOptions {
   db: Database;
@@ -26,6 +27,8 @@ export interface AppOptions {
   /** Folder of the built web app; served at / when it exists. */
   webRoot?: string;
   auth: AuthEnvironment;
+  /** Binary content storage and signed attachment URLs. */
+  binary: BinaryEnvironment;
   logger?: boolean;
 }
 
@@ -40,6 +43,7 @@ const apiPrefixes = [
   '/email/',
   '/keyvalue/',
   '/fhircast/',
+  '/storage/',
 ];
 const jsonTypes = ['application/json', 'application/fhir+json', 'application/json-patch+json'];
 
@@ -122,6 +126,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (path.startsWith('/fhir/') && path !== '/fhir/R4/metadata' && request.method !== 'OPTIONS') {
       await authenticate(options.auth, request);
     }
+  });
+
+  addAttachmentUrlHooks(app, options.binary.signer);
+  await app.register(binaryRoutes, {
+    repository,
+    binary: options.binary,
+    baseUrl: options.baseUrl,
+    maxJsonBytes: options.maxBodyBytes,
+    contextOf,
   });
 
   await app.register(authRoutes, options.auth);

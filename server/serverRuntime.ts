@@ -15,6 +15,7 @@ import { bootstrapAdmin, type AdminBootstrapResult } from './seed/adminBootstrap
 import { seedDemo, type DemoState } from './seed/demoSeed';
 import type { Database } from './storage/database';
 import { openDatabase } from './storage/openDatabase';
+import { BinaryStorage, loadUrlSigningKey, UrlSigner, type BinaryEnvironment } from './binary';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const serverVersion = '0.1.0';
@@ -97,6 +98,11 @@ export async function createServerRuntime(config: ServerConfig, options: Runtime
       sharedProjectId: system.projectId,
       outbox: new EmailOutbox(config.dataDir, log),
     };
+    const binary: BinaryEnvironment = {
+      storage: BinaryStorage.inDataDir(config.dataDir),
+      signer: new UrlSigner(await loadUrlSigningKey(db), config.baseUrl),
+      maxBytes: config.binaryMaxBytes,
+    };
     const app = await buildApp({
       db,
       registry,
@@ -105,6 +111,7 @@ export async function createServerRuntime(config: ServerConfig, options: Runtime
       maxBodyBytes: config.maxBodyBytes,
       webRoot: config.webRoot ?? join(repoRoot, 'dist'),
       auth,
+      binary,
       logger: options.logger,
     });
     return {

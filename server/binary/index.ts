@@ -7,3 +7,14 @@ export {
   storeStagedBinary,
   type BinaryDetails,
 } from './binaryResource';
+export { addAttachmentUrlHooks } from './attachmentUrlHooks';
+export { binaryIdOfAttachmentUrl, normalizeBinaryUrls, presentBinaryUrls } from './attachmentUrls';
+export { binaryRoutes, maxInlineDataBytes, type BinaryEnvironment, type BinaryRoutesOptions } from './binaryRoutes';
+export {
+  checkStorageSignature,
+  loadUrlSigningKey,
+  signStorageUrl,
+  signedUrlLifetimeSeconds,
+  UrlSigner,
+  type SignatureCheck,
+} from './signedUrls';

@@ -1,0 +1,25 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { normalizeBinaryUrls, presentBinaryUrls } from './attachmentUrls';
+import type { UrlSigner } from './signedUrls';
+
+function isFhirRequest(request: FastifyRequest): boolean {
+  return request.url.startsWith('/fhir/');
+}
+
+/**
+ * Adds, on `app` (the root, so they cover every FHIR route whoever registered it), the two hooks
+ * that keep signed Binary URLs a presentation detail: incoming JSON bodies have signed URLs turned
+ * back into `Binary/{id}` before any route sees them, and every FHIR JSON answer (read, search,
+ * history, Bundles, operations) gets signed URLs for its Attachments just before serialization.
+ */
+export function addAttachmentUrlHooks(app: FastifyInstance, signer: UrlSigner): void {
+  const fhirBase = `${signer.baseUrl}fhir/R4/`;
+  app.addHook('preValidation', async (request) => {
+    if (!isFhirRequest(request) || request.body === null || typeof request.body !== 'object') return;
+    request.body = normalizeBinaryUrls(request.body, signer.baseUrl);
+  });
+  app.addHook('preSerialization', async (request, _reply, payload) => {
+    if (!isFhirRequest(request) || payload === null || typeof payload !== 'object') return payload;
+    return presentBinaryUrls(payload, fhirBase, (id) => signer.sign(id));
+  });
+}

@@ -1,0 +1,86 @@
+import { binaryIdOfStorageUrl } from './signedUrls';
+
+const relativeBinary = /^Binary\/([A-Za-z0-9\-.]{1,64})$/;
+
+/** The Binary id an Attachment `url` points at (`Binary/{id}` or `<fhirBase>Binary/{id}`), if any. */
+export function binaryIdOfAttachmentUrl(url: string, fhirBase: string): string | undefined {
+  const relative = url.startsWith(fhirBase) ? url.slice(fhirBase.length) : url;
+  return relativeBinary.exec(relative)?.[1];
+}
+
+/**
+ * Rewrites every `url` that the function maps to a new string, copying only the objects on the way
+ * to a change (the input is never modified: answers may share objects with caches).
+ */
+function rewriteUrls<T>(value: T, rewrite: (url: string, owner: Record<string, unknown>) => string | undefined): T {
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    value.forEach((item, index) => {
+      const next = rewriteUrls(item, rewrite);
+      if (next !== item) {
+        copy ??= [...value];
+        copy[index] = next;
+      }
+    });
+    return (copy ?? value) as T;
+  }
+  // Only parsed JSON is walked: streams, Buffers and other class instances are left alone.
+  if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  const object = value as Record<string, unknown>;
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, item] of Object.entries(object)) {
+    let next: unknown = item;
+    if (key === 'url' && typeof item === 'string') next = rewrite(item, object) ?? item;
+    else if (typeof item === 'object' && item !== null) next = rewriteUrls(item, rewrite);
+    if (next !== item) {
+      copy ??= { ...object };
+      copy[key] = next;
+    }
+  }
+  return (copy ?? value) as T;
+}
+
+/**
+ * For answers: Attachment URLs of Binaries become signed absolute URLs that work without a token
+ * (for `<img src>` and download links), and a Binary resource gets its own signed `url`.
+ */
+export function presentBinaryUrls<T>(value: T, fhirBase: string, sign: (binaryId: string) => string): T {
+  const signed = rewriteUrls(value, (url) => {
+    const id = binaryIdOfAttachmentUrl(url, fhirBase);
+    return id ? sign(id) : undefined;
+  });
+  return withBinaryOwnUrls(signed, sign);
+}
+
+/** Binary resources (alone, or in a Bundle) carry the signed URL of their content. */
+function withBinaryOwnUrls<T>(value: T, sign: (binaryId: string) => string): T {
+  if (value === null || typeof value !== 'object') return value;
+  const resource = value as { resourceType?: unknown; id?: unknown; entry?: unknown };
+  if (resource.resourceType === 'Binary' && typeof resource.id === 'string') {
+    return { ...value, url: sign(resource.id) };
+  }
+  if (resource.resourceType === 'Bundle' && Array.isArray(resource.entry)) {
+    let changed = false;
+    const entries = resource.entry.map((entry: { resource?: unknown }) => {
+      const inner = entry?.resource;
+      const next = withBinaryOwnUrls(inner, sign);
+      if (next === inner) return entry;
+      changed = true;
+      return { ...entry, resource: next };
+    });
+    return changed ? { ...value, entry: entries } : value;
+  }
+  return value;
+}
+
+/**
+ * For writes: a signed URL that came back from a client is stored as `Binary/{id}` again (signed
+ * URLs expire; the stored form must not), and a Binary's own `url` is never stored.
+ */
+export function normalizeBinaryUrls<T>(value: T, baseUrl: string): T {
+  return rewriteUrls(value, (url, owner) => {
+    const id = binaryIdOfStorageUrl(baseUrl, url);
+    if (!id) return undefined;
+    return owner.resourceType === 'Binary' ? undefined : `Binary/${id}`;
+  });
+}
