@@ -16,6 +16,7 @@ import { mfaRoutes } from './auth/mfaRoutes';
 import { externalAuthRoutes } from './auth/externalAuthRoutes';
 import { oauthRoutes } from './auth/oauthRoutes';
 import type { SearchParameterRegistry } from './search/searchParameterRegistry';
+import { defaultHeartbeatMs, realtimeRoutes } from './realtime';
 import { addAttachmentUrlHooks, binaryRoutes, type BinaryEnvironment } from './binary';
 
 export interface AppOptions {
@@ -30,6 +31,8 @@ export interface AppOptions {
   /** Binary content storage and signed attachment URLs. */
   binary: BinaryEnvironment;
   logger?: boolean;
+  /** Heartbeat period of realtime subscriptions (REALTIME_HEARTBEAT_MS). */
+  realtimeHeartbeatMs?: number;
 }
 
 const apiPrefixes = [
@@ -153,6 +156,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(graphqlRoutes, { repository, registry: options.registry, baseUrl: options.baseUrl, contextOf });
   await app.register(terminologyRoutes, { repository, registry: options.registry, contextOf });
   await app.register(reindexRoutes, { repository, baseUrl: options.baseUrl, contextOf });
+  await app.register(realtimeRoutes, {
+    auth: options.auth,
+    db: options.db,
+    heartbeatMs: options.realtimeHeartbeatMs ?? defaultHeartbeatMs,
+  });
 
   const webRoot = options.webRoot;
   const hasWebApp = webRoot !== undefined && existsSync(join(webRoot, 'index.html'));

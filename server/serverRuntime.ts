@@ -113,6 +113,7 @@ export async function createServerRuntime(config: ServerConfig, options: Runtime
       auth,
       binary,
       logger: options.logger,
+      realtimeHeartbeatMs: config.realtimeHeartbeatMs,
     });
     return {
       app,

@@ -12,4 +12,11 @@ export interface Database extends SqlExecutor {
   /** Runs several statements separated by semicolons (migrations only; no parameters). */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Native PostgreSQL only (LISTEN): calls `handler` with the payload of every NOTIFY on `channel`,
+   * from any process on the database (this one included); answers the function that stops listening.
+   */
+  listen?(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
+  /** Native PostgreSQL only (NOTIFY): `payload` must stay under 8000 bytes. */
+  notify?(channel: string, payload: string): Promise<void>;
 }

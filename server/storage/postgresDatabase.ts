@@ -9,6 +9,7 @@ export async function openPostgresDatabase(connectionString: string): Promise<Da
   // Fail at start-up, not on the first request, when the server is unreachable.
   const probe = await pool.connect();
   probe.release();
+  const listeners = new ListenConnection(connectionString);
 
   return {
     kind: 'postgres',
@@ -39,6 +40,81 @@ export async function openPostgresDatabase(connectionString: string): Promise<Da
         client.release();
       }
     },
-    close: () => pool.end(),
+    listen: (channel, handler) => listeners.listen(channel, handler),
+    async notify(channel: string, payload: string): Promise<void> {
+      await pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
+    },
+    close: async () => {
+      await listeners.close();
+      await pool.end();
+    },
   };
+}
+
+/**
+ * LISTEN needs a connection of its own that stays open (a pooled one would be handed to queries).
+ * It is opened on the first listen and opened again, with every channel, after it breaks.
+ */
+class ListenConnection {
+  private client: pg.Client | undefined;
+  private connecting: Promise<pg.Client> | undefined;
+  private readonly handlers = new Map<string, Set<(payload: string) => void>>();
+  private closed = false;
+
+  constructor(private readonly connectionString: string) {}
+
+  async listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>> {
+    const client = await this.connect();
+    let set = this.handlers.get(channel);
+    if (!set) {
+      set = new Set();
+      this.handlers.set(channel, set);
+      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    }
+    set.add(handler);
+    return async () => {
+      set.delete(handler);
+      if (set.size > 0 || this.handlers.get(channel) !== set) return;
+      this.handlers.delete(channel);
+      await this.client?.query(`UNLISTEN ${pg.escapeIdentifier(channel)}`).catch(() => undefined);
+    };
+  }
+
+  private connect(): Promise<pg.Client> {
+    if (this.client) return Promise.resolve(this.client);
+    this.connecting ??= (async () => {
+      const client = new pg.Client({ connectionString: this.connectionString });
+      client.on('notification', (message) => {
+        for (const handler of this.handlers.get(message.channel) ?? []) handler(message.payload ?? '');
+      });
+      client.on('error', () => this.reconnect(client));
+      await client.connect();
+      for (const channel of this.handlers.keys()) await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      this.client = client;
+      this.connecting = undefined;
+      return client;
+    })().catch((error: unknown) => {
+      this.connecting = undefined;
+      throw error;
+    });
+    return this.connecting;
+  }
+
+  private reconnect(broken: pg.Client): void {
+    if (this.client !== broken || this.closed) return;
+    this.client = undefined;
+    void broken.end().catch(() => undefined);
+    const retry = () => {
+      if (this.closed || this.client) return;
+      this.connect().catch(() => setTimeout(retry, 1000).unref());
+    };
+    retry();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const client = this.client ?? (await this.connecting?.catch(() => undefined));
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+  }
 }

@@ -1,0 +1,6 @@
+export { matchesCriteria, matchesWrite, parseCriteria, evaluateCriteria, contentOfWrite } from './criteriaMatcher';
+export type { ParsedCriteria, CriteriaCheck } from './criteriaMatcher';
+export { realtimeRoutes, defaultHeartbeatMs, subscriptionHubOf, subscriptionsWebsocketUrl } from './realtimeRoutes';
+export { addWebsocketRoute, type WebsocketRoute } from './websocketUpgrade';
+export { acquireClusterBus } from './sharedClusterBus';
+export type { ClusterBus } from './clusterBus';

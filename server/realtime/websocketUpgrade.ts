@@ -1,0 +1,55 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+
+/** A websocket path served on the HTTP server: `matches` picks its requests, `accept` gets each socket. */
+export interface WebsocketRoute {
+  matches(path: string): boolean;
+  accept(socket: WebSocket, request: IncomingMessage, path: string): void;
+}
+
+/** Sockets above this size of one message are closed (1009): clients send small JSON commands. */
+const maxMessageBytes = 1024 * 1024;
+
+interface MountedRoute {
+  matches(path: string): boolean;
+  upgrade(request: IncomingMessage, socket: Duplex, head: Buffer, path: string): void;
+}
+
+const routersByServer = new WeakMap<Server, MountedRoute[]>();
+
+/**
+ * Serves a websocket route on the HTTP server's `upgrade` event (`ws` in noServer mode). All routes
+ * of one server share one listener, so that an upgrade no route wants is refused with a 404 rather
+ * than left hanging. Answers the function that removes the route and closes its sockets.
+ */
+export function addWebsocketRoute(server: Server, route: WebsocketRoute): () => void {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: maxMessageBytes });
+  let routes = routersByServer.get(server);
+  if (!routes) {
+    const list: MountedRoute[] = [];
+    routes = list;
+    routersByServer.set(server, list);
+    server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+      const match = list.find((candidate) => candidate.matches(path));
+      if (!match) {
+        socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+        return;
+      }
+      match.upgrade(request, socket, head, path);
+    });
+  }
+  const wrapped: MountedRoute = {
+    matches: (path) => route.matches(path),
+    upgrade: (request, socket, head, path) =>
+      wss.handleUpgrade(request, socket, head, (client) => route.accept(client, request, path)),
+  };
+  routes.push(wrapped);
+  return () => {
+    const list = routersByServer.get(server);
+    if (list) list.splice(list.indexOf(wrapped), 1);
+    for (const client of wss.clients) client.terminate();
+    wss.close();
+  };
+}
