@@ -26,7 +26,11 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['server/**/*.test.ts', 'tests/integration/**/*.test.ts'],
-          exclude: ['server/**/*.unit.test.ts'],
+          // *.native.test.ts need a native PostgreSQL (several server processes on one database).
+          exclude: [
+            'server/**/*.unit.test.ts',
+            ...(process.env.HEARTH_TEST_DATABASE_URL ? [] : ['**/*.native.test.ts']),
+          ],
           // One real server (HTTP + database) for the whole run; see tests/integration/serverSetup.ts.
           globalSetup: ['tests/integration/serverSetup.ts'],
           fileParallelism: false,

@@ -1,0 +1,187 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../tests/integration/freePort';
+import { signIn } from '../../tests/integration/signIn';
+import { SocketTestClient, statusOf } from './socketTestClient.test-support';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- FHIR answers of many shapes */
+
+/**
+ * Two server processes on one native PostgreSQL database: a write on one reaches a websocket client
+ * of the other (LISTEN/NOTIFY). Runs only when HEARTH_TEST_DATABASE_URL names a native server (see
+ * vitest.config.ts); the embedded database has a single process by design.
+ */
+const nativeUrl = process.env.HEARTH_TEST_DATABASE_URL as string;
+const adminPassword = 'cluster-admin-password-1';
+
+interface ServerProcess {
+  child: ChildProcess;
+  baseUrl: string;
+  dataDir: string;
+  token: string;
+}
+
+/** `publicUrl`: the BASE_URL processes behind one load balancer share (tokens name it as their issuer). */
+async function startServer(databaseUrl: string, publicUrl?: string): Promise<ServerProcess> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}/`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'hearth-cluster-'));
+  const child = spawn(join('node_modules', '.bin', 'tsx'), ['server/main.ts'], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      BASE_URL: publicUrl ?? baseUrl,
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      SEED: 'none',
+      ADMIN_PASSWORD: adminPassword,
+      REALTIME_HEARTBEAT_MS: '500',
+      WEB_ROOT: join(dataDir, 'no-web-app'),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 150_000);
+    const onData = (data: Buffer) => {
+      output += data.toString();
+      if (output.includes('Hearth EMR is running at')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output}`));
+    });
+  });
+  const token = (await signIn(baseUrl, 'admin@example.com', adminPassword)).access_token;
+  return { child, baseUrl, dataDir, token };
+}
+
+async function stopServer(server: ServerProcess | undefined): Promise<void> {
+  if (!server) return;
+  if (server.child.exitCode === null) {
+    await new Promise<void>((resolve) => {
+      server.child.once('exit', () => resolve());
+      server.child.kill('SIGTERM');
+    });
+  }
+  rmSync(server.dataDir, { recursive: true, force: true });
+}
+
+async function call(server: ServerProcess, method: string, path: string, body?: unknown): Promise<any> {
+  const response = await fetch(new URL(`fhir/R4/${path}`, server.baseUrl), {
+    method,
+    headers: {
+      authorization: `Bearer ${server.token}`,
+      accept: 'application/fhir+json',
+      ...(body ? { 'content-type': 'application/fhir+json' } : {}),
+    },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+describe('realtime fan-out between server processes (native PostgreSQL)', () => {
+  const name = `hearth_cluster_${process.pid}_${Date.now()}`;
+  let first: ServerProcess | undefined;
+  let second: ServerProcess | undefined;
+  let databaseUrl: string;
+  const sockets: SocketTestClient[] = [];
+
+  beforeAll(async () => {
+    const admin = new pg.Client({ connectionString: nativeUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(nativeUrl);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    // The first loads the definitions; the second then starts on the ready database.
+    first = await startServer(databaseUrl);
+    second = await startServer(databaseUrl, first.baseUrl);
+  }, 300_000);
+
+  afterAll(async () => {
+    await Promise.all(sockets.map((socket) => socket.close()));
+    await Promise.all([stopServer(first), stopServer(second)]);
+    const admin = new pg.Client({ connectionString: nativeUrl });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }, 60_000);
+
+  it('delivers a write made on one process to a socket bound on the other', async () => {
+    const a = first as ServerProcess;
+    const b = second as ServerProcess;
+    const patient = (await call(a, 'POST', 'Patient', { resourceType: 'Patient', name: [{ family: 'Cluster' }] })).body;
+    const criteria = `Communication?subject=Patient/${patient.id}`;
+    // The second process learns that no Subscription wants Communications yet (and caches it)…
+    expect(
+      (await call(b, 'POST', 'Communication', { resourceType: 'Communication', status: 'completed' })).status,
+    ).toBe(201);
+    // …then a Subscription is created on the first: the second must drop that cache.
+    const subscription = (
+      await call(a, 'POST', 'Subscription', {
+        resourceType: 'Subscription',
+        status: 'active',
+        reason: 'cluster test',
+        criteria,
+        channel: { type: 'websocket' },
+      })
+    ).body;
+    // The token comes from the first process and is bound on the second.
+    const binding = (await call(a, 'GET', `Subscription/${subscription.id}/$get-ws-binding-token`)).body;
+    const token = binding.parameter.find((p: any) => p.name === 'token').valueString;
+    const socket = await SocketTestClient.open(b.baseUrl.replace(/^http/, 'ws') + 'ws/subscriptions-r4');
+    sockets.push(socket);
+    await socket.bind(token, subscription.id);
+
+    const message = {
+      resourceType: 'Communication',
+      status: 'in-progress',
+      subject: { reference: `Patient/${patient.id}` },
+    };
+    const started = Date.now();
+    const created = (await call(a, 'POST', 'Communication', message)).body;
+    const remote = await socket.notification(subscription.id, 2000);
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(remote.entry[1].resource.id).toBe(created.id);
+
+    // A delete on the first process carries the removed content across.
+    expect((await call(a, 'DELETE', `Communication/${created.id}`)).status).toBe(200);
+    const deletion = await socket.notification(subscription.id);
+    expect(deletion.entry[1].request.method).toBe('DELETE');
+    expect(deletion.entry[1].resource.subject.reference).toBe(`Patient/${patient.id}`);
+
+    // A write on the socket's own process is delivered once, not twice (local + NOTIFY echo).
+    const local = (await call(b, 'POST', 'Communication', message)).body;
+    const own = await socket.notification(subscription.id);
+    expect(own.entry[1].resource.id).toBe(local.id);
+    const later = (await call(a, 'POST', 'Communication', message)).body;
+    const next = await socket.notification(subscription.id);
+    expect(next.entry[1].resource.id).toBe(later.id);
+    expect(statusOf(next).eventsSinceSubscriptionStart).toBe('4');
+
+    // Switching the Subscription off on the first process stops notifications from the second.
+    expect((await call(a, 'PUT', `Subscription/${subscription.id}`, { ...subscription, status: 'off' })).status).toBe(
+      200,
+    );
+    await call(a, 'POST', 'Communication', message);
+    const queuedHeartbeats = socket.messages.filter((m) => statusOf(m)?.type === 'heartbeat');
+    for (const queued of queuedHeartbeats) socket.messages.splice(socket.messages.indexOf(queued), 1);
+    const heartbeat = await socket.next((m) => statusOf(m)?.type === 'heartbeat', 5000);
+    expect(statusOf(heartbeat).subscription.reference).toBe(`Subscription/${subscription.id}`);
+    // Heartbeats come every 500 ms here: two more, and still no notification.
+    await socket.next((m) => statusOf(m)?.type === 'heartbeat', 5000);
+    await socket.next((m) => statusOf(m)?.type === 'heartbeat', 5000);
+    expect(socket.messages.filter((m) => statusOf(m)?.type === 'event-notification')).toEqual([]);
+  });
+});
