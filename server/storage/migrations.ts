@@ -142,6 +142,32 @@ const migrations: readonly string[] = [
     expires timestamptz NOT NULL
   );
   `,
+  `
+  CREATE TABLE fhircast_topics (
+    project_id text NOT NULL,
+    topic text NOT NULL,
+    state jsonb NOT NULL,
+    updated timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (project_id, topic)
+  );
+  CREATE TABLE fhircast_subscriptions (
+    id text PRIMARY KEY,
+    project_id text NOT NULL,
+    topic text NOT NULL,
+    events text[] NOT NULL,
+    login_id text NOT NULL,
+    created timestamptz NOT NULL DEFAULT now(),
+    ended timestamptz
+  );
+  CREATE TABLE fhircast_events (
+    id bigserial PRIMARY KEY,
+    project_id text NOT NULL,
+    topic text NOT NULL,
+    envelope jsonb NOT NULL,
+    created timestamptz NOT NULL DEFAULT now()
+  );
+  CREATE INDEX fhircast_events_created_idx ON fhircast_events (created);
+  `,
 ];
 
 export async function migrate(db: Database): Promise<void> {
