@@ -17,7 +17,9 @@ import { externalAuthRoutes } from './auth/externalAuthRoutes';
 import { oauthRoutes } from './auth/oauthRoutes';
 import type { SearchParameterRegistry } from './search/searchParameterRegistry';
 import { defaultHeartbeatMs, realtimeRoutes } from './realtime';
+import { fhircastRoutes } from './fhircast';
 import { addAttachmentUrlHooks, binaryRoutes, type BinaryEnvironment } from './binary';
+import { botRoutes, type BotRunner } from './bots';
 
 export interface AppOptions {
   db: Database;
@@ -30,6 +32,8 @@ export interface AppOptions {
   auth: AuthEnvironment;
   /** Binary content storage and signed attachment URLs. */
   binary: BinaryEnvironment;
+  /** Runs bots (`Bot/{id}/$execute`). */
+  bots: BotRunner;
   logger?: boolean;
   /** Heartbeat period of realtime subscriptions (REALTIME_HEARTBEAT_MS). */
   realtimeHeartbeatMs?: number;
@@ -139,6 +143,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     maxJsonBytes: options.maxBodyBytes,
     contextOf,
   });
+  await app.register(botRoutes, { repository, runner: options.bots });
 
   await app.register(authRoutes, options.auth);
   await app.register(mfaRoutes, options.auth);
@@ -161,6 +166,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     db: options.db,
     heartbeatMs: options.realtimeHeartbeatMs ?? defaultHeartbeatMs,
   });
+  await app.register(fhircastRoutes, { auth: options.auth, db: options.db });
 
   const webRoot = options.webRoot;
   const hasWebApp = webRoot !== undefined && existsSync(join(webRoot, 'index.html'));

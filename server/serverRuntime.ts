@@ -16,6 +16,7 @@ import { seedDemo, type DemoState } from './seed/demoSeed';
 import type { Database } from './storage/database';
 import { openDatabase } from './storage/openDatabase';
 import { BinaryStorage, loadUrlSigningKey, UrlSigner, type BinaryEnvironment } from './binary';
+import { BotRunner, BotSubscriptions } from './bots';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const serverVersion = '0.1.0';
@@ -103,6 +104,12 @@ export async function createServerRuntime(config: ServerConfig, options: Runtime
       signer: new UrlSigner(await loadUrlSigningKey(db), config.baseUrl),
       maxBytes: config.binaryMaxBytes,
     };
+    const bots = new BotRunner({
+      auth,
+      storage: binary.storage,
+      baseUrl: config.baseUrl,
+      timeoutMs: config.botTimeoutMs,
+    });
     const app = await buildApp({
       db,
       registry,
@@ -112,9 +119,12 @@ export async function createServerRuntime(config: ServerConfig, options: Runtime
       webRoot: config.webRoot ?? join(repoRoot, 'dist'),
       auth,
       binary,
+      bots,
       logger: options.logger,
       realtimeHeartbeatMs: config.realtimeHeartbeatMs,
     });
+    // Bots run for Subscriptions (rest-hook to Bot/{id}) after matching writes commit.
+    const botSubscriptions = new BotSubscriptions(repository, bots);
     return {
       app,
       db,
@@ -123,6 +133,7 @@ export async function createServerRuntime(config: ServerConfig, options: Runtime
       admin,
       demo,
       close: async () => {
+        await botSubscriptions.stop();
         await app.close();
         await db.close();
       },

@@ -1,0 +1,166 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import {
+  FHIRCAST_HUB_PATH,
+  canonicalFhircastEventName,
+  parseSubscriptionRequestForm,
+  validateSubscriptionRequest,
+} from '../../data-provider/fhircast';
+import type { AuthEnvironment } from '../auth/authEnvironment';
+import { authenticate } from '../auth/authenticate';
+import { outcomeOf } from '../fhir/fhirError';
+import { acquireClusterBus, addWebsocketRoute } from '../realtime';
+import type { Database } from '../storage/database';
+import { checkEventEnvelope, nextContext } from './fhircastContextState';
+import { FhircastSockets } from './fhircastSockets';
+import { fhircastStore } from './fhircastStore';
+
+export interface FhircastOptions {
+  auth: AuthEnvironment;
+  db: Database;
+}
+
+/** Websocket endpoints handed out on subscribe: `/ws/fhircast/{subscription id}`. */
+export const FHIRCAST_WEBSOCKET_PREFIX = '/ws/fhircast/';
+
+const hubPath = `/${FHIRCAST_HUB_PATH}`;
+
+/** Seconds a subscription is granted, as told in the confirmation (ended by unsubscribe or by closing). */
+const leaseSeconds = 24 * 60 * 60;
+
+function badRequest(reply: FastifyReply, text: string, path?: string) {
+  return reply
+    .code(400)
+    .type('application/fhir+json')
+    .send(
+      outcomeOf([{ severity: 'error', code: 'invalid', details: { text }, ...(path ? { expression: [path] } : {}) }]),
+    );
+}
+
+/**
+ * The FHIRcast STU3 hub (issue #5; data-and-client-layer-spec.md §5, §7 'Hub'): websocket
+ * subscriptions, event publishing with the context checks the client shares, and each topic's current
+ * context. Topics belong to the caller's project; state lives in the database and events reach the
+ * sockets of every server process (docs/realtime.md).
+ */
+export async function fhircastRoutes(app: FastifyInstance, options: FhircastOptions): Promise<void> {
+  const { auth, db } = options;
+  const { bus, release } = await acquireClusterBus(db);
+  const sockets = new FhircastSockets();
+  const endpointBase = new URL(FHIRCAST_WEBSOCKET_PREFIX.slice(1), auth.config.baseUrl);
+  endpointBase.protocol = endpointBase.protocol === 'https:' ? 'wss:' : 'ws:';
+
+  // Signed-in callers only (the websocket itself is reached through the unguessable endpoint it was given).
+  app.addHook('onRequest', async (request) => {
+    await authenticate(auth, request);
+  });
+
+  const stopEvents = bus.on('fhircast-event', (message) => {
+    void fhircastStore
+      .event(db, String(message.id))
+      .then((event) => event && sockets.deliver(event.projectId, event.topic, event.envelope))
+      .catch((error: unknown) => console.error('fhircast: delivering an event from another process failed', error));
+  });
+  const stopEnded = bus.on('fhircast-ended', (message) => sockets.end(String(message.id)));
+
+  app.post(hubPath, async (request, reply) => {
+    const caller = request.caller as NonNullable<typeof request.caller>;
+    const form =
+      typeof request.body === 'string'
+        ? new URLSearchParams(request.body)
+        : new URLSearchParams((request.body ?? {}) as Record<string, string>);
+    const subscription = parseSubscriptionRequestForm(form);
+    subscription.events = subscription.events.map((event) => canonicalFhircastEventName(event) ?? event);
+    const problem = validateSubscriptionRequest(subscription);
+    if (problem) return badRequest(reply, problem);
+    const projectId = caller.project.id as string;
+    if (subscription.mode === 'subscribe') {
+      const id = randomUUID();
+      await fhircastStore.addSubscription(db, {
+        id,
+        projectId,
+        topic: subscription.topic,
+        events: subscription.events,
+        loginId: caller.login.id as string,
+      });
+      return reply.code(202).send({ 'hub.channel.endpoint': new URL(id, endpointBase).toString() });
+    }
+    const endpoint = subscription.endpoint as string;
+    const id = endpoint.startsWith(endpointBase.toString()) ? endpoint.slice(endpointBase.toString().length) : '';
+    if (!id || !(await fhircastStore.endSubscription(db, id, projectId, subscription.topic))) {
+      return badRequest(
+        reply,
+        `No subscription to topic "${subscription.topic}" at ${endpoint}`,
+        'hub.channel.endpoint',
+      );
+    }
+    sockets.end(id);
+    await bus.publish('fhircast-ended', { id });
+    return reply.code(202).send({ 'hub.channel.endpoint': endpoint });
+  });
+
+  app.post<{ Params: { topic: string } }>(`${hubPath}/:topic`, async (request, reply) => {
+    const caller = request.caller as NonNullable<typeof request.caller>;
+    const projectId = caller.project.id as string;
+    const { topic } = request.params;
+    const checked = checkEventEnvelope(topic, request.body);
+    if ('problem' in checked) return badRequest(reply, checked.problem, checked.path);
+    const outcome = await db.transaction(async (tx) => {
+      const current = await fhircastStore.lockContext(tx, projectId, topic);
+      const next = nextContext(current, checked.event);
+      if ('problem' in next) return next;
+      await fhircastStore.saveContext(tx, projectId, topic, next.context);
+      const eventId = await fhircastStore.addEvent(tx, projectId, topic, checked.event.envelope);
+      return { eventId, context: next.context };
+    });
+    if ('problem' in outcome) return badRequest(reply, outcome.problem, outcome.path);
+    sockets.deliver(projectId, topic, checked.event.envelope);
+    await bus.publish('fhircast-event', { id: outcome.eventId });
+    return reply.code(202).send({
+      success: true,
+      id: checked.event.envelope.id,
+      ...(outcome.context['context.versionId'] ? { 'context.versionId': outcome.context['context.versionId'] } : {}),
+    });
+  });
+
+  app.get<{ Params: { topic: string } }>(`${hubPath}/:topic`, async (request) => {
+    const caller = request.caller as NonNullable<typeof request.caller>;
+    return fhircastStore.currentContext(db, caller.project.id as string, request.params.topic);
+  });
+
+  const removeRoute = addWebsocketRoute(app.server, {
+    matches: (path) => path.startsWith(FHIRCAST_WEBSOCKET_PREFIX),
+    accept: (socket, _request, path) => {
+      const id = decodeURIComponent(path.slice(FHIRCAST_WEBSOCKET_PREFIX.length));
+      fhircastStore
+        .subscription(db, id)
+        .then((subscription) => {
+          if (!subscription) {
+            socket.close(4404, 'No such FHIRcast subscription (unsubscribed or never made)');
+            return;
+          }
+          sockets.add(subscription, socket);
+          // FHIRcast: the hub confirms the subscription on the socket before any event.
+          socket.send(
+            JSON.stringify({
+              'hub.mode': 'subscribe',
+              'hub.topic': subscription.topic,
+              'hub.events': subscription.events.join(','),
+              'hub.lease_seconds': leaseSeconds,
+            }),
+          );
+        })
+        .catch((error: unknown) => {
+          console.error('fhircast: opening a subscription socket failed', error);
+          socket.close(1011, 'Internal server error');
+        });
+    },
+  });
+
+  app.addHook('preClose', async () => {
+    stopEvents();
+    stopEnded();
+    removeRoute();
+    await release();
+  });
+}

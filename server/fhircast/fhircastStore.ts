@@ -1,0 +1,99 @@
+import type { FhircastCurrentContext, FhircastEventEnvelope } from '../../data-provider/fhircast';
+import type { SqlExecutor } from '../storage/database';
+import { emptyContext } from './fhircastContextState';
+
+/** A websocket subscription to a topic's events; its id is the last part of its endpoint URL. */
+export interface FhircastSubscription {
+  id: string;
+  projectId: string;
+  topic: string;
+  events: string[];
+  loginId: string;
+}
+
+/** Events are kept this long, for the processes that deliver them to their own sockets. */
+const eventRetention = '1 hour';
+
+/**
+ * The hub's state in the database (not in one process's memory), so that every server process on the
+ * database sees the same topics, subscriptions and context. Topics belong to a project.
+ */
+export const fhircastStore = {
+  async currentContext(db: SqlExecutor, projectId: string, topic: string): Promise<FhircastCurrentContext> {
+    const rows = await db.query<{ state: FhircastCurrentContext }>(
+      'SELECT state FROM fhircast_topics WHERE project_id = $1 AND topic = $2',
+      [projectId, topic],
+    );
+    return rows[0]?.state ?? emptyContext;
+  },
+
+  /** Locks the topic's row (creating it) for a read-modify-write of its context in `tx`. */
+  async lockContext(tx: SqlExecutor, projectId: string, topic: string): Promise<FhircastCurrentContext> {
+    await tx.query(
+      `INSERT INTO fhircast_topics (project_id, topic, state) VALUES ($1, $2, $3::jsonb) ON CONFLICT DO NOTHING`,
+      [projectId, topic, JSON.stringify(emptyContext)],
+    );
+    const rows = await tx.query<{ state: FhircastCurrentContext }>(
+      'SELECT state FROM fhircast_topics WHERE project_id = $1 AND topic = $2 FOR UPDATE',
+      [projectId, topic],
+    );
+    return rows[0].state;
+  },
+
+  async saveContext(tx: SqlExecutor, projectId: string, topic: string, state: FhircastCurrentContext): Promise<void> {
+    await tx.query(
+      'UPDATE fhircast_topics SET state = $3::jsonb, updated = now() WHERE project_id = $1 AND topic = $2',
+      [projectId, topic, JSON.stringify(state)],
+    );
+  },
+
+  /** Stores an event for delivery; answers its sequence number. Old events are removed on the way. */
+  async addEvent(tx: SqlExecutor, projectId: string, topic: string, envelope: FhircastEventEnvelope): Promise<string> {
+    await tx.query(`DELETE FROM fhircast_events WHERE created < now() - interval '${eventRetention}'`);
+    const rows = await tx.query<{ id: string }>(
+      'INSERT INTO fhircast_events (project_id, topic, envelope) VALUES ($1, $2, $3::jsonb) RETURNING id::text',
+      [projectId, topic, JSON.stringify(envelope)],
+    );
+    return rows[0].id;
+  },
+
+  async event(
+    db: SqlExecutor,
+    id: string,
+  ): Promise<{ projectId: string; topic: string; envelope: FhircastEventEnvelope } | undefined> {
+    const rows = await db.query<{ project_id: string; topic: string; envelope: FhircastEventEnvelope }>(
+      'SELECT project_id, topic, envelope FROM fhircast_events WHERE id = $1::bigint',
+      [id],
+    );
+    const row = rows[0];
+    return row ? { projectId: row.project_id, topic: row.topic, envelope: row.envelope } : undefined;
+  },
+
+  async addSubscription(db: SqlExecutor, subscription: FhircastSubscription): Promise<void> {
+    await db.query(
+      'INSERT INTO fhircast_subscriptions (id, project_id, topic, events, login_id) VALUES ($1, $2, $3, $4::text[], $5)',
+      [subscription.id, subscription.projectId, subscription.topic, subscription.events, subscription.loginId],
+    );
+  },
+
+  /** An open (not unsubscribed) subscription. */
+  async subscription(db: SqlExecutor, id: string): Promise<FhircastSubscription | undefined> {
+    const rows = await db.query<{ id: string; project_id: string; topic: string; events: string[]; login_id: string }>(
+      'SELECT id, project_id, topic, events, login_id FROM fhircast_subscriptions WHERE id = $1 AND ended IS NULL',
+      [id],
+    );
+    const row = rows[0];
+    return row
+      ? { id: row.id, projectId: row.project_id, topic: row.topic, events: row.events, loginId: row.login_id }
+      : undefined;
+  },
+
+  /** Ends a subscription of the project and topic; answers whether there was one. */
+  async endSubscription(db: SqlExecutor, id: string, projectId: string, topic: string): Promise<boolean> {
+    const rows = await db.query(
+      'UPDATE fhircast_subscriptions SET ended = now() WHERE id = $1 AND project_id = $2 AND topic = $3 AND ended IS NULL RETURNING id',
+      [id, projectId, topic],
+    );
+    return rows.length > 0;
+  },
+};
