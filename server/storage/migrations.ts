@@ -168,6 +168,28 @@ const migrations: readonly string[] = [
   );
   CREATE INDEX fhircast_events_created_idx ON fhircast_events (created);
   `,
+  `
+  CREATE TABLE user_key_values (
+    owner text NOT NULL,
+    key text NOT NULL,
+    value text NOT NULL,
+    updated timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (owner, key)
+  );
+  CREATE TABLE bulk_export_jobs (
+    id text PRIMARY KEY,
+    project_id text NOT NULL,
+    login_id text NOT NULL,
+    status text NOT NULL CHECK (status IN ('active', 'completed', 'error', 'cancelled')),
+    request_url text NOT NULL,
+    transaction_time timestamptz NOT NULL,
+    progress text,
+    output jsonb NOT NULL DEFAULT '[]',
+    error text,
+    created timestamptz NOT NULL DEFAULT now(),
+    updated timestamptz NOT NULL DEFAULT now()
+  );
+  `,
 ];
 
 export async function migrate(db: Database): Promise<void> {
