@@ -184,4 +184,42 @@ describe('realtime fan-out between server processes (native PostgreSQL)', () => 
     await socket.next((m) => statusOf(m)?.type === 'heartbeat', 5000);
     expect(socket.messages.filter((m) => statusOf(m)?.type === 'event-notification')).toEqual([]);
   });
+
+  it('shares FHIRcast subscriptions, events and context between the processes', async () => {
+    const a = first as ServerProcess;
+    const b = second as ServerProcess;
+    const topic = 'cluster-topic';
+    const subscribe = await fetch(new URL('fhircast/STU3', a.baseUrl), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${a.token}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        'hub.channel.type': 'websocket',
+        'hub.mode': 'subscribe',
+        'hub.topic': topic,
+        'hub.events': 'Patient-open',
+      }).toString(),
+    });
+    const endpoint = ((await subscribe.json()) as any)['hub.channel.endpoint'] as string;
+    // The endpoint, made by the first process, is opened on the second.
+    const socket = await SocketTestClient.open(b.baseUrl.replace(/^http/, 'ws') + new URL(endpoint).pathname.slice(1));
+    sockets.push(socket);
+    await socket.next((m) => m['hub.mode'] === 'subscribe');
+    const published = await fetch(new URL(`fhircast/STU3/${topic}`, a.baseUrl), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${a.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        event: {
+          'hub.event': 'Patient-open',
+          context: [{ key: 'patient', resource: { resourceType: 'Patient', id: 'x1' } }],
+        },
+      }),
+    });
+    expect(published.status).toBe(202);
+    const event = await socket.next((m) => m.event?.['hub.event'] === 'Patient-open');
+    expect(event.event.context[0].resource.id).toBe('x1');
+    const context = await fetch(new URL(`fhircast/STU3/${topic}`, b.baseUrl), {
+      headers: { authorization: `Bearer ${b.token}` },
+    });
+    expect(((await context.json()) as any)['context.type']).toBe('Patient');
+  });
 });
