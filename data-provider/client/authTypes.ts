@@ -40,6 +40,10 @@ export interface LoginRequest {
   projectId?: string;
   scope?: string;
   nonce?: string;
+  /** A third-party app's client id and PKCE challenge; default: this client's own. */
+  clientId?: string;
+  codeChallenge?: string;
+  codeChallengeMethod?: string;
 }
 
 /**
@@ -51,6 +55,44 @@ export interface LoginResponse {
   code?: string;
   mfaRequired?: boolean;
   memberships?: ProjectMembership[];
+  /** Scopes the user must confirm (a third-party app asked for resource scopes). */
+  scopes?: string[];
+}
+
+/** The answer of `POST auth/method`: sign in with a password, or at the e-mail domain's identity provider. */
+export interface AuthMethodResponse {
+  domain?: string;
+  method: 'password' | 'external';
+  /** The identity provider's authorize address (carries the server's `state`). */
+  authorizeUrl?: string;
+}
+
+/** Options of `POST auth/method` for an external sign-in; PKCE values default to a fresh pair of this client. */
+export interface AuthMethodRequest {
+  email: string;
+  /** Where the server sends the browser back with `login` (and `code`) after the identity provider. */
+  redirectUri?: string;
+  projectId?: string;
+  clientId?: string;
+  codeChallenge?: string;
+  codeChallengeMethod?: string;
+}
+
+/** The answer of `GET auth/login/{login}`: where a sign-in in progress stands. */
+export interface LoginStatus {
+  id: string;
+  email?: string;
+  mfaRequired: boolean;
+  membership?: Reference<ProjectMembership>;
+  memberships: ProjectMembership[];
+  client?: Reference;
+  scope?: string;
+}
+
+/** The answer of `GET auth/registration`: whether self-registration and Google sign-in are offered. */
+export interface RegistrationOptions {
+  registration: 'open' | 'closed';
+  googleClientId: string | null;
 }
 
 export interface NewUserRequest {

@@ -39,6 +39,10 @@ import type {
   ProfileResource,
   SessionDetails,
   TokenResponse,
+  AuthMethodRequest,
+  AuthMethodResponse,
+  LoginStatus,
+  RegistrationOptions,
 } from './authTypes';
 import {
   BROWSER_CACHE_TIME,
@@ -985,9 +989,13 @@ export class FhirClient extends EventTarget {
 
   /** Email and password; the answer has a code to exchange, or asks for MFA or a membership choice. */
   async startLogin(request: LoginRequest, options: RequestOptions = {}): Promise<LoginResponse> {
+    // A third-party app's sign-in (the /oauth page) brings its own client id and PKCE challenge.
+    const pkce = request.codeChallenge
+      ? { codeChallenge: request.codeChallenge, codeChallengeMethod: request.codeChallengeMethod }
+      : await this.startPkce();
     return this.postAuth(
       'auth/login',
-      { ...request, ...(await this.startPkce()), clientId: this.clientId, scope: request.scope ?? DEFAULT_SCOPE },
+      { ...request, ...pkce, clientId: request.clientId ?? this.clientId, scope: request.scope ?? DEFAULT_SCOPE },
       options,
     );
   }
@@ -1023,6 +1031,38 @@ export class FhirClient extends EventTarget {
       { ...request, ...(await this.startPkce()), clientId: this.clientId, scope: request.scope ?? DEFAULT_SCOPE },
       options,
     );
+  }
+
+  /**
+   * `POST auth/method`: password, or the authorize address of the e-mail domain's identity provider.
+   * Without a code challenge in the request a fresh PKCE pair of this client is used (the verifier is
+   * kept for `processCode` when the browser comes back).
+   */
+  async getAuthMethod(request: AuthMethodRequest, options: RequestOptions = {}): Promise<AuthMethodResponse> {
+    const pkce = request.codeChallenge
+      ? { codeChallenge: request.codeChallenge, codeChallengeMethod: request.codeChallengeMethod }
+      : await this.startPkce();
+    return this.postAuth('auth/method', { ...request, ...pkce, clientId: request.clientId ?? this.clientId }, options);
+  }
+
+  /** `GET auth/login/{login}`: where a sign-in in progress stands (MFA still due, memberships to choose from). */
+  getLoginStatus(login: string, options: RequestOptions = {}): Promise<LoginStatus> {
+    return this.get(this.urls.url(`auth/login/${encodeURIComponent(login)}`), { ...options, cache: 'no-store' });
+  }
+
+  /** `GET auth/registration`: whether this server lets people register and its Google client id. */
+  getRegistrationOptions(options: RequestOptions = {}): Promise<RegistrationOptions> {
+    return this.get(this.urls.url('auth/registration'), { ...options, cache: 'no-store' });
+  }
+
+  /** Asks for a password reset link by e-mail; the answer is the same whether or not the account exists. */
+  resetPassword(email: string, options: RequestOptions = {}): Promise<{ ok: boolean }> {
+    return this.postAuth('auth/resetpassword', { email }, options);
+  }
+
+  /** Sets a new password with the id and secret of a reset link. */
+  setPassword(id: string, secret: string, password: string, options: RequestOptions = {}): Promise<{ ok: boolean }> {
+    return this.postAuth('auth/setpassword', { id, secret, password }, options);
   }
 
   /**

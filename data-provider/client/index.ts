@@ -18,15 +18,19 @@ export {
 } from './fhirClient';
 export * from './clientDefaults';
 export type {
+  AuthMethodRequest,
+  AuthMethodResponse,
   ExternalAuthRequest,
   GoogleLoginRequest,
   LoginRequest,
   LoginResponse,
   LoginState,
+  LoginStatus,
   NewPatientRequest,
   NewProjectRequest,
   NewUserRequest,
   ProfileResource,
+  RegistrationOptions,
   SessionDetails,
   TokenResponse,
 } from './authTypes';
