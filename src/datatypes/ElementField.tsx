@@ -1,0 +1,310 @@
+import { useState } from 'react';
+import { Box, Button, IconButton, MenuItem, TextField, Typography } from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import DeleteIcon from '@mui/icons-material/Delete';
+import { childElements, type ElementSchema, type TypeSchema } from '../resources/typeSchema';
+import { fieldLabel } from '../search/searchColumns';
+import { AddressInput } from './AddressInput';
+import { AnnotationInput } from './AnnotationInput';
+import { AttachmentInput } from './AttachmentInput';
+import { CodeableConceptInput } from './CodeableConceptInput';
+import { CodeInput } from './CodeInput';
+import { CodingInput } from './CodingInput';
+import { ComplexTypeInput } from './ComplexTypeInput';
+import { ContactPointInput } from './ContactPointInput';
+import { DosageInput } from './DosageInput';
+import { ExtensionInput } from './ExtensionInput';
+import { FieldGroup } from './FieldGroup';
+import { useResourceFormContext } from './formContext';
+import { HumanNameInput } from './HumanNameInput';
+import { IdentifierInput } from './IdentifierInput';
+import { inputId, withField } from './inputProps';
+import { JsonValueInput } from './JsonValueInput';
+import { MetaInput } from './MetaInput';
+import { MoneyInput } from './MoneyInput';
+import { PeriodInput } from './PeriodInput';
+import { PrimitiveInput } from './PrimitiveInput';
+import { QuantityInput } from './QuantityInput';
+import { RangeInput } from './RangeInput';
+import { RatioInput } from './RatioInput';
+import { ReferenceInput } from './ReferenceInput';
+import { TimingInput } from './TimingInput';
+
+const QUANTITY_TYPES = new Set(['Quantity', 'Age', 'Count', 'Distance', 'Duration', 'SimpleQuantity', 'MoneyQuantity']);
+
+/** `valueQuantity` for `value[x]` of type Quantity. */
+export function choiceKey(name: string, type: string): string {
+  return name + type.charAt(0).toUpperCase() + type.slice(1);
+}
+
+interface SingleProps {
+  type: string;
+  element: ElementSchema;
+  schema: TypeSchema;
+  path: string;
+  label: string;
+  value: unknown;
+  onChange: (value: unknown) => void;
+  disabled?: boolean;
+  required?: boolean;
+  error?: string;
+}
+
+/** One value of one type: dispatches to the datatype's input. */
+function SingleInput(props: SingleProps) {
+  const { type, element } = props;
+  const common = {
+    label: props.label,
+    path: props.path,
+    disabled: props.disabled,
+    required: props.required,
+    error: props.error,
+    onChange: props.onChange,
+  };
+  const v = props.value as never;
+  if (type === 'code' && element.binding?.valueSet)
+    return <CodeInput {...common} value={v} valueSet={element.binding.valueSet} />;
+  if (/^[a-z]/.test(type)) return <PrimitiveInput {...common} type={type} value={v} />;
+  if (QUANTITY_TYPES.has(type)) return <QuantityInput {...common} value={v} noComparator={type === 'SimpleQuantity'} />;
+  switch (type) {
+    case 'HumanName':
+      return <HumanNameInput {...common} value={v} />;
+    case 'Address':
+      return <AddressInput {...common} value={v} />;
+    case 'ContactPoint':
+      return <ContactPointInput {...common} value={v} />;
+    case 'Identifier':
+      return <IdentifierInput {...common} value={v} />;
+    case 'Money':
+      return <MoneyInput {...common} value={v} />;
+    case 'Period':
+      return <PeriodInput {...common} value={v} />;
+    case 'Range':
+      return <RangeInput {...common} value={v} />;
+    case 'Ratio':
+      return <RatioInput {...common} value={v} />;
+    case 'Timing':
+      return <TimingInput {...common} value={v} />;
+    case 'Annotation':
+      return <AnnotationInput {...common} value={v} />;
+    case 'Attachment':
+      return <AttachmentInput {...common} value={v} />;
+    case 'Reference':
+      return <ReferenceInput {...common} value={v} targetProfiles={element.targetProfiles} />;
+    case 'CodeableConcept':
+      return <CodeableConceptInput {...common} value={v} valueSet={element.binding?.valueSet} />;
+    case 'Coding':
+      return <CodingInput {...common} value={v} valueSet={element.binding?.valueSet} />;
+    case 'Extension':
+      return <ExtensionInput {...common} value={v} />;
+    case 'Meta':
+      return <MetaInput {...common} value={v} />;
+    case 'Dosage':
+      return <DosageInput {...common} value={v} />;
+    case 'Resource':
+    case 'Narrative':
+      return <JsonValueInput {...common} value={props.value} />;
+    case 'BackboneElement':
+    case 'Element':
+      return <BackboneInput {...props} />;
+    default:
+      return <ComplexTypeInput {...common} value={v} type={type} />;
+  }
+}
+
+/** A backbone element: the nested elements of the owning definition, recursively. */
+function BackboneInput(props: SingleProps) {
+  const schemaPath = props.element.contentReference ?? props.element.path;
+  const value = (props.value ?? {}) as Record<string, unknown>;
+  return (
+    <FieldGroup label={props.label} required={props.required} error={props.error}>
+      {childElements(props.schema, schemaPath)
+        .filter((child) => child.name !== 'id')
+        .map((child) => (
+          <ElementField
+            key={child.path}
+            element={child}
+            schema={props.schema}
+            path={`${props.path}.${child.name}`}
+            parent={value}
+            disabled={props.disabled}
+            onParentChange={(next) => props.onChange(Object.keys(next).length ? next : undefined)}
+          />
+        ))}
+    </FieldGroup>
+  );
+}
+
+export interface ElementFieldProps {
+  element: ElementSchema;
+  /** The definition the element belongs to (for backbone children). */
+  schema: TypeSchema;
+  /** FHIRPath-style path of this element, e.g. `Patient.contact.name`. */
+  path: string;
+  parent: Record<string, unknown>;
+  onParentChange: (next: Record<string, unknown>) => void;
+  disabled?: boolean;
+  /** Top-level elements follow the access policy's hidden and read-only fields. */
+  topLevel?: boolean;
+}
+
+/** One element of a form: required marker, arrays (add to max, remove above min), choice types, policy. */
+export function ElementField(props: ElementFieldProps) {
+  const { element } = props;
+  const context = useResourceFormContext();
+  if (props.topLevel && context.hiddenFields.includes(element.name)) return null;
+  const policyReadonly = props.topLevel && context.readonlyFields.includes(element.name);
+  const disabled = !!(props.disabled || context.disabled || policyReadonly);
+  const label = fieldLabel(element.name);
+  const error = context.errors.get(props.path);
+  const readOnlyMark = policyReadonly ? (
+    <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+      {label}: Read Only
+    </Typography>
+  ) : null;
+  if (element.path.endsWith('[x]')) {
+    return (
+      <Box sx={{ flexBasis: '100%' }}>
+        {readOnlyMark}
+        <ChoiceField {...props} label={label} disabled={disabled} error={error} />
+      </Box>
+    );
+  }
+  const type = element.contentReference ? 'BackboneElement' : (element.types[0] ?? 'string');
+  const setValue = (value: unknown) => props.onParentChange(withField(props.parent, element.name, value) ?? {});
+  // Arrays keep empty placeholder items (just added, or cleared while typing); the form drops them on save.
+  const setItems = (items: unknown[]) => {
+    const next = { ...props.parent };
+    if (items.length) next[element.name] = items;
+    else delete next[element.name];
+    props.onParentChange(next);
+  };
+  const value = props.parent[element.name];
+  const single = (itemValue: unknown, onChange: (v: unknown) => void, itemLabel: string, itemPath: string) => (
+    <SingleInput
+      type={type}
+      element={element}
+      schema={props.schema}
+      path={itemPath}
+      label={itemLabel}
+      value={itemValue}
+      onChange={onChange}
+      disabled={disabled}
+      required={element.min > 0}
+      error={error}
+    />
+  );
+  if (element.max <= 1) {
+    return (
+      <Box sx={{ flexBasis: '100%' }}>
+        {readOnlyMark}
+        {single(value, setValue, label, props.path)}
+      </Box>
+    );
+  }
+  const items = Array.isArray(value) ? (value as unknown[]) : [];
+  return (
+    <Box sx={{ flexBasis: '100%' }} role="group" aria-label={label}>
+      <Typography variant="subtitle2" component="div" sx={{ mb: 0.5 }}>
+        {label}
+        {element.min > 0 ? ' *' : ''}
+        {policyReadonly ? ' (Read Only)' : ''}
+      </Typography>
+      {disabled && items.length === 0 && (
+        <Typography variant="body2" color="text.secondary">
+          (empty)
+        </Typography>
+      )}
+      {items.map((item, index) => (
+        <Box key={index} sx={{ display: 'flex', alignItems: 'flex-start', gap: 1, mb: 1 }}>
+          <Box sx={{ flex: 1, minWidth: 0 }}>
+            {single(
+              item,
+              (next) => {
+                const copy = [...items];
+                // An emptied item stays as a placeholder until removed, so positions do not shift while typing.
+                copy[index] = next === undefined ? (typeof item === 'object' ? {} : '') : next;
+                setItems(copy);
+              },
+              `${label} ${index + 1}`,
+              props.path,
+            )}
+          </Box>
+          {!disabled && items.length > element.min && (
+            <IconButton
+              aria-label={`Remove ${label} ${index + 1}`}
+              onClick={() => setItems(items.filter((_, i) => i !== index))}
+            >
+              <DeleteIcon />
+            </IconButton>
+          )}
+        </Box>
+      ))}
+      {!disabled && items.length < element.max && (
+        <Button
+          size="small"
+          startIcon={<AddIcon />}
+          onClick={() => setItems([...items, /^[a-z]/.test(type) ? '' : {}])}
+          aria-label={`Add ${label}`}
+        >
+          Add {label}
+        </Button>
+      )}
+    </Box>
+  );
+}
+
+/** A choice element (`value[x]`): a type switch and the chosen type's input. */
+function ChoiceField(props: ElementFieldProps & { label: string; disabled: boolean; error?: string }) {
+  const { element } = props;
+  const present = element.types.find((type) => props.parent[choiceKey(element.name, type)] !== undefined);
+  const [chosen, setChosen] = useState(present ?? element.types[0]);
+  const type = present ?? chosen;
+  const key = choiceKey(element.name, type);
+  const setValue = (value: unknown) => {
+    const next = { ...props.parent };
+    for (const other of element.types) delete next[choiceKey(element.name, other)];
+    props.onParentChange(withField(next, key, value) ?? {});
+  };
+  return (
+    <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', flexWrap: 'wrap' }}>
+      {element.types.length > 1 && (
+        <TextField
+          select
+          size="small"
+          id={inputId(`${props.path}-type`)}
+          label={`${props.label} type`}
+          value={type}
+          disabled={props.disabled}
+          sx={{ minWidth: 170 }}
+          onChange={(event) => {
+            const nextType = event.target.value;
+            setChosen(nextType);
+            // Switching type drops the value of the previous type.
+            if (present && present !== nextType) setValue(undefined);
+          }}
+        >
+          {element.types.map((option) => (
+            <MenuItem key={option} value={option}>
+              {option}
+            </MenuItem>
+          ))}
+        </TextField>
+      )}
+      <Box sx={{ flex: '1 1 260px', minWidth: 0 }}>
+        <SingleInput
+          type={type}
+          element={element}
+          schema={props.schema}
+          path={props.path}
+          label={props.label}
+          value={props.parent[key]}
+          onChange={setValue}
+          disabled={props.disabled}
+          required={element.min > 0}
+          error={props.error}
+        />
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,27 @@
+import { Chip } from '@mui/material';
+import { statusColor, type StatusColor } from './statusColor';
+
+// Darker shades in light mode and lighter ones in dark mode keep the text at WCAG AA contrast.
+const PALETTE: Record<StatusColor, { light: [string, string]; dark: [string, string] }> = {
+  blue: { light: ['#dbe7ff', '#0b3d91'], dark: ['#1e3a6b', '#cfe0ff'] },
+  yellow: { light: ['#fff1c2', '#6b4c00'], dark: ['#5a4500', '#ffe8a3'] },
+  red: { light: ['#ffdcdc', '#8f1111'], dark: ['#6b1a1a', '#ffd0d0'] },
+  green: { light: ['#d6f5df', '#135c2b'], dark: ['#1b5232', '#c8f2d5'] },
+  gray: { light: ['#e8e8e8', '#333333'], dark: ['#444444', '#eeeeee'] },
+};
+
+/** A status code as a coloured badge (app-spec §4). */
+export function StatusBadge(props: { status: string }) {
+  const colors = PALETTE[statusColor(props.status)];
+  return (
+    <Chip
+      size="small"
+      label={props.status}
+      data-status-color={statusColor(props.status)}
+      sx={(theme) => {
+        const [background, text] = theme.palette.mode === 'dark' ? colors.dark : colors.light;
+        return { bgcolor: background, color: text, fontWeight: 600 };
+      }}
+    />
+  );
+}

@@ -1,0 +1,62 @@
+/** What every datatype input takes: its value, a change callback and the form's decorations. */
+export interface InputProps<T> {
+  /** Visible label and accessible name. */
+  label: string;
+  /** FHIRPath-style path of the element (`Patient.name`), for error matching and ids. */
+  path: string;
+  value: T | undefined;
+  onChange: (value: T | undefined) => void;
+  disabled?: boolean;
+  required?: boolean;
+  error?: string;
+}
+
+/** True for values the form treats as absent: undefined, '', [], {} (and objects of only such values). */
+export function isEmptyValue(value: unknown): boolean {
+  if (value === undefined || value === null || value === '') return true;
+  if (typeof value === 'number') return Number.isNaN(value);
+  if (Array.isArray(value)) return value.every(isEmptyValue);
+  if (typeof value === 'object') return Object.values(value as object).every(isEmptyValue);
+  return false;
+}
+
+/**
+ * `object` with `key` set to `value` — or without `key` when the value is empty — leaving every
+ * other key (including ones the form does not show) untouched.
+ */
+export function withField<T extends object>(object: T | undefined, key: string, value: unknown): T | undefined {
+  const next = { ...(object ?? {}) } as Record<string, unknown>;
+  if (isEmptyValue(value)) delete next[key];
+  else next[key] = value;
+  return Object.keys(next).length ? (next as T) : undefined;
+}
+
+/** Space-separated list ↔ array (HumanName prefix, given, suffix). */
+export function splitWords(text: string): string[] | undefined {
+  const words = text.split(/\s+/).filter(Boolean);
+  return words.length ? words : undefined;
+}
+
+export function inputId(path: string): string {
+  return 'field-' + path.replace(/[^A-Za-z0-9_-]/g, '-');
+}
+
+/**
+ * The value without empty strings, objects and arrays (placeholders of the form), recursively.
+ * Primitive-extension arrays (`_given`) are kept index-aligned with their values: a nulled slot stays null.
+ */
+export function stripEmpty<T>(value: T): T | undefined {
+  if (value === '' || value === undefined) return undefined;
+  if (value === null) return value;
+  if (Array.isArray(value)) {
+    const items = value.map((item) => (item === null ? null : stripEmpty(item))).filter((item) => item !== undefined);
+    return (items.length ? items : undefined) as T | undefined;
+  }
+  if (typeof value === 'object') {
+    const entries = Object.entries(value as object)
+      .map(([key, inner]) => [key, stripEmpty(inner)] as const)
+      .filter(([, inner]) => inner !== undefined);
+    return (entries.length ? Object.fromEntries(entries) : undefined) as T | undefined;
+  }
+  return value;
+}

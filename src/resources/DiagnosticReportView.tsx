@@ -1,0 +1,118 @@
+import { useQuery } from '@tanstack/react-query';
+import { Box, Chip, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import type { DiagnosticReport, Observation, Reference, Specimen } from '@medplum/fhirtypes';
+import { formatCodeableConcept, formatDateTime, formatQuantity, formatRange } from '../../data-provider/formatting';
+import { formatTypedValue } from '../datatypes/formatValue';
+import { StatusBadge } from '../datatypes/StatusBadge';
+import { useFhirClient } from './useFhirClient';
+
+/** Interpretation codes that flag a result row as critical (app-spec §5). */
+export const CRITICAL_INTERPRETATIONS: readonly string[] = ['AA', 'LL', 'HH', 'A'];
+
+export function isCritical(observation: Observation): boolean {
+  return (observation.interpretation ?? []).some((concept) =>
+    (concept.coding ?? []).some((coding) => CRITICAL_INTERPRETATIONS.includes(coding.code ?? '')),
+  );
+}
+
+function observationValue(observation: Observation): string {
+  if (observation.valueQuantity) return formatQuantity(observation.valueQuantity);
+  if (observation.valueCodeableConcept) return formatCodeableConcept(observation.valueCodeableConcept);
+  if (observation.valueString) return observation.valueString;
+  if (observation.valueRange) return formatRange(observation.valueRange);
+  if (observation.component?.length) {
+    return observation.component
+      .map((c) => `${formatCodeableConcept(c.code)}: ${c.valueQuantity ? formatQuantity(c.valueQuantity) : ''}`)
+      .join('; ');
+  }
+  return '';
+}
+
+function useReferences<T>(references: Reference[] | undefined, key: string) {
+  const client = useFhirClient();
+  return useQuery<T[], Error>({
+    queryKey: ['hearth-refs', key, (references ?? []).map((r) => r.reference).join(',')],
+    queryFn: () =>
+      Promise.all((references ?? []).filter((r) => r.reference).map((r) => client.readReference(r) as Promise<T>)),
+    enabled: (references ?? []).length > 0,
+    retry: false,
+  });
+}
+
+function Section(props: { title: string; children: React.ReactNode }) {
+  return (
+    <Box sx={{ display: 'grid', gridTemplateColumns: '160px 1fr', gap: 2, py: 0.5 }}>
+      <Typography variant="body2" color="text.secondary" sx={{ fontWeight: 500 }}>
+        {props.title}
+      </Typography>
+      <Box>{props.children}</Box>
+    </Box>
+  );
+}
+
+/** The diagnostic report view of app-spec §2.9 (Subject … Specimens, then the results table). */
+export function DiagnosticReportView(props: { report: DiagnosticReport }) {
+  const { report } = props;
+  const results = useReferences<Observation>(report.result, 'results');
+  const specimens = useReferences<Specimen>(report.specimen, 'specimens');
+  const refs = (list: Reference[] | undefined) => (list ?? []).map((r) => formatTypedValue(r, 'Reference')).join(', ');
+  return (
+    <Box aria-label="Diagnostic report">
+      <Typography variant="h6" component="h2">
+        {formatCodeableConcept(report.code) || 'Diagnostic report'}
+      </Typography>
+      <Section title="Subject">{formatTypedValue(report.subject, 'Reference')}</Section>
+      <Section title="Interpreter">{refs(report.resultsInterpreter)}</Section>
+      <Section title="Performer">{refs(report.performer)}</Section>
+      <Section title="Issued">{report.issued ? formatDateTime(report.issued) : ''}</Section>
+      <Section title="Status">{report.status && <StatusBadge status={report.status} />}</Section>
+      {(specimens.data ?? []).length > 0 && (
+        <Section title="Specimens">
+          {(specimens.data ?? []).map((specimen) => (
+            <Typography key={specimen.id} variant="body2">
+              Collected:{' '}
+              {specimen.collection?.collectedDateTime ? formatDateTime(specimen.collection.collectedDateTime) : '—'}
+              {' · '}Received: {specimen.receivedTime ? formatDateTime(specimen.receivedTime) : '—'}
+            </Typography>
+          ))}
+        </Section>
+      )}
+      {(report.result ?? []).length > 0 && (
+        <Table size="small" aria-label="Results" sx={{ mt: 2 }}>
+          <TableHead>
+            <TableRow>
+              <TableCell>Test</TableCell>
+              <TableCell>Value</TableCell>
+              <TableCell>Reference Range</TableCell>
+              <TableCell>Interpretation</TableCell>
+              <TableCell>Status</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {(results.data ?? []).map((observation) => {
+              const critical = isCritical(observation);
+              return (
+                <TableRow
+                  key={observation.id}
+                  data-critical={critical || undefined}
+                  sx={critical ? { bgcolor: (t) => (t.palette.mode === 'dark' ? '#4a1515' : '#ffe5e5') } : undefined}
+                >
+                  <TableCell>{formatCodeableConcept(observation.code)}</TableCell>
+                  <TableCell>{observationValue(observation)}</TableCell>
+                  <TableCell>
+                    {(observation.referenceRange ?? []).map((r) => r.text ?? formatRange(r as never)).join(', ')}
+                  </TableCell>
+                  <TableCell>
+                    {(observation.interpretation ?? []).map(formatCodeableConcept).join(', ')}
+                    {critical && <Chip size="small" color="error" label="Critical" sx={{ ml: 1 }} />}
+                  </TableCell>
+                  <TableCell>{observation.status && <StatusBadge status={observation.status} />}</TableCell>
+                </TableRow>
+              );
+            })}
+          </TableBody>
+        </Table>
+      )}
+    </Box>
+  );
+}

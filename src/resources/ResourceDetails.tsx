@@ -1,0 +1,36 @@
+import { Alert, Box, CircularProgress, Divider } from '@mui/material';
+import type { DiagnosticReport, Resource } from '@medplum/fhirtypes';
+import { hiddenFieldsFor } from '../../data-provider/access';
+import { ElementList } from '../datatypes/ValueDisplay';
+import { DiagnosticReportView } from './DiagnosticReportView';
+import { useTypeSchema } from './schemaHooks';
+import { childElements } from './typeSchema';
+import { useFhirClient } from './useFhirClient';
+
+/** The Details tab: every present element, formatted by its type; hidden fields absent. */
+export function ResourceDetails(props: { resource: Resource }) {
+  const client = useFhirClient();
+  const schema = useTypeSchema(props.resource.resourceType);
+  if (schema.error) return <Alert severity="error">{schema.error.message}</Alert>;
+  if (!schema.data) return <CircularProgress aria-label="Loading..." />;
+  const hidden = hiddenFieldsFor(client.getAccessPolicy(), props.resource.resourceType);
+  return (
+    <Box>
+      {props.resource.resourceType === 'DiagnosticReport' && (
+        <>
+          <DiagnosticReportView report={props.resource as DiagnosticReport} />
+          <Divider sx={{ my: 2 }} />
+        </>
+      )}
+      <ElementList
+        elements={[
+          { path: 'id', name: 'id', min: 0, max: 1, types: ['id'], targetProfiles: [] },
+          ...childElements(schema.data, '').filter((e) => e.path !== 'id'),
+        ]}
+        value={props.resource as unknown as Record<string, unknown>}
+        schema={schema.data}
+        hidden={hidden}
+      />
+    </Box>
+  );
+}

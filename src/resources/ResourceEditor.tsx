@@ -1,0 +1,150 @@
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, AlertTitle, Box, CircularProgress, MenuItem, TextField } from '@mui/material';
+import { useNotify } from 'react-admin';
+import type { OperationOutcome, Resource, ResourceType } from '@medplum/fhirtypes';
+import { hiddenFieldsFor, readonlyFieldsFor } from '../../data-provider/access';
+import { OperationOutcomeError } from '../../data-provider/outcomes';
+import { canEditResourceType, permissionDeniedMessage } from './accessRules';
+import { createGuardedPatch } from './jsonPatch';
+import { ResourceForm } from './ResourceForm';
+import { useTypeSchema } from './schemaHooks';
+import { listProfiles } from './typeSchema';
+import { resourceQueryKey } from './useResource';
+import { useFhirClient } from './useFhirClient';
+
+function outcomeOf(error: unknown): OperationOutcome {
+  if (error instanceof OperationOutcomeError) return error.outcome;
+  return {
+    resourceType: 'OperationOutcome',
+    issue: [{ severity: 'error', code: 'exception', details: { text: (error as Error).message } }],
+  };
+}
+
+/** The Edit tab and the create page: the form, its profile, the access check and pessimistic writes. */
+export function ResourceEditor(props: { resource: Resource }) {
+  const client = useFhirClient();
+  const navigate = useNavigate();
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  const { resourceType } = props.resource;
+  const [profileUrl, setProfileUrl] = useState<string | undefined>(props.resource.meta?.profile?.[0]);
+  const schema = useTypeSchema(resourceType, profileUrl);
+  const profiles = useQuery({
+    queryKey: ['hearth-profiles', resourceType],
+    queryFn: () => listProfiles(client, resourceType),
+    staleTime: 60_000,
+  });
+  const [outcome, setOutcome] = useState<OperationOutcome>();
+  const [submitting, setSubmitting] = useState(false);
+  const [formKey, setFormKey] = useState(0);
+  const [current, setCurrent] = useState(props.resource);
+  const policy = client.getAccessPolicy();
+
+  if (!canEditResourceType(policy, client.isSuperAdmin(), resourceType)) {
+    return (
+      <Alert severity="error">
+        <AlertTitle>Permission denied</AlertTitle>
+        {permissionDeniedMessage(resourceType)}
+      </Alert>
+    );
+  }
+
+  async function write(work: () => Promise<Resource | undefined>, success: string): Promise<void> {
+    setSubmitting(true);
+    setOutcome(undefined);
+    try {
+      const saved = await work();
+      client.invalidateSearches(resourceType);
+      await queryClient.invalidateQueries({ queryKey: ['hearth-history', resourceType] });
+      notify(success, { type: 'success' });
+      if (saved) {
+        queryClient.setQueryData(resourceQueryKey(resourceType, saved.id as string), saved);
+        setCurrent(saved);
+        setFormKey((key) => key + 1);
+        navigate(`/${resourceType}/${saved.id}/details`);
+      } else {
+        await queryClient.invalidateQueries({ queryKey: ['hearth-search', resourceType] });
+        navigate(`/${resourceType}`);
+      }
+    } catch (error) {
+      setOutcome(outcomeOf(error));
+      // Failures stay until closed and keep their line breaks (app-spec §8); the form keeps its input.
+      notify((error as Error).message, { type: 'error', autoHideDuration: null, multiLine: true });
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  const withProfile = (resource: Resource): Resource => {
+    if (!profileUrl || resource.meta?.profile?.includes(profileUrl)) return resource;
+    return { ...resource, meta: { ...resource.meta, profile: [...(resource.meta?.profile ?? []), profileUrl] } };
+  };
+
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
+      {(profiles.data ?? []).length > 0 && (
+        <TextField
+          select
+          size="small"
+          label="Profiles"
+          value={profileUrl ?? ''}
+          sx={{ maxWidth: 480 }}
+          onChange={(event) => setProfileUrl(event.target.value || undefined)}
+        >
+          <MenuItem value="">
+            <em>{resourceType} (base definition)</em>
+          </MenuItem>
+          {(profiles.data ?? []).map((profile) => (
+            <MenuItem key={profile.url} value={profile.url}>
+              {profile.title ?? profile.name}
+            </MenuItem>
+          ))}
+        </TextField>
+      )}
+      {schema.error && <Alert severity="error">{schema.error.message}</Alert>}
+      {!schema.data && !schema.error && <CircularProgress aria-label="Loading..." />}
+      {schema.data && (
+        <ResourceForm
+          key={`${formKey}:${profileUrl ?? ''}`}
+          schema={schema.data}
+          defaultValue={current}
+          outcome={outcome}
+          submitting={submitting}
+          readonlyFields={readonlyFieldsFor(policy, resourceType)}
+          hiddenFields={hiddenFieldsFor(policy, resourceType)}
+          onSubmit={(resource) =>
+            void write(
+              () =>
+                resource.id
+                  ? client.updateResource(withProfile(resource))
+                  : client.createResource(withProfile(resource)),
+              resource.id ? 'Updated' : 'Created',
+            )
+          }
+          onPatch={(resource) =>
+            void write(
+              () =>
+                client.patchResource(
+                  resourceType as ResourceType,
+                  current.id as string,
+                  createGuardedPatch(
+                    current as unknown as Record<string, unknown>,
+                    withProfile(resource) as unknown as Record<string, unknown>,
+                  ),
+                ) as Promise<Resource>,
+              'Patched',
+            )
+          }
+          onDelete={() =>
+            void write(async () => {
+              await client.deleteResource(resourceType as ResourceType, current.id as string);
+              return undefined;
+            }, 'Deleted')
+          }
+        />
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,87 @@
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useQueryClient } from '@tanstack/react-query';
+import { Alert, Box, Button, TextField } from '@mui/material';
+import { useNotify } from 'react-admin';
+import type { Resource } from '@medplum/fhirtypes';
+import { OperationOutcomeError } from '../../data-provider/outcomes';
+import { canEditResourceType } from './accessRules';
+import { issueText } from './outcomeErrors';
+import { resourceQueryKey } from './useResource';
+import { useFhirClient } from './useFhirClient';
+
+/** The JSON tab: the resource as JSON, editable and saved with the server's validation shown. */
+export function ResourceJson(props: { resource: Resource }) {
+  const client = useFhirClient();
+  const notify = useNotify();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [text, setText] = useState(() => JSON.stringify(props.resource, null, 2));
+  const [errors, setErrors] = useState<string[]>([]);
+  const [saving, setSaving] = useState(false);
+  const editable = canEditResourceType(client.getAccessPolicy(), client.isSuperAdmin(), props.resource.resourceType);
+
+  async function save(): Promise<void> {
+    let parsed: Resource;
+    try {
+      parsed = JSON.parse(text) as Resource;
+    } catch (error) {
+      setErrors([`Not valid JSON: ${(error as Error).message}`]);
+      return;
+    }
+    if (parsed.resourceType !== props.resource.resourceType || parsed.id !== props.resource.id) {
+      setErrors(['resourceType and id must stay as they are']);
+      return;
+    }
+    setSaving(true);
+    setErrors([]);
+    try {
+      const saved = await client.updateResource(parsed);
+      queryClient.setQueryData(resourceQueryKey(saved.resourceType, saved.id as string), saved);
+      await queryClient.invalidateQueries({ queryKey: ['hearth-history', saved.resourceType] });
+      notify('Updated', { type: 'success' });
+      navigate(`/${saved.resourceType}/${saved.id}/details`);
+    } catch (error) {
+      const issues =
+        error instanceof OperationOutcomeError
+          ? (error.outcome.issue ?? []).map(
+              (i) => `${issueText(i)}${i.expression?.length ? ` (${i.expression.join(', ')})` : ''}`,
+            )
+          : [(error as Error).message];
+      setErrors(issues);
+      notify((error as Error).message, { type: 'error', autoHideDuration: null, multiLine: true });
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}>
+      {errors.length > 0 && (
+        <Alert severity="error" role="alert">
+          {errors.map((error, index) => (
+            <div key={index}>{error}</div>
+          ))}
+        </Alert>
+      )}
+      <TextField
+        label="JSON"
+        multiline
+        minRows={16}
+        fullWidth
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        slotProps={{
+          htmlInput: { spellCheck: false, style: { fontFamily: 'monospace', fontSize: 13 }, readOnly: !editable },
+        }}
+      />
+      {editable && (
+        <Box sx={{ display: 'flex', justifyContent: 'flex-end' }}>
+          <Button variant="contained" onClick={() => void save()} disabled={saving}>
+            Save JSON
+          </Button>
+        </Box>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,30 @@
+import { lazy, Suspense, type ReactElement } from 'react';
+import { Route } from 'react-router-dom';
+import { CircularProgress } from '@mui/material';
+
+// Each screen is its own chunk (bundle budget: ≤ 100 KB gzip per screen beyond sign-in).
+const PatientHomePage = lazy(() => import('../search/PatientHomePage').then((m) => ({ default: m.PatientHomePage })));
+const SearchListPage = lazy(() => import('../search/SearchListPage').then((m) => ({ default: m.SearchListPage })));
+const ResourcePage = lazy(() => import('./ResourcePage').then((m) => ({ default: m.ResourcePage })));
+const ResourceCreatePage = lazy(() => import('./ResourceCreatePage').then((m) => ({ default: m.ResourceCreatePage })));
+const ResourceVersionPage = lazy(() =>
+  import('./ResourceVersionPage').then((m) => ({ default: m.ResourceVersionPage })),
+);
+
+function screen(element: ReactElement): ReactElement {
+  return <Suspense fallback={<CircularProgress aria-label="Loading..." sx={{ m: 2 }} />}>{element}</Suspense>;
+}
+
+/** The signed-in routes of the generic resource console (app-spec §2.2), mounted inside the shell. */
+export const resourceRouteList: { path: string; element: ReactElement }[] = [
+  { path: '/', element: screen(<PatientHomePage />) },
+  { path: '/:resourceType', element: screen(<SearchListPage />) },
+  { path: '/:resourceType/new', element: screen(<ResourceCreatePage />) },
+  { path: '/:resourceType/:id/_history/:versionId', element: screen(<ResourceVersionPage />) },
+  { path: '/:resourceType/:id/*', element: screen(<ResourcePage />) },
+];
+
+/** The same routes as react-router `<Route>` elements (for `<CustomRoutes>` or `<Routes>`). */
+export const resourceRoutes: ReactElement[] = resourceRouteList.map((route) => (
+  <Route key={route.path} path={route.path} element={route.element} />
+));

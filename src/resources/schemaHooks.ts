@@ -1,0 +1,27 @@
+import { useQuery } from '@tanstack/react-query';
+import type { SearchParameter } from '@medplum/fhirtypes';
+import { loadProfileSchema, loadSearchParameters, loadTypeSchema, type TypeSchema } from './typeSchema';
+import { useFhirClient } from './useFhirClient';
+
+/** The definition of a type, or of a profile when `profileUrl` is given. */
+export function useTypeSchema(type: string | undefined, profileUrl?: string) {
+  const client = useFhirClient();
+  return useQuery<TypeSchema, Error>({
+    queryKey: ['hearth-schema', type, profileUrl ?? ''],
+    queryFn: () => (profileUrl ? loadProfileSchema(client, profileUrl) : loadTypeSchema(client, type as string)),
+    enabled: !!type,
+    staleTime: Infinity,
+    retry: false,
+  });
+}
+
+export function useSearchParameters(type: string | undefined) {
+  const client = useFhirClient();
+  return useQuery<SearchParameter[], Error>({
+    queryKey: ['hearth-search-parameters', type],
+    queryFn: () => loadSearchParameters(client, type as string),
+    enabled: !!type,
+    staleTime: Infinity,
+    retry: false,
+  });
+}

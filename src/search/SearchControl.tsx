@@ -1,0 +1,326 @@
+import { useEffect, useMemo, useState, type MouseEvent } from 'react';
+import {
+  Alert,
+  Box,
+  Button,
+  Checkbox,
+  IconButton,
+  LinearProgress,
+  Paper,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Toolbar,
+  Typography,
+  useMediaQuery,
+} from '@mui/material';
+import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
+import ChevronRightIcon from '@mui/icons-material/ChevronRight';
+import RefreshIcon from '@mui/icons-material/Refresh';
+import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
+import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from '@tanstack/react-table';
+import { useNotify } from 'react-admin';
+import type { Resource } from '@medplum/fhirtypes';
+import { isAbortError } from '../../data-provider/client';
+import type { Filter, Operator } from '../../data-provider/search';
+import { useSearchParameters, useTypeSchema } from '../resources/schemaHooks';
+import { ColumnMenu } from './ColumnMenu';
+import { ExportDialog } from './ExportDialog';
+import { FieldsDialog } from './FieldsDialog';
+import { FilterPromptDialog } from './FilterPromptDialog';
+import { FiltersDialog } from './FiltersDialog';
+import { availableFields, fieldLabel, fieldSearchCode, fieldText } from './searchColumns';
+import {
+  currentPage,
+  formatPageRange,
+  withFields,
+  withFilters,
+  withPage,
+  withSort,
+  type ConsoleSearch,
+} from './searchState';
+import { useSearchResults } from './useSearchResults';
+
+export interface SearchControlProps {
+  search: ConsoleSearch;
+  onChange: (search: ConsoleSearch) => void;
+  /** Row click; `alternate` for middle-, ctrl- and meta-clicks (open in a new tab). */
+  onClick: (resource: Resource, alternate: boolean) => void;
+  hideToolbar?: boolean;
+  checkboxesEnabled?: boolean;
+  onNew?: () => void;
+  exportEnabled?: boolean;
+  onDelete?: (ids: string[]) => void;
+  onBulk?: (ids: string[]) => void;
+}
+
+/** The generic search list of app-spec §2.6. */
+export function SearchControl(props: SearchControlProps) {
+  const { search, onChange } = props;
+  const request = search.request;
+  const fields = request.fields ?? [];
+  const notify = useNotify();
+  const narrow = useMediaQuery('(max-width:767.95px)');
+  const results = useSearchResults(request);
+  const schema = useTypeSchema(request.resourceType);
+  const parameters = useSearchParameters(request.resourceType);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [dialog, setDialog] = useState<'fields' | 'filters' | 'export' | undefined>();
+  const [menu, setMenu] = useState<{ anchor: HTMLElement; field: string }>();
+  const [prompt, setPrompt] = useState<{ code: string; operator: Operator }>();
+
+  useEffect(() => {
+    if (results.error && !isAbortError(results.error)) notify(results.error.message, { type: 'error' });
+  }, [results.error, notify]);
+  useEffect(() => setSelected(new Set()), [request.resourceType, request.offset]);
+
+  const resources = useMemo(
+    () =>
+      (results.data?.entry ?? [])
+        .filter((entry) => entry.search?.mode !== 'include')
+        .map((entry) => entry.resource as Resource)
+        .filter(Boolean),
+    [results.data],
+  );
+  const columns = useMemo<ColumnDef<Resource>[]>(
+    () =>
+      fields.map((field) => ({
+        id: field,
+        header: fieldLabel(field),
+        cell: (context) => fieldText(context.row.original, field, schema.data),
+      })),
+    [fields, schema.data],
+  );
+  const table = useReactTable({
+    data: resources,
+    columns,
+    getCoreRowModel: getCoreRowModel(),
+    getRowId: (r) => r.id ?? '',
+  });
+
+  const parameterFor = (code: string) => parameters.data?.find((parameter) => parameter.code === code);
+  const addFilters = (filters: Filter[]) => onChange(withFilters(search, [...(request.filters ?? []), ...filters]));
+  const allSelected = resources.length > 0 && resources.every((r) => selected.has(r.id ?? ''));
+  const count = request.count ?? 20;
+  const offset = request.offset ?? 0;
+  const total = results.data?.total;
+  const page = currentPage(request);
+  const range = formatPageRange(offset, resources.length, total, request.total === 'estimate');
+  const hasNext = total !== undefined ? offset + resources.length < total : resources.length === count;
+
+  function rowClick(event: MouseEvent, resource: Resource): void {
+    if ((event.target as HTMLElement).closest('input[type=checkbox]')) return;
+    const alternate = event.button === 1 || event.ctrlKey || event.metaKey;
+    props.onClick(resource, alternate);
+  }
+
+  return (
+    <Paper variant="outlined" sx={{ width: '100%', overflow: 'hidden' }}>
+      {!props.hideToolbar && (
+        <Toolbar variant="dense" sx={{ gap: 1, flexWrap: 'wrap', px: 1 }} aria-label="Search toolbar" role="toolbar">
+          <Button size="small" onClick={() => setDialog('fields')}>
+            Fields
+          </Button>
+          <Button size="small" onClick={() => setDialog('filters')}>
+            Filters
+          </Button>
+          {props.onNew && (
+            <Button size="small" onClick={props.onNew}>
+              New...
+            </Button>
+          )}
+          {!narrow && props.exportEnabled && (
+            <Button size="small" onClick={() => setDialog('export')}>
+              Export...
+            </Button>
+          )}
+          {!narrow && props.onDelete && (
+            <Button size="small" disabled={selected.size === 0} onClick={() => props.onDelete?.([...selected])}>
+              Delete...
+            </Button>
+          )}
+          {!narrow && props.onBulk && (
+            <Button size="small" disabled={selected.size === 0} onClick={() => props.onBulk?.([...selected])}>
+              Bulk...
+            </Button>
+          )}
+          <IconButton size="small" aria-label="Refresh" onClick={() => void results.refetch()}>
+            <RefreshIcon fontSize="small" />
+          </IconButton>
+          <Box sx={{ flexGrow: 1 }} />
+          <Typography variant="body2" aria-live="polite">
+            {range}
+          </Typography>
+          <IconButton
+            size="small"
+            aria-label="Previous page"
+            disabled={page <= 1}
+            onClick={() => onChange(withPage(search, page - 1))}
+          >
+            <ChevronLeftIcon />
+          </IconButton>
+          <IconButton
+            size="small"
+            aria-label="Next page"
+            disabled={!hasNext}
+            onClick={() => onChange(withPage(search, page + 1))}
+          >
+            <ChevronRightIcon />
+          </IconButton>
+        </Toolbar>
+      )}
+      {(request.filters?.length ?? 0) > 0 && !props.hideToolbar && (
+        <Box sx={{ px: 2, pb: 1, display: 'flex', gap: 1, flexWrap: 'wrap' }} aria-label="Active filters">
+          {request.filters?.map((filter, index) => (
+            <Typography key={index} variant="caption" sx={{ bgcolor: 'action.selected', px: 1, borderRadius: 1 }}>
+              {filter.code} {filter.operator} {filter.value}
+            </Typography>
+          ))}
+        </Box>
+      )}
+      {results.isFetching && <LinearProgress aria-label="Loading results" />}
+      <TableContainer sx={{ maxHeight: '70vh' }}>
+        <Table size="small" stickyHeader aria-label={`${request.resourceType} search results`}>
+          <TableHead>
+            {table.getHeaderGroups().map((group) => (
+              <TableRow key={group.id}>
+                {props.checkboxesEnabled && (
+                  <TableCell padding="checkbox">
+                    <Checkbox
+                      checked={allSelected}
+                      indeterminate={!allSelected && selected.size > 0}
+                      onChange={() => setSelected(allSelected ? new Set() : new Set(resources.map((r) => r.id ?? '')))}
+                      slotProps={{ input: { 'aria-label': 'Select all' } }}
+                    />
+                  </TableCell>
+                )}
+                {group.headers.map((header) => (
+                  <TableCell key={header.id} sortDirection={sortDirection(request.sortRules, header.id)}>
+                    <Button
+                      size="small"
+                      color="inherit"
+                      endIcon={<ArrowDropDownIcon />}
+                      sx={{ fontWeight: 600, textTransform: 'none', px: 0.5 }}
+                      onClick={(event) => setMenu({ anchor: event.currentTarget, field: header.id })}
+                    >
+                      {flexRender(header.column.columnDef.header, header.getContext())}
+                    </Button>
+                  </TableCell>
+                ))}
+              </TableRow>
+            ))}
+          </TableHead>
+          <TableBody>
+            {table.getRowModel().rows.map((row) => (
+              <TableRow
+                key={row.id}
+                hover
+                selected={selected.has(row.id)}
+                sx={{ cursor: 'pointer' }}
+                onClick={(event) => rowClick(event, row.original)}
+                onAuxClick={(event) => event.button === 1 && rowClick(event, row.original)}
+              >
+                {props.checkboxesEnabled && (
+                  <TableCell padding="checkbox">
+                    <Checkbox
+                      checked={selected.has(row.id)}
+                      onChange={() =>
+                        setSelected((current) => {
+                          const next = new Set(current);
+                          if (next.has(row.id)) next.delete(row.id);
+                          else next.add(row.id);
+                          return next;
+                        })
+                      }
+                      slotProps={{ input: { 'aria-label': `Select ${row.original.resourceType}/${row.id}` } }}
+                    />
+                  </TableCell>
+                )}
+                {row.getVisibleCells().map((cell) => (
+                  <TableCell key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</TableCell>
+                ))}
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </TableContainer>
+      {results.isSuccess && resources.length === 0 && (
+        <Box sx={{ p: 3, textAlign: 'center' }}>
+          <Typography color="text.secondary">No results</Typography>
+        </Box>
+      )}
+      {results.error && !isAbortError(results.error) && (
+        <Alert severity="error" sx={{ m: 1 }}>
+          {results.error.message}
+        </Alert>
+      )}
+      {dialog === 'fields' && (
+        <FieldsDialog
+          open
+          fields={fields}
+          available={availableFields(schema.data)}
+          onCancel={() => setDialog(undefined)}
+          onOk={(chosen) => {
+            setDialog(undefined);
+            onChange(withFields(search, chosen));
+          }}
+        />
+      )}
+      {dialog === 'filters' && (
+        <FiltersDialog
+          open
+          filters={request.filters ?? []}
+          parameters={parameters.data ?? []}
+          onCancel={() => setDialog(undefined)}
+          onOk={(filters) => {
+            setDialog(undefined);
+            onChange(withFilters(search, filters));
+          }}
+        />
+      )}
+      {dialog === 'export' && (
+        <ExportDialog request={request} schema={schema.data} onClose={() => setDialog(undefined)} />
+      )}
+      {menu && (
+        <ColumnMenu
+          anchor={menu.anchor}
+          code={fieldSearchCode(menu.field)}
+          parameter={parameterFor(fieldSearchCode(menu.field))}
+          onClose={() => setMenu(undefined)}
+          onSort={(descending) => {
+            setMenu(undefined);
+            onChange(withSort(search, { code: fieldSearchCode(menu.field), descending }));
+          }}
+          onPrompt={(operator) => {
+            setMenu(undefined);
+            setPrompt({ code: fieldSearchCode(menu.field), operator });
+          }}
+          onAddFilters={(filters) => {
+            setMenu(undefined);
+            addFilters(filters);
+          }}
+        />
+      )}
+      {prompt && (
+        <FilterPromptDialog
+          code={prompt.code}
+          operator={prompt.operator}
+          parameterType={parameterFor(prompt.code)?.type}
+          onCancel={() => setPrompt(undefined)}
+          onOk={(value) => {
+            setPrompt(undefined);
+            addFilters([{ code: prompt.code, operator: prompt.operator, value }]);
+          }}
+        />
+      )}
+    </Paper>
+  );
+}
+
+function sortDirection(rules: ConsoleSearch['request']['sortRules'], field: string): 'asc' | 'desc' | false {
+  const rule = rules?.find((r) => r.code === fieldSearchCode(field));
+  return rule ? (rule.descending ? 'desc' : 'asc') : false;
+}

@@ -1,0 +1,119 @@
+import { useEffect, useMemo, useState } from 'react';
+import { useLocation, useNavigate, useParams } from 'react-router-dom';
+import {
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  Typography,
+} from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNotify } from 'react-admin';
+import type { Bundle, Resource } from '@medplum/fhirtypes';
+import { isKnownResourceType } from '../../data-provider/rules';
+import { useFhirClient } from '../resources/useFhirClient';
+import { resourceLink } from './rowLink';
+import { SearchControl } from './SearchControl';
+import { formatConsoleSearch, lastSearch, parseConsoleSearch, rememberSearch, type ConsoleSearch } from './searchState';
+
+/** `/:resourceType`: the generic search list with checkboxes, New..., Export... and Delete.... */
+export function SearchListPage() {
+  const { resourceType = '' } = useParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const client = useFhirClient();
+  const queryClient = useQueryClient();
+  const notify = useNotify();
+  const known = isKnownResourceType(resourceType);
+  const [toDelete, setToDelete] = useState<string[]>();
+
+  // With no query in the address, continue the last search of this type.
+  const remembered = !location.search && known ? lastSearch(window.localStorage, resourceType) : undefined;
+  useEffect(() => {
+    if (!known) navigate('..', { replace: true });
+    else if (remembered) navigate({ search: `?${remembered}` }, { replace: true });
+  }, [known, remembered, navigate]);
+
+  const parsed = useMemo(() => {
+    try {
+      return { search: parseConsoleSearch(resourceType, new URLSearchParams(location.search)) };
+    } catch (error) {
+      return { error: (error as Error).message };
+    }
+  }, [resourceType, location.search]);
+
+  useEffect(() => {
+    if (known && location.search) rememberSearch(window.localStorage, resourceType, location.search.slice(1));
+  }, [known, resourceType, location.search]);
+
+  if (!known || remembered) return null;
+  if (!parsed.search) {
+    return (
+      <Box sx={{ p: 2 }}>
+        <Typography color="error">{parsed.error}</Typography>
+        <Button onClick={() => navigate({ search: '' })}>Reset search</Button>
+      </Box>
+    );
+  }
+
+  const change = (search: ConsoleSearch) => navigate({ search: `?${formatConsoleSearch(search)}` });
+  const open = (resource: Resource, alternate: boolean) => {
+    const link = resourceLink(resource);
+    if (alternate) window.open(link, '_blank', 'noopener');
+    else navigate(link);
+  };
+
+  async function deleteSelected(ids: string[]): Promise<void> {
+    setToDelete(undefined);
+    const batch: Bundle = {
+      resourceType: 'Bundle',
+      type: 'batch',
+      entry: ids.map((id) => ({ request: { method: 'DELETE', url: `${resourceType}/${id}` } })),
+    };
+    try {
+      const result = await client.executeBatch(batch);
+      const failed = (result.entry ?? []).filter((entry) => !entry.response?.status?.startsWith('2'));
+      if (failed.length) notify(`${failed.length} of ${ids.length} could not be deleted`, { type: 'error' });
+      else notify(`Deleted ${ids.length} ${resourceType} resource${ids.length === 1 ? '' : 's'}`, { type: 'success' });
+    } catch (error) {
+      notify((error as Error).message, { type: 'error' });
+    }
+    client.invalidateSearches(resourceType);
+    await queryClient.invalidateQueries({ queryKey: ['hearth-search', resourceType] });
+  }
+
+  return (
+    <Box sx={{ p: { xs: 1, sm: 2 } }}>
+      <Typography variant="h5" component="h1" sx={{ mb: 1 }}>
+        {resourceType}
+      </Typography>
+      <SearchControl
+        search={parsed.search}
+        onChange={change}
+        onClick={open}
+        checkboxesEnabled
+        onNew={() => navigate(`/${resourceType}/new`)}
+        exportEnabled
+        onDelete={(ids) => setToDelete(ids)}
+      />
+      <Dialog open={!!toDelete} onClose={() => setToDelete(undefined)}>
+        <DialogTitle>Delete {resourceType}</DialogTitle>
+        <DialogContent>
+          <DialogContentText>
+            Delete {toDelete?.length} selected {resourceType} resource{toDelete?.length === 1 ? '' : 's'}? This cannot
+            be undone from this screen.
+          </DialogContentText>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setToDelete(undefined)}>Cancel</Button>
+          <Button color="error" variant="contained" onClick={() => toDelete && void deleteSelected(toDelete)}>
+            Delete
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </Box>
+  );
+}

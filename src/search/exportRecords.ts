@@ -1,0 +1,34 @@
+import type { Bundle, Resource } from '@medplum/fhirtypes';
+import type { TypeSchema } from '../resources/typeSchema';
+import { fieldLabel, fieldText } from './searchColumns';
+
+/** Export is limited to 1,000 records (app-spec §5, §9). */
+export const EXPORT_LIMIT = 1000;
+
+function csvCell(text: string): string {
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** The shown columns as CSV (header row, then one row per resource), CRLF line ends. */
+export function toCsv(resources: Resource[], fields: string[], schema: TypeSchema | undefined): string {
+  const rows = [fields.map((field) => csvCell(fieldLabel(field)))];
+  for (const resource of resources) rows.push(fields.map((field) => csvCell(fieldText(resource, field, schema))));
+  return rows.map((row) => row.join(',')).join('\r\n') + '\r\n';
+}
+
+/** A transaction Bundle that recreates the records elsewhere (PUT by id keeps references intact). */
+export function toTransactionBundle(resources: Resource[]): Bundle {
+  return {
+    resourceType: 'Bundle',
+    type: 'transaction',
+    entry: resources.map((resource) => {
+      // Server-owned metadata would be meaningless on another server.
+      const { meta: _meta, ...content } = resource;
+      return {
+        fullUrl: `urn:uuid:${resource.id}`,
+        resource: content as Resource,
+        request: { method: 'PUT' as const, url: `${resource.resourceType}/${resource.id}` },
+      };
+    }),
+  };
+}
