@@ -28,6 +28,10 @@ export interface ServerConfig {
   botTimeoutMs: number;
   /** How often bound realtime subscriptions get a heartbeat (REALTIME_HEARTBEAT_MS). */
   realtimeHeartbeatMs: number;
+  /** SMTP server for outgoing e-mail (SMTP_URL, e.g. smtp://user:pass@host:587); the DATA_DIR outbox when unset. */
+  smtpUrl?: string;
+  /** Sender address of outgoing e-mail (EMAIL_FROM); `Hearth EMR <noreply@host of BASE_URL>` when unset. */
+  emailFrom?: string;
 }
 
 export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -61,7 +65,15 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     binaryMaxBytes: positiveInteger(env, 'BINARY_MAX_BYTES', 100 * 1024 * 1024),
     botTimeoutMs: positiveInteger(env, 'BOT_TIMEOUT_MS', 10_000),
     realtimeHeartbeatMs: positiveInteger(env, 'REALTIME_HEARTBEAT_MS', 10_000),
+    smtpUrl: smtpUrl(env.SMTP_URL),
+    emailFrom: env.EMAIL_FROM || undefined,
   };
+}
+
+function smtpUrl(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  if (!/^smtps?:\/\/[^/]+/.test(value)) throw new Error('SMTP_URL must look like smtp://user:password@host:port or smtps://…');
+  return value;
 }
 
 function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

@@ -7,7 +7,7 @@ import { buildApp } from './app';
 import { loadDefinitions } from './definitions/loadDefinitions';
 import type { AuthEnvironment } from './auth/authEnvironment';
 import { SigningKeys } from './auth/signingKeys';
-import { EmailOutbox } from './email/emailOutbox';
+import { createEmailSender, defaultFromAddress } from './email/emailSender';
 import { definitionsVersion, readDefinitionBundle } from './definitions/definitionFiles';
 import { Repository } from './fhir/repository';
 import { SearchParameterRegistry } from './search/searchParameterRegistry';
@@ -97,7 +97,12 @@ export async function createServerRuntime(config: ServerConfig, options: Runtime
       keys,
       config,
       sharedProjectId: system.projectId,
-      outbox: new EmailOutbox(config.dataDir, log),
+      email: createEmailSender({
+        smtpUrl: config.smtpUrl,
+        dataDir: config.dataDir,
+        from: config.emailFrom ?? defaultFromAddress(config.baseUrl),
+        log,
+      }),
     };
     const binary: BinaryEnvironment = {
       storage: BinaryStorage.inDataDir(config.dataDir),

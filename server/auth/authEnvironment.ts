@@ -1,5 +1,5 @@
 import type { ServerConfig } from '../../config/serverConfig';
-import type { EmailOutbox } from '../email/emailOutbox';
+import type { EmailSender } from '../email/emailSender';
 import type { Repository } from '../fhir/repository';
 import type { SearchParameterRegistry } from '../search/searchParameterRegistry';
 import type { SigningKeys } from './signingKeys';
@@ -12,7 +12,8 @@ export interface AuthEnvironment {
   config: Pick<ServerConfig, 'baseUrl' | 'registration' | 'googleClientId' | 'googleJwksUrl'>;
   /** The shared definitions project (readable by everyone). */
   sharedProjectId: string;
-  outbox: EmailOutbox;
+  /** The server's one e-mail sender (SMTP, or the DATA_DIR outbox). */
+  email: EmailSender;
 }
 
 /** Where accounts and sign-in records live that belong to no clinic project yet. */

@@ -1,0 +1,50 @@
+import { errors } from '../fhir/fhirError';
+import type { OutgoingEmail } from './emailSender';
+
+const emailPattern = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/;
+export const maxRecipients = 50;
+export const maxSubjectLength = 998;
+export const maxBodyLength = 1024 * 1024;
+
+function addresses(value: unknown, field: string, required: boolean): string[] {
+  if (value === undefined || value === null || value === '') {
+    if (required) throw errors.invalid(`Missing ${field}`, field);
+    return [];
+  }
+  const list = Array.isArray(value) ? value : [value];
+  if (list.length > maxRecipients) throw errors.invalid(`At most ${maxRecipients} addresses in ${field}`, field);
+  return list.map((address, index) => {
+    if (typeof address !== 'string' || !emailPattern.test(address.trim())) {
+      throw errors.invalid(
+        `Invalid e-mail address in ${field}: "${String(address)}"`,
+        Array.isArray(value) ? `${field}[${index}]` : field,
+      );
+    }
+    return address.trim();
+  });
+}
+
+function optionalText(body: Record<string, unknown>, field: string, max: number): string | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw errors.invalid(`${field} must be a string`, field);
+  if (value.length > max) throw errors.invalid(`${field} is longer than ${max} characters`, field);
+  return value;
+}
+
+/** `POST /email/v1/send`'s body, checked: `{to, cc?, subject, text?, html?}` (one of text or html). */
+export function parseOutgoingEmail(body: unknown): OutgoingEmail {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw errors.invalid('The request body must be a JSON object {to, cc?, subject, text?, html?}');
+  }
+  const input = body as Record<string, unknown>;
+  const to = addresses(input.to, 'to', true);
+  const cc = addresses(input.cc, 'cc', false);
+  const subject = optionalText(input, 'subject', maxSubjectLength)?.trim();
+  if (!subject) throw errors.invalid('Missing subject', 'subject');
+  if (/[\r\n]/.test(subject)) throw errors.invalid('subject must be one line', 'subject');
+  const text = optionalText(input, 'text', maxBodyLength);
+  const html = optionalText(input, 'html', maxBodyLength);
+  if (!text && !html) throw errors.invalid('Missing text or html (the message body)', 'text');
+  return { to, ...(cc.length > 0 ? { cc } : {}), subject, ...(text ? { text } : {}), ...(html ? { html } : {}) };
+}

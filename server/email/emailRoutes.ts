@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import type { AuthEnvironment } from '../auth/authEnvironment';
+import { authenticate } from '../auth/authenticate';
+import { errors, outcomeOf } from '../fhir/fhirError';
+import { parseOutgoingEmail } from './emailInput';
+
+/**
+ * `POST /email/v1/send` (Medplum's path): project admins and super admins send a message through
+ * the server's one e-mail sender. The answer says honestly where it went: accepted by the SMTP
+ * server, or only written to the outbox (no SMTP_URL), never "delivered".
+ */
+export async function emailRoutes(app: FastifyInstance, env: AuthEnvironment): Promise<void> {
+  app.post('/email/v1/send', async (request, reply) => {
+    const caller = await authenticate(env, request);
+    if (!caller.superAdmin && !caller.projectAdmin) {
+      throw errors.forbidden('Forbidden: only project admins and super admins may send e-mail');
+    }
+    const message = parseOutgoingEmail(request.body);
+    const result = await env.email.send(message).catch((error: unknown) => {
+      request.log.error({ err: error }, 'SMTP delivery failed');
+      throw errors.notSupported(`The SMTP server did not accept the message: ${(error as Error).message}`, 502);
+    });
+    const text =
+      result.delivery === 'smtp'
+        ? `Message accepted by the SMTP server for delivery (${result.messageId})`
+        : 'Message queued to the outbox in DATA_DIR, not delivered: this server has no SMTP_URL configured';
+    return reply
+      .code(200)
+      .type('application/fhir+json')
+      .send(outcomeOf([{ severity: 'information', code: 'informational', details: { text } }]));
+  });
+}
