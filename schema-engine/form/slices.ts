@@ -1,3 +1,4 @@
+import { choiceKey } from '../model/buildTypeSchema';
 import type { ElementModel, SliceModel, TypeSchema } from '../model/schemaTypes';
 import { valuesAtPath } from '../search/searchColumns';
 import { addValue } from './formModel';
@@ -7,21 +8,40 @@ import { matchesPattern } from './patternMatch';
 
 type Json = Record<string, unknown>;
 
-/** The value a discriminator path must have in this slice (from fixed/pattern values or the extension url). */
-function expectedAt(slice: SliceModel, path: string): unknown {
-  if (path === '$this') return slice.fixed?.value ?? slice.pattern?.value;
-  const element = slice.elements.get(path);
-  const expected = element?.fixedValue?.value ?? element?.patternValue?.value;
-  if (expected !== undefined) return expected;
+/** Values a discriminator path must have in a set of slice elements (fixed/pattern, nested slices, extension urls). */
+function expectedValues(elements: Map<string, ElementModel>, path: string): unknown[] {
+  const segments = path.split('.');
+  for (let length = segments.length; length > 0; length--) {
+    const prefix = segments.slice(0, length).join('.');
+    const rest = segments.slice(length).join('.');
+    const element = elements.get(prefix) ?? elements.get(`${prefix}[x]`);
+    if (!element) continue;
+    const own = element.fixedValue?.value ?? element.patternValue?.value;
+    if (own !== undefined) return rest ? valuesAtPath(own as Json, rest) : [own];
+    if (element.slicing && rest) {
+      const nested = element.slicing.slices.flatMap((slice) => expectedValues(slice.elements, rest));
+      if (nested.length > 0) return nested;
+    }
+  }
+  return [];
+}
+
+function expectedAt(slice: SliceModel, path: string): unknown[] {
+  if (path === '$this') {
+    const own = slice.fixed?.value ?? slice.pattern?.value;
+    return own === undefined ? [] : [own];
+  }
+  const found = expectedValues(slice.elements, path);
+  if (found.length > 0) return found;
   // Extension slices name their extension by profile: the url is the profile's canonical.
-  if (path === 'url') return slice.types.find((t) => t.code === 'Extension')?.profiles[0];
-  return undefined;
+  const profile = path === 'url' ? slice.types.find((t) => t.code === 'Extension')?.profiles[0] : undefined;
+  return profile ? [profile] : [];
 }
 
 /** Does this JSON value belong to the slice (discriminators value, pattern and type)? */
 export function matchesSlice(item: unknown, slice: SliceModel, element: ElementModel): boolean {
   const discriminators = element.slicing?.discriminators ?? [];
-  if (discriminators.length === 0) return false;
+  if (discriminators.length === 0 || item === null || item === undefined) return false;
   return discriminators.every((d) => {
     if (d.type === 'type') {
       const wanted = slice.types.map((t) => t.code);
@@ -29,9 +49,9 @@ export function matchesSlice(item: unknown, slice: SliceModel, element: ElementM
       return typeof actual === 'string' && wanted.includes(actual);
     }
     const expected = expectedAt(slice, d.path);
-    if (expected === undefined) return false;
+    if (expected.length === 0) return false;
     const actual = d.path === '$this' ? [item] : valuesAtPath(item as Json, d.path.replace(/\.resolve\(\)/, ''));
-    return actual.some((value) => matchesPattern(value, expected));
+    return expected.some((want) => actual.some((value) => matchesPattern(value, want)));
   });
 }
 
@@ -40,29 +60,53 @@ export function sliceOf(item: unknown, element: ElementModel): SliceModel | unde
   return element.slicing?.slices.find((slice) => matchesSlice(item, slice, element));
 }
 
-function setAt(target: Json, path: string, value: unknown): void {
+/** Sets a value at a dotted path, creating arrays for array elements and choice keys for one-type choices. */
+function setAt(target: Json, path: string, value: unknown, elements: Map<string, ElementModel>): void {
   const segments = path.split('.');
   let current = target;
-  for (const segment of segments.slice(0, -1)) {
-    const next = current[segment];
-    if (Array.isArray(next)) current = (next[0] ?? (next[0] = {})) as Json;
-    else current = (current[segment] ??= {}) as Json;
+  for (let i = 0; i < segments.length; i++) {
+    const prefix = segments.slice(0, i + 1).join('.');
+    const element = elements.get(prefix);
+    let key = segments[i];
+    if (key.endsWith('[x]')) {
+      if (element?.types.length !== 1) return;
+      key = choiceKey(key.slice(0, -3), element.types[0]);
+    }
+    if (i === segments.length - 1) {
+      current[key] = element?.isArray && !Array.isArray(value) ? [value] : value;
+      return;
+    }
+    if (element?.isArray) {
+      const list = (Array.isArray(current[key]) ? current[key] : (current[key] = [{}])) as Json[];
+      current = list[0] ??= {};
+    } else current = (current[key] ??= {}) as Json;
   }
-  const last = segments[segments.length - 1].replace('[x]', '');
-  current[last] = value;
+}
+
+/** The JSON a set of slice elements starts with: fixed and pattern values, and required nested slices. */
+function initialFrom(elements: Map<string, ElementModel>): Json {
+  const value: Json = {};
+  for (const [path, element] of elements) {
+    const fixed = element.fixedValue?.value ?? element.patternValue?.value;
+    if (fixed !== undefined) setAt(value, path, structuredClone(fixed), elements);
+    for (const nested of element.slicing?.slices ?? []) {
+      if (nested.min < 1) continue;
+      const entry = sliceInitialValue(nested);
+      const existing = valuesAtPath(value, path);
+      if (existing.some((item) => matchesSlice(item, nested, element))) continue;
+      setAt(value, path, [...existing, entry], elements);
+    }
+  }
+  return value;
 }
 
 /** The JSON a new entry of a slice starts with: its fixed and pattern values (and extension url). */
 export function sliceInitialValue(slice: SliceModel): unknown {
   const own = slice.fixed?.value ?? slice.pattern?.value;
   if (own !== undefined && (typeof own !== 'object' || own === null)) return own;
-  const value: Json = own ? structuredClone(own as Json) : {};
+  const value: Json = { ...(own ? structuredClone(own as Json) : {}), ...initialFrom(slice.elements) };
   const extensionUrl = slice.types.find((t) => t.code === 'Extension')?.profiles[0];
-  if (extensionUrl) value.url = extensionUrl;
-  for (const [path, element] of slice.elements) {
-    const fixed = element.fixedValue?.value ?? element.patternValue?.value;
-    if (fixed !== undefined && !path.includes('[x]')) setAt(value, path, structuredClone(fixed));
-  }
+  if (extensionUrl && value.url === undefined) value.url = extensionUrl;
   return value;
 }
 

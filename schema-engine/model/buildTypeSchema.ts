@@ -111,6 +111,8 @@ interface Entry {
 
 function toModel(element: ElementDefinition, path: string, rootType: string, inResource: boolean): ElementModel {
   const typeDetails = elementTypes(element);
+  // Resource.id is an `id` (1-64 letters, digits, '-' and '.'), though R4 declares it a System.String.
+  if (inResource && path === 'id' && typeDetails[0]?.code === 'string') typeDetails[0].code = 'id';
   const min = element.min ?? 0;
   const max = parseMax(element.max);
   const baseMax = element.base ? parseMax(element.base.max) : max;
