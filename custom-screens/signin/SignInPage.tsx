@@ -1,160 +1,82 @@
-import { useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router-dom';
-import {
-  Alert,
-  Box,
-  Button,
-  Checkbox,
-  FormControlLabel,
-  List,
-  ListItemButton,
-  ListItemText,
-  Paper,
-  Stack,
-  TextField,
-  Typography,
-} from '@mui/material';
-import LocalHospitalIcon from '@mui/icons-material/LocalHospital';
+import { useEffect, useRef } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
 import type { FhirClient } from '../../data-provider/client';
+import { GoogleSignInButton } from './GoogleSignInButton';
+import { safeNextPath } from './safeNextPath';
+import { SignInDialog } from './SignInDialog';
+import { SignInSteps } from './SignInSteps';
+import { useRegistrationOptions } from './useRegistrationOptions';
 import { useSignIn } from './useSignIn';
+import { useSignInToast } from './useSignInToast';
 
-/** 'Sign in to Hearth EMR': the steps of app-spec §2.11 that the server offers today. */
-export function SignInPage({ client }: { client: FhirClient }) {
+/** Opens the page after sign-in with a full load, so the shell starts with the new session. */
+function openPage(path: string): void {
+  window.location.assign(path);
+}
+
+/** `?next=` kept on links between the signed-out pages. */
+function withNext(path: string, next: string): string {
+  return next === '/' ? path : `${path}?next=${encodeURIComponent(next)}`;
+}
+
+/**
+ * `/signin`: the sign-in flow of app-spec §2.11 for this app. Lands on `/` or on the page first asked
+ * for (`?next=`, same-site paths only). Also where an external identity provider's sign-in comes back
+ * (`?login=`, `?code=` or `?error=`).
+ */
+export function SignInPage({
+  client,
+  onSignedIn = openPage,
+}: {
+  client: FhirClient;
+  /** Called with the page to open once the code is exchanged (default: a full page load). */
+  onSignedIn?: (path: string) => void;
+}) {
+  const location = useLocation();
   const navigate = useNavigate();
-  const { state, submitEmail, submitPassword, submitMfa, chooseProfile, back } = useSignIn(client, () => {
-    navigate('/');
-    // The shell reads the active login at start-up.
-    window.location.reload();
+  const params = new URLSearchParams(location.search);
+  const next = safeNextPath(params.get('next'));
+  const toast = useSignInToast();
+  const registration = useRegistrationOptions(client);
+  const flow = useSignIn(client, {
+    returnUrl: `${window.location.origin}${withNext('/signin', next)}`,
+    finish: async (code) => {
+      await client.processCode(code);
+      onSignedIn(next);
+    },
+    onToast: toast,
   });
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [remember, setRemember] = useState(false);
-  const [code, setCode] = useState('');
-  const onSubmit = (work: () => void) => (event: FormEvent) => {
-    event.preventDefault();
-    work();
-  };
 
+  // Back from an identity provider: continue once, then drop the one-time values from the address.
+  const resumed = useRef(false);
+  useEffect(() => {
+    if (resumed.current) return;
+    const login = params.get('login') ?? undefined;
+    const code = params.get('code') ?? undefined;
+    const error = params.get('error') ?? undefined;
+    if (!login && !code && !error) return;
+    resumed.current = true;
+    navigate(withNext('/signin', next), { replace: true });
+    void flow.resumeExternal({ login, code, error });
+    // Only for the address the page opened with.
+  }, []);
+
+  const googleClientId = registration?.googleClientId;
   return (
-    <Box
-      sx={{
-        minHeight: '100vh',
-        display: 'flex',
-        alignItems: 'center',
-        justifyContent: 'center',
-        bgcolor: 'background.default',
-      }}
-    >
-      <Paper component="main" sx={{ width: 450, maxWidth: '100%', p: 4 }} elevation={3}>
-        <Stack spacing={2} alignItems="stretch">
-          <Stack direction="row" spacing={1} alignItems="center" justifyContent="center">
-            <LocalHospitalIcon color="primary" titleAccess="Hearth EMR" />
-            <Typography variant="h5" component="h1">
-              Sign in to Hearth EMR
-            </Typography>
-          </Stack>
-          {state.error && (
-            <Alert severity="error" role="alert">
-              {state.error}
-            </Alert>
-          )}
-          {state.step === 'email' && (
-            <form onSubmit={onSubmit(() => void submitEmail(email))} noValidate>
-              <Stack spacing={2}>
-                <TextField
-                  label="Email"
-                  type="email"
-                  name="email"
-                  required
-                  autoFocus
-                  autoComplete="username"
-                  value={email}
-                  onChange={(e) => setEmail(e.target.value)}
-                  error={!!state.fieldErrors.email}
-                  helperText={state.fieldErrors.email}
-                />
-                <Button type="submit" variant="contained" disabled={state.busy}>
-                  Next
-                </Button>
-              </Stack>
-            </form>
-          )}
-          {state.step === 'password' && (
-            <form onSubmit={onSubmit(() => void submitPassword(password, remember))} noValidate>
-              <Stack spacing={2}>
-                <Typography variant="body2" color="text.secondary">
-                  {state.email}{' '}
-                  <Button size="small" onClick={back}>
-                    Change
-                  </Button>
-                </Typography>
-                <TextField
-                  label="Password"
-                  type="password"
-                  name="password"
-                  required
-                  autoFocus
-                  autoComplete="current-password"
-                  value={password}
-                  onChange={(e) => setPassword(e.target.value)}
-                  error={!!state.fieldErrors.password}
-                  helperText={state.fieldErrors.password}
-                />
-                <FormControlLabel
-                  control={<Checkbox checked={remember} onChange={(e) => setRemember(e.target.checked)} />}
-                  label="Remember me"
-                />
-                <Button type="submit" variant="contained" disabled={state.busy}>
-                  Sign in
-                </Button>
-              </Stack>
-            </form>
-          )}
-          {state.step === 'mfa' && (
-            <form onSubmit={onSubmit(() => void submitMfa(code))} noValidate>
-              <Stack spacing={2}>
-                <TextField
-                  label="MFA code"
-                  name="token"
-                  required
-                  autoFocus
-                  autoComplete="one-time-code"
-                  inputProps={{ inputMode: 'numeric' }}
-                  value={code}
-                  onChange={(e) => setCode(e.target.value)}
-                  error={!!state.fieldErrors.token}
-                  helperText={state.fieldErrors.token}
-                />
-                <Button type="submit" variant="contained" disabled={state.busy}>
-                  Submit code
-                </Button>
-              </Stack>
-            </form>
-          )}
-          {state.step === 'profile' && (
-            <>
-              <Typography variant="h6" component="h2">
-                Choose profile
-              </Typography>
-              {state.memberships.length === 0 ? (
-                <Typography>Nothing found...</Typography>
-              ) : (
-                <List aria-label="Profiles">
-                  {state.memberships.map((membership) => (
-                    <ListItemButton
-                      key={membership.id}
-                      onClick={() => void chooseProfile(membership.id)}
-                      disabled={state.busy}
-                    >
-                      <ListItemText primary={membership.profile} secondary={membership.project} />
-                    </ListItemButton>
-                  ))}
-                </List>
-              )}
-            </>
-          )}
-        </Stack>
-      </Paper>
-    </Box>
+    <SignInDialog>
+      <SignInSteps
+        flow={flow}
+        registerPath={registration?.registration === 'open' ? withNext('/register', next) : undefined}
+        resetPasswordPath="/resetpassword"
+        externalButton={
+          googleClientId ? (
+            <GoogleSignInButton
+              googleClientId={googleClientId}
+              onCredential={(credential) => void flow.signInWithGoogle(googleClientId, credential)}
+            />
+          ) : undefined
+        }
+      />
+    </SignInDialog>
   );
 }

@@ -1,103 +1,202 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
+import type { ProjectMembership } from '@medplum/fhirtypes';
 import type { FhirClient, LoginResponse } from '../../data-provider/client';
-import { OperationOutcomeError } from '../../data-provider/outcomes';
+import { issueError, requireEmail, requireValue, sortSignInError } from './signInErrors';
 
-export type SignInStep = 'email' | 'password' | 'mfa' | 'profile';
+/** The steps of app-spec §2.11 and §4, in order. */
+export type SignInStep = 'email' | 'password' | 'mfa' | 'profile' | 'newProject' | 'scope' | 'success';
 
 export interface MembershipOption {
   id: string;
-  project: string;
   profile: string;
+  project: string;
+}
+
+/** A third-party app's authorize request, handed over by `/oauth2/authorize` to the `/oauth` page. */
+export interface ThirdPartyRequest {
+  clientId: string;
+  redirectUri: string;
+  scope?: string;
+  state?: string;
+  codeChallenge?: string;
+  codeChallengeMethod?: string;
+  nonce?: string;
+}
+
+export interface SignInOptions {
+  /** This page's address: where the server sends the browser back after an external identity provider. */
+  returnUrl: string;
+  /** Set on the `/oauth` page: the sign-in is for that app, with its client id, scope and PKCE challenge. */
+  thirdParty?: ThirdPartyRequest;
+  /** What to do with the authorization code at the end (exchange it, or hand it to the app). */
+  finish: (code: string) => Promise<void>;
+  /** Failures that are not OperationOutcomes (no connection, ...): shown as a red toast. */
+  onToast: (message: string) => void;
+  /** Sends the browser to an identity provider (injectable for tests). */
+  redirect?: (url: string) => void;
 }
 
 export interface SignInState {
   step: SignInStep;
   email: string;
+  login?: string;
   busy: boolean;
-  /** Field errors by field name (the OperationOutcome's expression), and the rest. */
+  /** Messages under fields, by the field the server named (email, password, token, projectName, ...). */
   fieldErrors: Record<string, string>;
-  error?: string;
+  /** Messages of the server that name no field. */
+  issues: string[];
   memberships: MembershipOption[];
+  scopes: string[];
 }
 
-/** Messages of an OperationOutcome by the field they name; others in `general`. */
-export function errorsByField(error: unknown): { fields: Record<string, string>; general?: string } {
-  if (!(error instanceof OperationOutcomeError)) {
-    return { fields: {}, general: error instanceof Error ? error.message : String(error) };
-  }
-  const fields: Record<string, string> = {};
-  const general: string[] = [];
-  for (const issue of error.outcome.issue ?? []) {
-    const text = issue.details?.text ?? issue.diagnostics ?? 'Unknown error';
-    const field = issue.expression?.[0];
-    if (field) fields[field] = text;
-    else general.push(text);
-  }
-  return { fields, general: general.length > 0 ? general.join('; ') : undefined };
+const initialState: SignInState = {
+  step: 'email',
+  email: '',
+  busy: false,
+  fieldErrors: {},
+  issues: [],
+  memberships: [],
+  scopes: [],
+};
+
+function membershipOption(membership: ProjectMembership): MembershipOption {
+  return {
+    id: membership.id as string,
+    profile: membership.profile?.display ?? membership.profile?.reference ?? 'Unnamed profile',
+    project: membership.project?.display ?? membership.project?.reference ?? '',
+  };
 }
 
-/** The sign-in sequence (app-spec §2.11, §4): email → password → MFA → profile → code exchange. */
-export function useSignIn(client: FhirClient, onSignedIn: () => void) {
-  const [state, setState] = useState<SignInState>({
-    step: 'email',
-    email: '',
-    busy: false,
-    fieldErrors: {},
-    memberships: [],
-  });
-  const [login, setLogin] = useState<string>();
+/** The profiles matching the search text (profile or project name), at most 10 (app-spec §2.11). */
+export function matchingMemberships(options: MembershipOption[], text: string): MembershipOption[] {
+  const words = text.toLowerCase().split(/\s+/).filter(Boolean);
+  return options
+    .filter((option) => {
+      const haystack = `${option.profile} ${option.project}`.toLowerCase();
+      return words.every((word) => haystack.includes(word));
+    })
+    .slice(0, 10);
+}
+
+/**
+ * The sign-in sequence: email (or the domain's identity provider) → password → MFA → profile →
+ * new project → scope → success, which hands the code to `finish`. Every step's answer says what
+ * comes next, so the same machine continues a sign-in that came back from an identity provider.
+ */
+export function useSignIn(client: FhirClient, options: SignInOptions) {
+  const [state, setState] = useState<SignInState>(initialState);
+  const optionsRef = useRef(options);
+  optionsRef.current = options;
+  const loginRef = useRef<string | undefined>(undefined);
 
   const run = useCallback(async (work: () => Promise<void>) => {
-    setState((s) => ({ ...s, busy: true, fieldErrors: {}, error: undefined }));
+    setState((s) => ({ ...s, busy: true, fieldErrors: {}, issues: [] }));
     try {
       await work();
       setState((s) => ({ ...s, busy: false }));
     } catch (error) {
-      const { fields, general } = errorsByField(error);
-      setState((s) => ({ ...s, busy: false, fieldErrors: fields, error: general }));
+      const sorted = sortSignInError(error);
+      if (sorted.toast) optionsRef.current.onToast(sorted.toast);
+      setState((s) => ({ ...s, busy: false, fieldErrors: sorted.fields, issues: sorted.issues }));
     }
   }, []);
 
-  const advance = useCallback(
-    async (response: LoginResponse) => {
-      setLogin(response.login);
-      if (response.code) {
-        await client.processCode(response.code);
-        onSignedIn();
-      } else if (response.mfaRequired) {
-        setState((s) => ({ ...s, step: 'mfa' }));
-      } else if (response.memberships) {
-        const memberships = response.memberships.map((m) => ({
-          id: m.id as string,
-          project: m.project?.display ?? m.project?.reference ?? '',
-          profile: m.profile?.display ?? m.profile?.reference ?? '',
-        }));
-        setState((s) => ({ ...s, step: 'profile', memberships }));
-      }
-    },
-    [client, onSignedIn],
-  );
+  /** Moves to the step the server's answer asks for. */
+  const advance = useCallback(async (response: LoginResponse) => {
+    loginRef.current = response.login;
+    setState((s) => ({ ...s, login: response.login }));
+    if (response.code) {
+      setState((s) => ({ ...s, step: 'success' }));
+      await optionsRef.current.finish(response.code);
+    } else if (response.mfaRequired) {
+      setState((s) => ({ ...s, step: 'mfa' }));
+    } else if (response.scopes && response.scopes.length > 0) {
+      const scopes = response.scopes;
+      setState((s) => ({ ...s, step: 'scope', scopes }));
+    } else if (response.memberships && response.memberships.length > 0) {
+      const memberships = response.memberships.map(membershipOption);
+      setState((s) => ({ ...s, step: 'profile', memberships }));
+    } else {
+      // Signed in, but no project yet (a new account): the user creates one.
+      setState((s) => ({ ...s, step: 'newProject' }));
+    }
+  }, []);
+
+  const login = () => loginRef.current as string;
+  const thirdParty = () => optionsRef.current.thirdParty;
+  const thirdPartyPkce = () => {
+    const app = thirdParty();
+    return app ? { codeChallenge: app.codeChallenge, codeChallengeMethod: app.codeChallengeMethod } : {};
+  };
 
   return {
     state,
     submitEmail: (email: string) =>
       run(async () => {
-        if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim())) {
-          setState((s) => ({ ...s, fieldErrors: { email: 'Invalid email address' } }));
-          throw new OperationOutcomeError({
-            resourceType: 'OperationOutcome',
-            issue: [
-              { severity: 'error', code: 'invalid', details: { text: 'Invalid email address' }, expression: ['email'] },
-            ],
-          });
+        const address = requireEmail(email);
+        const app = thirdParty();
+        const method = await client.getAuthMethod({
+          email: address,
+          redirectUri: optionsRef.current.returnUrl,
+          ...(app ? { clientId: app.clientId, ...thirdPartyPkce() } : {}),
+        });
+        if (method.method === 'external' && method.authorizeUrl) {
+          setState((s) => ({ ...s, email: address, busy: true }));
+          (optionsRef.current.redirect ?? ((url) => window.location.assign(url)))(method.authorizeUrl);
+          // Stay busy: the browser is leaving for the identity provider.
+          return new Promise<void>(() => undefined);
         }
-        setState((s) => ({ ...s, step: 'password', email: email.trim() }));
+        setState((s) => ({ ...s, step: 'password', email: address }));
       }),
     submitPassword: (password: string, remember: boolean) =>
-      run(async () => advance(await client.startLogin({ email: state.email, password, remember }))),
-    submitMfa: (token: string) => run(async () => advance(await client.verifyMfa(login as string, token))),
+      run(async () => {
+        requireValue('password', password, 'Password');
+        const app = thirdParty();
+        await advance(
+          await client.startLogin({
+            email: state.email,
+            password,
+            remember,
+            ...(app ? { clientId: app.clientId, scope: app.scope, nonce: app.nonce, ...thirdPartyPkce() } : {}),
+          }),
+        );
+      }),
+    submitMfa: (token: string) =>
+      run(async () => {
+        requireValue('token', token, 'MFA code');
+        await advance(await client.verifyMfa(login(), token.trim()));
+      }),
     chooseProfile: (membershipId: string) =>
-      run(async () => advance(await client.chooseProfile(login as string, membershipId))),
-    back: () => setState((s) => ({ ...s, step: 'email', fieldErrors: {}, error: undefined })),
+      run(async () => advance(await client.chooseProfile(login(), membershipId))),
+    createProject: (projectName: string) =>
+      run(async () => {
+        requireValue('projectName', projectName, 'Project Name');
+        await advance(await client.startNewProject({ login: login(), projectName: projectName.trim() }));
+      }),
+    setScope: (scopes: string[]) => run(async () => advance(await client.chooseScope(login(), scopes.join(' ')))),
+    signInWithGoogle: (googleClientId: string, googleCredential: string) =>
+      run(async () => advance(await client.startGoogleLogin({ googleClientId, googleCredential }))),
+    /** Back from an identity provider: `code` when done, else `login` to continue (MFA, profile...). */
+    resumeExternal: (answer: { login?: string; code?: string; error?: string }) =>
+      run(async () => {
+        if (answer.error) {
+          throw issueError(answer.error);
+        }
+        if (answer.code) return advance({ login: answer.login ?? '', code: answer.code });
+        if (!answer.login) return;
+        const status = await client.getLoginStatus(answer.login);
+        setState((s) => ({ ...s, email: status.email ?? '' }));
+        await advance({
+          login: answer.login,
+          mfaRequired: status.mfaRequired || undefined,
+          memberships: status.memberships,
+        });
+      }),
+    back: () => {
+      loginRef.current = undefined;
+      setState(() => ({ ...initialState, email: state.email }));
+    },
   };
 }
+
+export type SignInFlow = ReturnType<typeof useSignIn>;

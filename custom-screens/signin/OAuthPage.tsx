@@ -1,0 +1,91 @@
+import { useEffect, useRef } from 'react';
+import { useLocation } from 'react-router-dom';
+import { Alert, Typography } from '@mui/material';
+import type { FhirClient } from '../../data-provider/client';
+import { SignInDialog } from './SignInDialog';
+import { SignInSteps } from './SignInSteps';
+import { useSignIn, type ThirdPartyRequest } from './useSignIn';
+import { useSignInToast } from './useSignInToast';
+
+/** The parameters `/oauth2/authorize` hands over (it checked the client and its redirect URI). */
+export function thirdPartyRequest(search: string): ThirdPartyRequest | undefined {
+  const query = new URLSearchParams(search);
+  const clientId = query.get('client_id');
+  const redirectUri = query.get('redirect_uri');
+  if (!clientId || !redirectUri) return undefined;
+  const optional = (name: string) => query.get(name) ?? undefined;
+  return {
+    clientId,
+    redirectUri,
+    scope: optional('scope'),
+    state: optional('state'),
+    codeChallenge: optional('code_challenge'),
+    codeChallengeMethod: optional('code_challenge_method'),
+    nonce: optional('nonce'),
+  };
+}
+
+/** The app's address with the code (and its own `state`), as OAuth2 asks. */
+export function redirectWithCode(request: ThirdPartyRequest, code: string): string {
+  const url = new URL(request.redirectUri);
+  url.searchParams.set('code', code);
+  if (request.state !== undefined) url.searchParams.set('state', request.state);
+  return url.toString();
+}
+
+const answerParams = ['login', 'code', 'error'];
+
+/**
+ * `/oauth`: signs a user in for a third-party app (SMART on FHIR, OAuth2 code flow) with the same
+ * steps as `/signin`, then sends the browser to the app's redirect URI with `code` and `state`. The
+ * code is bound to the app's client id and PKCE challenge, so only that app can exchange it.
+ */
+export function OAuthPage({
+  client,
+  redirect = (url: string) => window.location.assign(url),
+}: {
+  client: FhirClient;
+  redirect?: (url: string) => void;
+}) {
+  const location = useLocation();
+  const request = thirdPartyRequest(location.search);
+  const toast = useSignInToast();
+  const returnUrl = new URL(`${window.location.origin}${location.pathname}${location.search}`);
+  for (const name of answerParams) returnUrl.searchParams.delete(name);
+  const flow = useSignIn(client, {
+    returnUrl: returnUrl.toString(),
+    thirdParty: request,
+    finish: async (code) => redirect(redirectWithCode(request as ThirdPartyRequest, code)),
+    onToast: toast,
+  });
+
+  const resumed = useRef(false);
+  useEffect(() => {
+    if (resumed.current || !request) return;
+    const params = new URLSearchParams(location.search);
+    const [login, code, error] = answerParams.map((name) => params.get(name) ?? undefined);
+    if (!login && !code && !error) return;
+    resumed.current = true;
+    window.history.replaceState(null, '', returnUrl.toString());
+    void flow.resumeExternal({ login, code, error });
+  }, []);
+
+  if (!request) {
+    return (
+      <SignInDialog>
+        <Alert severity="error">
+          This sign-in link is incomplete: it needs the application&apos;s client_id and redirect_uri. Start the sign-in
+          again from the application.
+        </Alert>
+      </SignInDialog>
+    );
+  }
+  return (
+    <SignInDialog>
+      <Typography variant="body2" color="text.secondary" textAlign="center">
+        An application asks to use your Hearth EMR account. Sign in to continue.
+      </Typography>
+      <SignInSteps flow={flow} resetPasswordPath="/resetpassword" />
+    </SignInDialog>
+  );
+}

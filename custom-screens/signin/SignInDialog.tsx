@@ -1,0 +1,45 @@
+import type { ReactNode } from 'react';
+import { Box, Paper, Stack, Typography } from '@mui/material';
+import LocalHospitalIcon from '@mui/icons-material/LocalHospital';
+
+/** Width of the sign-in dialog (app-spec §2.11). */
+export const SIGN_IN_DIALOG_WIDTH = 450;
+
+/** The frame of every signed-out page: centred dialog, 450 wide, with the logo and a heading. */
+export function SignInDialog({
+  heading = 'Sign in to Hearth EMR',
+  children,
+}: {
+  heading?: string;
+  children: ReactNode;
+}) {
+  return (
+    <Box
+      sx={{
+        minHeight: '100vh',
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+        bgcolor: 'background.default',
+        p: 2,
+      }}
+    >
+      <Paper
+        component="main"
+        aria-labelledby="signin-heading"
+        sx={{ width: SIGN_IN_DIALOG_WIDTH, maxWidth: '100%', p: 4 }}
+        elevation={3}
+      >
+        <Stack spacing={2} alignItems="stretch">
+          <Stack spacing={1} alignItems="center">
+            <LocalHospitalIcon color="primary" sx={{ fontSize: 48 }} titleAccess="Hearth EMR" role="img" />
+            <Typography id="signin-heading" variant="h5" component="h1" textAlign="center">
+              {heading}
+            </Typography>
+          </Stack>
+          {children}
+        </Stack>
+      </Paper>
+    </Box>
+  );
+}
