@@ -9,6 +9,16 @@ export function binaryIdOfAttachmentUrl(url: string, fhirBase: string): string |
 }
 
 /**
+ * Only JSON-like data is walked (plain objects, and the null-prototype objects GraphQL answers are
+ * made of): streams, Buffers and other class instances are left alone.
+ */
+function isPlainData(value: unknown): value is object {
+  if (value === null || typeof value !== 'object') return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/**
  * Rewrites every `url` that the function maps to a new string, copying only the objects on the way
  * to a change (the input is never modified: answers may share objects with caches).
  */
@@ -24,8 +34,7 @@ function rewriteUrls<T>(value: T, rewrite: (url: string, owner: Record<string, u
     });
     return (copy ?? value) as T;
   }
-  // Only parsed JSON is walked: streams, Buffers and other class instances are left alone.
-  if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  if (!isPlainData(value)) return value;
   const object = value as Record<string, unknown>;
   let copy: Record<string, unknown> | undefined;
   for (const [key, item] of Object.entries(object)) {

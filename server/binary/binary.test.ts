@@ -259,7 +259,7 @@ describe('signed attachment URLs', () => {
     binaryId = (await upload('attachment bytes', 'text/plain', '?_filename=note.txt')).body.id;
   });
 
-  it('signs Binary attachment URLs on read, search and history, and stores Binary/{id}', async () => {
+  it('signs Binary attachment URLs on read, search, history and GraphQL, and stores Binary/{id}', async () => {
     const created = await http<any>('POST', 'fhir/R4/DocumentReference', {
       body: {
         resourceType: 'DocumentReference',
@@ -277,6 +277,11 @@ describe('signed attachment URLs', () => {
     expect(search.body.entry[0].resource.content[0].attachment.url).toMatch(/\/storage\//);
     const history = await http<any>('GET', `fhir/R4/DocumentReference/${created.body.id}/_history`);
     expect(history.body.entry[0].resource.content[0].attachment.url).toMatch(/\/storage\//);
+
+    const graphql = await http<any>('POST', 'fhir/R4/$graphql', {
+      body: { query: `{ DocumentReference(id: "${created.body.id}") { content { attachment { url } } } }` },
+    });
+    expect(graphql.body.data.DocumentReference.content[0].attachment.url).toMatch(/\/storage\//);
 
     // Writing the signed form back stores Binary/{id} again: the search on the stored URL still finds it.
     const updated = await http<any>('PUT', `fhir/R4/DocumentReference/${created.body.id}`, { body: read.body });
