@@ -20,6 +20,10 @@ import { defaultHeartbeatMs, realtimeRoutes } from './realtime';
 import { fhircastRoutes } from './fhircast';
 import { addAttachmentUrlHooks, binaryRoutes, type BinaryEnvironment } from './binary';
 import { botRoutes, type BotRunner } from './bots';
+import { exportRoutes, operationRoutes } from './operations';
+import { emailRoutes } from './email';
+import { keyValueRoutes } from './keyvalue';
+import { adminRoutes } from './admin';
 
 export interface AppOptions {
   db: Database;
@@ -167,6 +171,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     heartbeatMs: options.realtimeHeartbeatMs ?? defaultHeartbeatMs,
   });
   await app.register(fhircastRoutes, { auth: options.auth, db: options.db });
+  await app.register(operationRoutes, { repository, baseUrl: options.baseUrl });
+  await app.register(exportRoutes, {
+    repository,
+    storage: options.binary.storage,
+    baseUrl: options.baseUrl,
+    sharedProjectId: options.auth.sharedProjectId,
+  });
+  await app.register(emailRoutes, options.auth);
+  await app.register(keyValueRoutes, options.auth);
+  await app.register(adminRoutes, options.auth);
 
   const webRoot = options.webRoot;
   const hasWebApp = webRoot !== undefined && existsSync(join(webRoot, 'index.html'));

@@ -1,4 +1,4 @@
-import type { AccessPolicy, Resource } from '@medplum/fhirtypes';
+import type { AccessPolicy, ProjectMembership, Resource } from '@medplum/fhirtypes';
 import {
   canPerform,
   changedFields,
@@ -114,6 +114,9 @@ export class AccessGuard {
    * naming them) and hidden fields keep their stored values.
    */
   guardWrite<T extends Resource>(incoming: T, stored: Resource | undefined): T {
+    if (incoming.resourceType === 'ProjectMembership' && !this.superAdmin) {
+      this.checkMembershipWrite(incoming as ProjectMembership, stored as ProjectMembership | undefined);
+    }
     if (!this.policy) return incoming;
     const hidden = hiddenFieldsFor(this.policy, incoming.resourceType);
     const restored = stored ? restoreFields(incoming, stored, hidden) : removeFields(incoming, hidden);
@@ -130,5 +133,25 @@ export class AccessGuard {
       );
     }
     return restored;
+  }
+
+  /**
+   * Memberships are how people get into a project: below super admin, a membership stays in the
+   * caller's own project, and attaching a User (new, or by changing `user`) goes through
+   * `POST /admin/projects/{id}/invite`. Project admins may still make memberships for their own
+   * ClientApplications and Bots.
+   */
+  private checkMembershipWrite(incoming: ProjectMembership, stored: ProjectMembership | undefined): void {
+    const ownProject = `Project/${this.options.projectId}`;
+    if (incoming.project?.reference !== ownProject || (stored && stored.project?.reference !== ownProject)) {
+      throw errors.forbidden(`Forbidden: a ProjectMembership must belong to your project (${ownProject})`);
+    }
+    const user = incoming.user?.reference;
+    const attachesUser = stored ? user !== stored.user?.reference : user?.startsWith('User/') === true;
+    if (attachesUser) {
+      throw errors.forbidden(
+        'Forbidden: only super admins may add a user to a project through ProjectMembership; invite them with POST /admin/projects/{projectId}/invite',
+      );
+    }
   }
 }

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { baseUrl, http, issueExpressions, issueText } from '../../tests/integration/fhirClient';
 import { registerProjectOwner, registerUser, uniqueEmail } from '../../tests/integration/accounts';
 import { pkcePair, signIn } from '../../tests/integration/signIn';
@@ -36,7 +36,8 @@ describe('access policies and project isolation', () => {
     const accessPolicy = policy
       ? await admin.post('AccessPolicy', { resourceType: 'AccessPolicy', name: 'test', ...policy })
       : undefined;
-    const membership = await admin.post('ProjectMembership', {
+    // Only super admins attach a User through ProjectMembership (project admins invite).
+    const membership = await as(inject('adminToken')).post('ProjectMembership', {
       resourceType: 'ProjectMembership',
       project: { reference: `Project/${owner.projectId}` },
       user: { reference: `User/${user.body.entry[0].resource.id}` },

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { baseUrl, http, issueText } from '../../tests/integration/fhirClient';
 import { registerProjectOwner, registerUser, uniqueEmail } from '../../tests/integration/accounts';
 import { pkcePair, signIn } from '../../tests/integration/signIn';
@@ -68,13 +68,18 @@ describe('websocket subscriptions', () => {
     const user = await http<any>('GET', `fhir/R4/User?email:exact=${encodeURIComponent(email)}`);
     const practitioner = await post('Practitioner', { resourceType: 'Practitioner', name: [{ family: 'Member' }] });
     const accessPolicy = await post('AccessPolicy', { resourceType: 'AccessPolicy', name: 'rt', ...policy });
-    const membership = await post('ProjectMembership', {
-      resourceType: 'ProjectMembership',
-      project: { reference: `Project/${owner.projectId}` },
-      user: { reference: `User/${user.body.entry[0].resource.id}` },
-      profile: { reference: `Practitioner/${practitioner.body.id}` },
-      accessPolicy: { reference: `AccessPolicy/${accessPolicy.body.id}` },
-    });
+    const membership = await post(
+      'ProjectMembership',
+      {
+        resourceType: 'ProjectMembership',
+        project: { reference: `Project/${owner.projectId}` },
+        user: { reference: `User/${user.body.entry[0].resource.id}` },
+        profile: { reference: `Practitioner/${practitioner.body.id}` },
+        accessPolicy: { reference: `AccessPolicy/${accessPolicy.body.id}` },
+        // Only super admins attach a User through ProjectMembership (project admins invite).
+      },
+      inject('adminToken'),
+    );
     expect(membership.status).toBe(201);
     return (await signIn(baseUrl(), email, 'member password 1')).access_token;
   }

@@ -1,0 +1,3 @@
+export { adminRoutes } from './adminRoutes';
+export { invite, type InvitationResult } from './invitation';
+export { parseInvite, type InviteRequest } from './inviteInput';

@@ -1,0 +1,76 @@
+import type { ProjectMembership, Reference } from '@medplum/fhirtypes';
+import { authBody, newPassword, optionalString, requiredEmail, requiredString } from '../auth/authInput';
+import { errors } from '../fhir/fhirError';
+
+export type InviteProfileType = 'Practitioner' | 'Patient' | 'RelatedPerson';
+const profileTypes: readonly InviteProfileType[] = ['Practitioner', 'Patient', 'RelatedPerson'];
+const referencePattern = /^[A-Z][A-Za-z]+\/[A-Za-z0-9\-.]{1,64}$/;
+
+/** The checked body of `POST /admin/projects/{id}/invite`. */
+export interface InviteRequest {
+  resourceType: InviteProfileType;
+  firstName: string;
+  lastName: string;
+  email: string;
+  /** Sets the password of a new user at once (otherwise the e-mailed link does). */
+  password?: string;
+  sendEmail: boolean;
+  admin: boolean;
+  accessPolicy?: Reference;
+  /** The rest of the membership (access with parameters, userConfiguration…). */
+  membership: Partial<ProjectMembership>;
+  /** For a RelatedPerson: the patient they are related to. */
+  patient?: Reference;
+}
+
+function optionalReference(value: unknown, field: string, type: string): Reference | undefined {
+  if (value === undefined || value === null) return undefined;
+  const reference = (value as Reference).reference;
+  if (typeof reference !== 'string' || !referencePattern.test(reference) || !reference.startsWith(`${type}/`)) {
+    throw errors.invalid(`${field} must be a reference to a ${type} (${type}/id)`, field);
+  }
+  return { reference };
+}
+
+/** Membership fields an invitation may set; who, where and as whom are the server's to fill in. */
+const membershipFields = ['access', 'accessPolicy', 'userConfiguration', 'admin', 'externalId', 'active'] as const;
+
+export function parseInvite(body: unknown): InviteRequest {
+  const input = authBody(body);
+  const resourceType = input.resourceType as InviteProfileType;
+  if (!profileTypes.includes(resourceType)) {
+    throw errors.invalid('resourceType must be Practitioner, Patient or RelatedPerson', 'resourceType');
+  }
+  const membershipInput = (input.membership ?? {}) as Record<string, unknown>;
+  if (typeof membershipInput !== 'object' || Array.isArray(membershipInput)) {
+    throw errors.invalid('membership must be an object', 'membership');
+  }
+  const unknownField = Object.keys(membershipInput).find(
+    (key) => !(membershipFields as readonly string[]).includes(key),
+  );
+  if (unknownField) {
+    throw errors.invalid(`membership.${unknownField} cannot be set by an invitation`, `membership.${unknownField}`);
+  }
+  const membership = { ...membershipInput } as Partial<ProjectMembership>;
+  const accessPolicy =
+    optionalReference(input.accessPolicy, 'accessPolicy', 'AccessPolicy') ??
+    optionalReference(membership.accessPolicy, 'membership.accessPolicy', 'AccessPolicy');
+  delete membership.accessPolicy;
+  const admin = input.admin ?? membership.admin ?? false;
+  if (typeof admin !== 'boolean') throw errors.invalid('admin must be true or false', 'admin');
+  delete membership.admin;
+  const sendEmail = input.sendEmail ?? true;
+  if (typeof sendEmail !== 'boolean') throw errors.invalid('sendEmail must be true or false', 'sendEmail');
+  return {
+    resourceType,
+    firstName: requiredString(input, 'firstName', 'First name').trim(),
+    lastName: requiredString(input, 'lastName', 'Last name').trim(),
+    email: requiredEmail(input),
+    ...(optionalString(input, 'password') !== undefined ? { password: newPassword(input) } : {}),
+    sendEmail,
+    admin,
+    ...(accessPolicy ? { accessPolicy } : {}),
+    membership,
+    ...(input.patient !== undefined ? { patient: optionalReference(input.patient, 'patient', 'Patient') } : {}),
+  };
+}

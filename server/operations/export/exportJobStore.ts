@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import type { SqlExecutor } from '../../storage/database';
+
+export type ExportStatus = 'active' | 'completed' | 'error' | 'cancelled';
+
+export interface ExportOutput {
+  type: string;
+  url: string;
+  count: number;
+}
+
+/** One bulk export job as kept in `bulk_export_jobs` (shared by every server process on the database). */
+export interface ExportJob {
+  id: string;
+  projectId: string;
+  loginId: string;
+  status: ExportStatus;
+  requestUrl: string;
+  transactionTime: string;
+  progress?: string;
+  output: ExportOutput[];
+  error?: string;
+}
+
+interface ExportJobRow {
+  id: string;
+  project_id: string;
+  login_id: string;
+  status: ExportStatus;
+  request_url: string;
+  transaction_time: string | Date;
+  progress: string | null;
+  output: ExportOutput[] | string;
+  error: string | null;
+}
+
+function fromRow(row: ExportJobRow): ExportJob {
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    loginId: row.login_id,
+    status: row.status,
+    requestUrl: row.request_url,
+    transactionTime: new Date(row.transaction_time).toISOString(),
+    ...(row.progress ? { progress: row.progress } : {}),
+    output: typeof row.output === 'string' ? (JSON.parse(row.output) as ExportOutput[]) : row.output,
+    ...(row.error ? { error: row.error } : {}),
+  };
+}
+
+/** Reads and writes export jobs; every method is one statement. */
+export class ExportJobStore {
+  constructor(private readonly db: SqlExecutor) {}
+
+  async create(job: Pick<ExportJob, 'projectId' | 'loginId' | 'requestUrl'>): Promise<ExportJob> {
+    const rows = await this.db.query<ExportJobRow>(
+      `INSERT INTO bulk_export_jobs (id, project_id, login_id, status, request_url, transaction_time, progress)
+       VALUES ($1, $2, $3, 'active', $4, now(), 'Queued') RETURNING *`,
+      [randomUUID(), job.projectId, job.loginId, job.requestUrl],
+    );
+    return fromRow(rows[0]);
+  }
+
+  async get(id: string): Promise<ExportJob | undefined> {
+    const rows = await this.db.query<ExportJobRow>('SELECT * FROM bulk_export_jobs WHERE id = $1', [id]);
+    return rows[0] ? fromRow(rows[0]) : undefined;
+  }
+
+  /** Records progress while the job is still active; false when it no longer is (cancelled). */
+  async progress(id: string, progress: string): Promise<boolean> {
+    const rows = await this.db.query(
+      `UPDATE bulk_export_jobs SET progress = $2, updated = now() WHERE id = $1 AND status = 'active' RETURNING id`,
+      [id, progress],
+    );
+    return rows.length > 0;
+  }
+
+  async complete(id: string, output: ExportOutput[]): Promise<boolean> {
+    const rows = await this.db.query(
+      `UPDATE bulk_export_jobs SET status = 'completed', progress = 'Completed', output = $2::jsonb, updated = now()
+       WHERE id = $1 AND status = 'active' RETURNING id`,
+      [id, JSON.stringify(output)],
+    );
+    return rows.length > 0;
+  }
+
+  async fail(id: string, error: string): Promise<void> {
+    await this.db.query(
+      `UPDATE bulk_export_jobs SET status = 'error', error = $2, updated = now() WHERE id = $1 AND status = 'active'`,
+      [id, error],
+    );
+  }
+
+  /** Cancels an active job (a finished one is marked cancelled too: its status URL is gone). */
+  async cancel(id: string): Promise<void> {
+    await this.db.query(
+      `UPDATE bulk_export_jobs SET status = 'cancelled', updated = now() WHERE id = $1 AND status <> 'cancelled'`,
+      [id],
+    );
+  }
+}

@@ -1,0 +1,156 @@
+import { Readable } from 'node:stream';
+import type { Group, Resource } from '@medplum/fhirtypes';
+import type { BinaryStorage } from '../../binary';
+import { storeStagedBinary } from '../../binary';
+import { FhirError } from '../../fhir/fhirError';
+import type { Repository, RequestContext } from '../../fhir/repository';
+import { withoutProtectedFields } from '../../fhir/protectedFields';
+import { parseSearchRequest, type QueryParams } from '../../search/searchRequest';
+import type { ExportJobStore, ExportOutput } from './exportJobStore';
+
+/** What is exported: every readable resource, the patients' compartments, or a Group's members'. */
+export type ExportScope = { level: 'system' } | { level: 'patient' } | { level: 'group'; groupId: string };
+
+export interface ExportRequest {
+  jobId: string;
+  scope: ExportScope;
+  types?: string[];
+  since?: string;
+  /** The caller's context, access guard included: the job reads exactly what the caller may read. */
+  ctx: RequestContext;
+  sharedProjectId: string;
+}
+
+export interface ExportEnvironment {
+  repository: Repository;
+  storage: BinaryStorage;
+  store: ExportJobStore;
+  fhirBase: string;
+}
+
+const pageSize = 500;
+export const ndjsonContentType = 'application/fhir+ndjson';
+
+class ExportCancelled extends Error {}
+
+/**
+ * Runs one export job to its end: one NDJSON Binary per resource type that has anything to export,
+ * each page read in its own short transaction under the caller's access guard (so the database is
+ * never held for the whole export). Progress and the result go to the job's row.
+ */
+export async function runExport(env: ExportEnvironment, request: ExportRequest, signal: AbortSignal): Promise<void> {
+  const { repository, store } = env;
+  const access = request.ctx.access;
+  try {
+    const compartments = await compartmentsOf(env, request);
+    const types = await exportTypes(env, request, compartments);
+    const output: ExportOutput[] = [];
+    for (const [index, type] of types.entries()) {
+      if (
+        signal.aborted ||
+        !(await store.progress(request.jobId, `Exporting ${type} (${index + 1} of ${types.length} types)`))
+      ) {
+        throw new ExportCancelled();
+      }
+      let count = 0;
+      const lines = async function* () {
+        for (let offset = 0; ; offset += pageSize) {
+          if (signal.aborted) throw new ExportCancelled();
+          const page = await repository.transaction(async (session) => {
+            const query: QueryParams = { _count: String(pageSize), _offset: String(offset), _sort: '_id' };
+            if (request.since) query._lastUpdated = `ge${request.since}`;
+            const search = parseSearchRequest(type, query, session.registry);
+            if (compartments) search.compartments = compartments;
+            return session.search(search);
+          }, access);
+          for (const resource of page.resources) {
+            if (resource.meta?.project === request.sharedProjectId) continue;
+            count++;
+            yield `${JSON.stringify(withoutProtectedFields(resource))}\n`;
+          }
+          if (!page.hasMore) return;
+        }
+      };
+      const staged = await env.storage.stage(Readable.from(lines()), Number.MAX_SAFE_INTEGER);
+      if (count === 0) {
+        await env.storage.discard(staged);
+        continue;
+      }
+      // The file belongs to the caller's project and is readable like any Binary of it.
+      const binary = await repository
+        .transaction((session) =>
+          storeStagedBinary(
+            env.storage,
+            session,
+            { projectId: request.ctx.projectId, author: request.ctx.author },
+            { contentType: ndjsonContentType, filename: `${type}.ndjson` },
+            staged,
+          ),
+        )
+        .catch(async (error: unknown) => {
+          await env.storage.discard(staged);
+          throw error;
+        });
+      output.push({ type, url: `${env.fhirBase}Binary/${binary.binary.id}`, count });
+    }
+    if (!(await store.complete(request.jobId, output))) throw new ExportCancelled();
+  } catch (error) {
+    if (error instanceof ExportCancelled || signal.aborted) return;
+    const message = error instanceof FhirError || error instanceof Error ? error.message : String(error);
+    console.error(`bulk export ${request.jobId} failed:`, message);
+    await store.fail(request.jobId, message).catch(() => undefined);
+  }
+}
+
+/** For patient and group exports: the compartments (`Patient/id`) whose resources are exported. */
+async function compartmentsOf(env: ExportEnvironment, request: ExportRequest): Promise<string[] | undefined> {
+  const { scope } = request;
+  if (scope.level === 'system') return undefined;
+  return env.repository.transaction(async (session) => {
+    if (scope.level === 'group') {
+      const group = (await session.read('Group', scope.groupId)) as Group;
+      return (group.member ?? [])
+        .map((member) => member.entity?.reference ?? '')
+        .filter((reference) => /^Patient\/[A-Za-z0-9\-.]{1,64}$/.test(reference));
+    }
+    const patients: string[] = [];
+    for (let offset = 0; ; offset += 1000) {
+      const page = await session.search(
+        parseSearchRequest('Patient', { _count: '1000', _offset: String(offset), _elements: 'id' }, session.registry),
+      );
+      patients.push(...page.resources.map((patient: Resource) => `Patient/${patient.id}`));
+      if (!page.hasMore) return patients;
+    }
+  }, request.ctx.access);
+}
+
+/** The types to export: `_type`, else every type the caller's project has (in the compartments, if any). */
+async function exportTypes(
+  env: ExportEnvironment,
+  request: ExportRequest,
+  compartments: string[] | undefined,
+): Promise<string[]> {
+  const access = request.ctx.access;
+  if (compartments?.length === 0) return [];
+  const candidates =
+    request.types ??
+    (
+      await env.repository.db.query<{ resource_type: string }>(
+        `SELECT DISTINCT resource_type FROM resources
+         WHERE NOT deleted AND project_id IS DISTINCT FROM $1
+           AND ($2::text IS NULL OR project_id = $2)
+           AND ($3::text[] IS NULL OR compartments && $3::text[])`,
+        [request.sharedProjectId, access?.superAdmin ? null : request.ctx.projectId, compartments ?? null],
+      )
+    ).map((row) => row.resource_type);
+  return [...candidates].sort().filter((type) => {
+    try {
+      access?.checkInteraction(type, 'search');
+      return true;
+    } catch (error) {
+      // A type the caller's policy does not grant is not exported (and not an error).
+      if (error instanceof FhirError && error.status === 403) return false;
+      throw error;
+    }
+  });
+}

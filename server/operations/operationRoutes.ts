@@ -1,0 +1,105 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Parameters, Resource } from '@medplum/fhirtypes';
+import { callerOf } from '../auth/authenticate';
+import { errors, FhirError, outcomeOf } from '../fhir/fhirError';
+import { checkId, checkResourceType } from '../fhir/fhirOperations';
+import { withoutProtectedFields } from '../fhir/protectedFields';
+import type { Repository, RepositorySession } from '../fhir/repository';
+import type { QueryParams } from '../search/searchRequest';
+import { expandProfile } from './expandProfile';
+import { findGraphDefinition, graphOperation } from './graphOperation';
+import { queryValue } from './operationQuery';
+import { patientEverything } from './patientEverything';
+import { resourceToValidate, validateOperation } from './validateOperation';
+
+export interface OperationRoutesOptions {
+  repository: Repository;
+  baseUrl: string;
+}
+
+type TypeParams = { type: string };
+type InstanceParams = { type: string; id: string };
+
+/**
+ * FHIR operations beside the REST core: `Patient/{id}/$everything`, `{Type}/$validate`,
+ * `StructureDefinition/$expand-profile`, `{Type}/{id}/$graph` and `Agent/$push` (a Fastify plugin).
+ * Every one runs in one transaction under the caller's access guard.
+ */
+export async function operationRoutes(app: FastifyInstance, options: OperationRoutesOptions): Promise<void> {
+  const fhirBase = `${options.baseUrl}fhir/R4/`;
+  const run = <T>(request: FastifyRequest, work: (session: RepositorySession) => Promise<T>) =>
+    options.repository.transaction(work, callerOf(request).ctx.access);
+  const send = (reply: FastifyReply, resource: Resource) =>
+    reply.code(200).type('application/fhir+json').send(withoutProtectedFields(resource));
+
+  app.get<{ Params: { id: string } }>('/fhir/R4/Patient/:id/$everything', async (request, reply) => {
+    checkId(request.params.id);
+    const bundle = await run(request, (session) =>
+      patientEverything(session, request.params.id, request.query as QueryParams, fhirBase),
+    );
+    return send(reply, bundle);
+  });
+
+  app.post<{ Params: TypeParams }>('/fhir/R4/:type/$validate', async (request, reply) => {
+    checkResourceType(request.params.type);
+    const candidate = resourceToValidate(request.body);
+    return send(reply, await run(request, (session) => validateOperation(session, request.params.type, candidate)));
+  });
+
+  app.post<{ Params: InstanceParams }>('/fhir/R4/:type/:id/$validate', async (request, reply) => {
+    const { type, id } = request.params;
+    checkResourceType(type);
+    checkId(id);
+    const outcome = await run(request, async (session) => {
+      // Without a body, the stored resource is checked.
+      const candidate = request.body === undefined ? await session.read(type, id) : resourceToValidate(request.body);
+      return validateOperation(session, type, candidate, id);
+    });
+    return send(reply, outcome);
+  });
+
+  const expand = async (request: FastifyRequest, reply: FastifyReply) => {
+    const url = queryValue(request.query as QueryParams, 'url') ?? urlParameter(request.body);
+    if (!url) throw errors.invalid('Missing url (the canonical URL of the profile)', 'url');
+    return send(reply, await run(request, (session) => expandProfile(session, url, fhirBase)));
+  };
+  app.get('/fhir/R4/StructureDefinition/$expand-profile', expand);
+  app.post('/fhir/R4/StructureDefinition/$expand-profile', expand);
+
+  app.get<{ Params: InstanceParams }>('/fhir/R4/:type/:id/$graph', async (request, reply) => {
+    const { type, id } = request.params;
+    checkResourceType(type);
+    checkId(id);
+    const graph = queryValue(request.query as QueryParams, 'graph');
+    if (!graph) throw errors.invalid('Missing graph (a GraphDefinition id, name or canonical URL)', 'graph');
+    const bundle = await run(request, async (session) =>
+      graphOperation(session, type, id, await findGraphDefinition(session, graph), fhirBase),
+    );
+    return send(reply, bundle);
+  });
+
+  const noAgents = () => {
+    throw new FhirError(
+      501,
+      outcomeOf([
+        {
+          severity: 'error',
+          code: 'not-supported',
+          details: {
+            text: 'This server has no agents: Agent/$push cannot reach a device or channel. Nothing was sent.',
+          },
+        },
+      ]),
+    );
+  };
+  app.post('/fhir/R4/Agent/$push', noAgents);
+  app.post('/fhir/R4/Agent/:id/$push', noAgents);
+}
+
+/** `url` from a Parameters body (`valueUri`, `valueCanonical`, `valueString` or `valueUrl`). */
+function urlParameter(body: unknown): string | undefined {
+  const parameters = body as Parameters | undefined;
+  if (parameters?.resourceType !== 'Parameters') return undefined;
+  const parameter = parameters.parameter?.find((p) => p.name === 'url');
+  return parameter?.valueUri ?? parameter?.valueCanonical ?? parameter?.valueString ?? parameter?.valueUrl;
+}

@@ -1,0 +1,94 @@
+import type {
+  OperationOutcome,
+  OperationOutcomeIssue,
+  Parameters,
+  Resource,
+  StructureDefinition,
+} from '@medplum/fhirtypes';
+import { allOk, errors, outcomeOf } from '../fhir/fhirError';
+import type { RepositorySession } from '../fhir/repository';
+import { validateResource } from '../validation/resourceValidator';
+import { findStructureDefinition } from './structureDefinitionLookup';
+
+/** The resource to validate: the body itself, or a Parameters body's `resource` parameter. */
+export function resourceToValidate(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw errors.invalid(
+      'The request body must be a FHIR resource or a Parameters resource with a "resource" parameter',
+    );
+  }
+  const candidate = body as Resource;
+  if (candidate.resourceType !== 'Parameters') return candidate;
+  const parameter = (candidate as Parameters).parameter?.find((p) => p.name === 'resource');
+  if (!parameter?.resource) throw errors.invalid('Parameters must have a "resource" parameter', 'Parameters.parameter');
+  return parameter.resource;
+}
+
+/**
+ * `{Type}/$validate` and `{Type}/{id}/$validate`: checks the resource as a write would (the
+ * official schema and the primitive rules of server/validation), without storing it, and checks
+ * that each `meta.profile` is a StructureDefinition the caller can see, of the resource's type.
+ * The profile's own constraints are not evaluated here (see docs/operations.md).
+ */
+export async function validateOperation(
+  session: RepositorySession,
+  resourceType: string,
+  candidate: unknown,
+  id?: string,
+): Promise<OperationOutcome> {
+  const resource = candidate as Resource;
+  if (typeof candidate === 'object' && candidate !== null && resource.resourceType !== resourceType) {
+    throw errors.invalid(
+      `Resource type in the body ("${String(resource.resourceType)}") does not match the URL ("${resourceType}")`,
+      'resourceType',
+    );
+  }
+  const issues: OperationOutcomeIssue[] = validateResource(candidate);
+  if (id !== undefined && resource.id !== undefined && resource.id !== id) {
+    issues.push({
+      severity: 'error',
+      code: 'invalid',
+      details: { text: `Resource id in the body ("${resource.id}") does not match the URL ("${id}")` },
+      expression: [`${resourceType}.id`],
+    });
+  }
+  const notes: OperationOutcomeIssue[] = [];
+  const profiles = resource.meta?.profile ?? [];
+  for (const [index, url] of profiles.entries()) {
+    const expression = [`${resourceType}.meta.profile[${index}]`];
+    const profile = typeof url === 'string' ? await findStructureDefinition(session, url) : undefined;
+    if (!profile) {
+      issues.push({
+        severity: 'error',
+        code: 'not-found',
+        details: { text: `Profile ${String(url)} is not known to this server` },
+        expression,
+      });
+    } else if (profile.type !== resourceType) {
+      issues.push({
+        severity: 'error',
+        code: 'invalid',
+        details: { text: `Profile ${url} is for ${profile.type}, not ${resourceType}` },
+        expression,
+      });
+    } else {
+      notes.push(profileNote(profile, expression));
+    }
+  }
+  if (issues.length === 0) {
+    const ok = allOk();
+    return notes.length > 0 ? { ...ok, issue: [...(ok.issue ?? []), ...notes] } : ok;
+  }
+  return outcomeOf([...issues, ...notes]);
+}
+
+function profileNote(profile: StructureDefinition, expression: string[]): OperationOutcomeIssue {
+  return {
+    severity: 'information',
+    code: 'informational',
+    details: {
+      text: `Checked against the base ${profile.type} definition; the constraints of profile ${profile.url} are not evaluated by this server yet`,
+    },
+    expression,
+  };
+}
