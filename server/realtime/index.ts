@@ -1,6 +1,12 @@
 export { matchesCriteria, matchesWrite, parseCriteria, evaluateCriteria, contentOfWrite } from './criteriaMatcher';
 export type { ParsedCriteria, CriteriaCheck } from './criteriaMatcher';
-export { realtimeRoutes, defaultHeartbeatMs, subscriptionHubOf, subscriptionsWebsocketUrl } from './realtimeRoutes';
+export {
+  realtimeRoutes,
+  defaultHeartbeatMs,
+  realtimeStatsOf,
+  subscriptionHubOf,
+  subscriptionsWebsocketUrl,
+} from './realtimeRoutes';
 export { addWebsocketRoute, type WebsocketRoute } from './websocketUpgrade';
 export { acquireClusterBus } from './sharedClusterBus';
 export type { ClusterBus } from './clusterBus';

@@ -9,7 +9,7 @@ import { ActiveSubscriptionCache } from './activeSubscriptions';
 import { bindingTokenSeconds, signBindingToken } from './bindingToken';
 import { acquireClusterBus } from './sharedClusterBus';
 import { SubscriberDirectory } from './subscriberAccess';
-import { SubscriptionHub } from './subscriptionHub';
+import { SubscriptionHub, type HubStats } from './subscriptionHub';
 import { serveSubscriptionSocket } from './subscriptionSocket';
 import { addWebsocketRoute } from './websocketUpgrade';
 
@@ -23,11 +23,17 @@ export interface RealtimeOptions {
 /** Default of REALTIME_HEARTBEAT_MS. */
 export const defaultHeartbeatMs = 10_000;
 
-const hubs = new WeakMap<object, SubscriptionHub>();
+const hubs = new WeakMap<object, { hub: SubscriptionHub; sockets: Set<WebSocket> }>();
 
-/** The subscription hub serving `app` (benchmarks and tests read its statistics). */
+/** The subscription hub serving `app` (benchmarks and tests wait for it to settle). */
 export function subscriptionHubOf(app: FastifyInstance): SubscriptionHub | undefined {
-  return hubs.get(app.server);
+  return hubs.get(app.server)?.hub;
+}
+
+/** What this process holds for realtime: open sockets, bound subscriptions, notifications sent. */
+export function realtimeStatsOf(app: FastifyInstance): (HubStats & { sockets: number }) | undefined {
+  const entry = hubs.get(app.server);
+  return entry && { ...entry.hub.stats(), sockets: entry.sockets.size };
 }
 
 /** `ws(s)://host/ws/subscriptions-r4` for a server whose public URL is `baseUrl`. */
@@ -49,7 +55,6 @@ export async function realtimeRoutes(app: FastifyInstance, options: RealtimeOpti
   const subscribers = new SubscriberDirectory(auth.repository, auth.registry, auth.sharedProjectId);
   const hub = new SubscriptionHub(auth.repository, auth.registry, cache, subscribers, bus, `${baseUrl}fhir/R4/`);
   hub.start();
-  hubs.set(app.server, hub);
 
   app.get<{ Params: { id: string } }>('/fhir/R4/Subscription/:id/$get-ws-binding-token', async (request) => {
     const caller = callerOf(request);
@@ -71,6 +76,7 @@ export async function realtimeRoutes(app: FastifyInstance, options: RealtimeOpti
 
   const alive = new WeakSet<WebSocket>();
   const sockets = new Set<WebSocket>();
+  hubs.set(app.server, { hub, sockets });
   const removeRoute = addWebsocketRoute(app.server, {
     matches: (path) => path === SUBSCRIPTIONS_WEBSOCKET_PATH,
     accept: (socket) => {

@@ -237,6 +237,16 @@ export class SubscriptionHub {
       check: number;
     }
     const plans: { write: CommittedWrite; content: Resource; checks: CriteriaCheck[]; candidates: Candidate[] }[] = [];
+    // One look-up per subscriber per round, however many subscriptions and writes it has.
+    const subscribersOfRound = new Map<string, Promise<Subscriber | undefined>>();
+    const subscriberOf = (loginId: string) => {
+      let subscriber = subscribersOfRound.get(loginId);
+      if (!subscriber) {
+        subscriber = this.subscribers.get(loginId);
+        subscribersOfRound.set(loginId, subscriber);
+      }
+      return subscriber;
+    };
     for (const write of writes) {
       const content = contentOfWrite(write);
       if (!content) continue;
@@ -247,7 +257,7 @@ export class SubscriptionHub {
       const candidates: Candidate[] = [];
       for (const subscription of bound) {
         for (const [client, loginId] of this.bindings.get(subscription.id) ?? []) {
-          const subscriber = await this.subscribers.get(loginId);
+          const subscriber = await subscriberOf(loginId);
           if (!subscriber) continue; // Revoked or ended: no more notifications.
           // Same criteria, same subscriber: one question for the database.
           const key = `${loginId}\n${subscription.criteria}`;

@@ -9,6 +9,7 @@ import { runImport } from '../../server/import/importRunner';
 import { startBenchServer } from './benchServer';
 import { summarize, type LatencySummary } from './latencyStats';
 import { benchSearch, type SearchBenchResult } from './searchBenchmark';
+import { benchRealtime, freshDatabase, realtimeSection, type RealtimeBenchResult } from './realtimeBenchmark';
 
 /** Database sizes for the search benchmark (issue budgets: 100k embedded, 1M native). */
 const searchSizes = {
@@ -181,14 +182,18 @@ function report(results: BackendResult[]): string {
 async function main(): Promise<void> {
   const results: BackendResult[] = [await benchBackend('embedded (PGlite)')];
   const native = nativeDatabaseUrl();
+  let realtime: RealtimeBenchResult | undefined;
   if (native.url) {
     try {
       results.push(await benchBackend('native PostgreSQL', native.url));
+      console.log('\n== realtime ==');
+      realtime = await benchRealtime(await freshDatabase(native.url, 'hearth_bench_realtime'));
     } finally {
       native.stop?.();
     }
   }
-  const markdown = report(results);
+  realtime ??= await benchRealtime();
+  const markdown = `${report(results)}\n${realtimeSection(realtime)}`;
   writeFileSync(join(root, 'docs', 'benchmarks.md'), markdown);
   console.log('\nWrote docs/benchmarks.md');
 }
