@@ -1,32 +1,60 @@
-import { Admin, Resource } from 'react-admin';
-import PeopleIcon from '@mui/icons-material/People';
+import { lazy } from 'react';
+import { CustomRoutes } from 'react-admin';
+import { createBrowserRouter, Route, RouterProvider } from 'react-router-dom';
 import { createFhirAuthProvider, createFhirDataProvider } from '../data-provider/react-admin';
-import { SignInPage } from '../custom-screens/signin';
+import { signedOutRoutes } from '../custom-screens/signin';
 import { hearthClient } from './hearthClient';
-import { PatientList } from './patients/PatientList';
-import { PatientShow } from './patients/PatientShow';
+import { resourceRoutes } from './resources';
+import {
+  NotFoundPage,
+  NotificationBridge,
+  OfflineNotice,
+  RouterErrorPage,
+  ShellLayout,
+  ThemedAdmin,
+  ToastProvider,
+  withSignInRedirect,
+} from './shell';
 
-const authProvider = createFhirAuthProvider(hearthClient);
+const AccountSettingsPage = lazy(() => import('../custom-screens/account/AccountSettingsPage'));
+
+const authProvider = withSignInRedirect(createFhirAuthProvider(hearthClient), () => !!hearthClient.getActiveLogin());
 const dataProvider = createFhirDataProvider(hearthClient);
-const LoginPage = () => <SignInPage client={hearthClient} />;
 
-/** Sign-in, then the patients of the signed-in project. The full shell (issue 8) replaces this layout. */
-export function App() {
+/** react-admin on real paths: signed-out pages outside the shell, everything else inside it. */
+function HearthAdmin() {
   return (
-    <Admin
+    <ThemedAdmin
       title="Hearth EMR"
       dataProvider={dataProvider}
       authProvider={authProvider}
-      loginPage={LoginPage}
+      layout={ShellLayout}
+      loginPage={false}
+      catchAll={NotFoundPage}
+      notification={NotificationBridge}
       disableTelemetry
     >
-      <Resource
-        name="Patient"
-        options={{ label: 'Patients' }}
-        icon={PeopleIcon}
-        list={PatientList}
-        show={PatientShow}
-      />
-    </Admin>
+      <CustomRoutes noLayout>
+        {signedOutRoutes.map(({ path, element }) => (
+          <Route key={path} path={path} element={element} />
+        ))}
+      </CustomRoutes>
+      <CustomRoutes>
+        <Route path="/security" element={<AccountSettingsPage />} />
+        {resourceRoutes}
+      </CustomRoutes>
+    </ThemedAdmin>
+  );
+}
+
+// A data router, so a render error outside the pages gets the router's error page.
+const router = createBrowserRouter([{ path: '*', element: <HearthAdmin />, errorElement: <RouterErrorPage /> }]);
+
+export function App() {
+  return (
+    <ToastProvider>
+      <OfflineNotice />
+      <RouterProvider router={router} />
+    </ToastProvider>
   );
 }

@@ -1,9 +1,12 @@
 import { FhirClient } from '../data-provider/client';
+import { isSignedOutPath, signInRedirectPath } from './shell/signedOutPaths';
 
 /** The one FHIR client of the web app: same origin as the page, logins in localStorage. */
 export const hearthClient = new FhirClient({
   baseUrl: `${window.location.origin}/`,
+  // The session ended (refresh refused): back to the sign-in screen, which returns here afterwards.
   onUnauthenticated: () => {
-    if (!window.location.hash.startsWith('#/login')) window.location.hash = '#/login';
+    const { pathname, search } = window.location;
+    if (!isSignedOutPath(pathname)) window.location.replace(signInRedirectPath(`${pathname}${search}`));
   },
 });

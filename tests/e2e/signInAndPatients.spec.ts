@@ -15,7 +15,7 @@ function collectConsoleErrors(page: Page): string[] {
 }
 
 async function signIn(page: Page, email: string, password = demoPassword): Promise<void> {
-  await page.goto('/#/login');
+  await page.goto('/signin');
   await expect(page.getByRole('heading', { name: 'Sign in to Hearth EMR' })).toBeVisible();
   await page.getByLabel('Email').fill(email);
   await page.getByRole('button', { name: 'Next' }).click();
@@ -26,8 +26,8 @@ async function signIn(page: Page, email: string, password = demoPassword): Promi
 test.describe('sign-in and the Demo Clinic patients', () => {
   test('a signed-out visitor is sent to the sign-in screen, which explains a wrong password', async ({ page }) => {
     const errors = collectConsoleErrors(page);
-    await page.goto('/#/Patient');
-    await expect(page).toHaveURL(/#\/login/);
+    await page.goto('/Patient');
+    await expect(page).toHaveURL(/\/signin\?next=%2FPatient$/);
     await expect(page.getByRole('heading', { name: 'Sign in to Hearth EMR' })).toBeVisible();
     await page.screenshot({ path: `${screenshots}/signin-light.png`, fullPage: true });
     await page.getByRole('button', { name: 'Next' }).click();
@@ -52,7 +52,7 @@ test.describe('sign-in and the Demo Clinic patients', () => {
     await expect(page.getByText('1-6 of 6')).toBeVisible();
     await page.screenshot({ path: `${screenshots}/patients-light.png`, fullPage: true });
     await rows.first().click();
-    await expect(page).toHaveURL(/#\/Patient\/[0-9a-f-]+\/show$/);
+    await expect(page).toHaveURL(/\/Patient\/[0-9a-f-]+\/show$/);
     await expect(page.getByText('Birth date')).toBeVisible();
     await page.screenshot({ path: `${screenshots}/patient-light.png`, fullPage: true });
     expect(errors).toEqual([]);
@@ -74,7 +74,7 @@ test.describe('sign-in and the Demo Clinic patients', () => {
 
   test('renders in dark mode', async ({ page }) => {
     const errors = collectConsoleErrors(page);
-    await page.addInitScript(() => localStorage.setItem('RaStore.theme', JSON.stringify('dark')));
+    await page.addInitScript(() => localStorage.setItem('colorScheme', 'dark'));
     await signIn(page, 'alice@demo.hearth.example');
     await expect(page.locator('table tbody tr')).toHaveCount(6);
     const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);

@@ -1,0 +1,47 @@
+import { AppBar, Box, IconButton, Toolbar, Tooltip, Typography } from '@mui/material';
+import LocalHospitalIcon from '@mui/icons-material/LocalHospital';
+import type { Reference } from '@medplum/fhirtypes';
+import { GlobalSearch } from './GlobalSearch';
+import { NotificationIcons } from './NotificationIcons';
+import { UserMenu } from './UserMenu';
+import { HEADER_HEIGHT } from './themes';
+
+interface HeaderProps {
+  navbarOpen: boolean;
+  onToggleNavbar: () => void;
+  profile: Reference | undefined;
+  ePrescribing: boolean;
+}
+
+/** The 60 px header: logo button (toggles the navbar), global search, notifications, user menu. */
+export function Header({ navbarOpen, onToggleNavbar, profile, ePrescribing }: HeaderProps) {
+  return (
+    <AppBar
+      position="static"
+      color="default"
+      elevation={0}
+      sx={{ height: HEADER_HEIGHT, borderBottom: 1, borderColor: 'divider', bgcolor: 'background.paper' }}
+    >
+      <Toolbar sx={{ minHeight: `${HEADER_HEIGHT}px !important`, height: HEADER_HEIGHT, gap: 1.5, px: 1.5 }}>
+        <Tooltip title={navbarOpen ? 'Hide navigation' : 'Show navigation'}>
+          <IconButton
+            onClick={onToggleNavbar}
+            aria-label={navbarOpen ? 'Hide navigation' : 'Show navigation'}
+            aria-expanded={navbarOpen}
+            aria-controls="shell-navbar"
+            color="primary"
+          >
+            <LocalHospitalIcon titleAccess="Hearth EMR" />
+          </IconButton>
+        </Tooltip>
+        <Typography variant="h6" component="span" sx={{ display: { xs: 'none', md: 'block' }, fontWeight: 600 }}>
+          Hearth EMR
+        </Typography>
+        <GlobalSearch />
+        <Box sx={{ flexGrow: 1 }} />
+        <NotificationIcons profile={profile} ePrescribing={ePrescribing} />
+        <UserMenu />
+      </Toolbar>
+    </AppBar>
+  );
+}

@@ -1,0 +1,63 @@
+import { useEffect, type ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router-dom';
+import { Box, useMediaQuery } from '@mui/material';
+import { Header } from './Header';
+import { Navbar } from './Navbar';
+import { ContentErrorBoundary } from './ContentErrorBoundary';
+import { FullScreenSpinner } from './FullScreenSpinner';
+import { useSession } from './useSession';
+import { useNavbarOpen } from './navbarState';
+import { menusOf } from './navigationMenus';
+import { isEPrescribingEnabled } from './notificationQueries';
+import { signInRedirectPath } from './signedOutPaths';
+import { HEADER_HEIGHT, NARROW_BREAKPOINT } from './themes';
+import { useToast } from './toasts';
+
+/**
+ * The signed-in frame of every page (app-spec §2.5): header, collapsible side navigation and the
+ * page, which shows a red alert instead of crashing. Signed-out visitors go to the sign-in screen.
+ */
+export function ShellLayout({ children }: { children?: ReactNode }) {
+  const location = useLocation();
+  const session = useSession();
+  const [navbarOpen, setNavbarOpen] = useNavbarOpen();
+  const narrow = useMediaQuery(`(max-width:${NARROW_BREAKPOINT - 0.05}px)`, { noSsr: true });
+  const toast = useToast();
+
+  useEffect(() => {
+    if (session.error) toast.error(session.error);
+  }, [session.error, toast]);
+
+  if (!session.signedIn) return <Navigate to={signInRedirectPath(`${location.pathname}${location.search}`)} replace />;
+  if (session.loading) return <FullScreenSpinner />;
+
+  const profile = session.profile
+    ? { reference: `${session.profile.resourceType}/${session.profile.id}` }
+    : session.activeLogin?.profile;
+
+  return (
+    <Box sx={{ height: '100vh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
+      <Header
+        navbarOpen={navbarOpen}
+        onToggleNavbar={() => setNavbarOpen(!navbarOpen)}
+        profile={profile}
+        ePrescribing={isEPrescribingEnabled(session.membership)}
+      />
+      <Box sx={{ display: 'flex', flexGrow: 1, minHeight: 0, height: `calc(100vh - ${HEADER_HEIGHT}px)` }}>
+        {navbarOpen && (
+          <Box id="shell-navbar" sx={{ height: '100%' }}>
+            <Navbar
+              menus={menusOf(session.config)}
+              onNavigate={() => {
+                if (narrow) setNavbarOpen(false);
+              }}
+            />
+          </Box>
+        )}
+        <Box component="main" sx={{ flexGrow: 1, minWidth: 0, overflow: 'auto' }}>
+          <ContentErrorBoundary locationKey={`${location.pathname}${location.search}`}>{children}</ContentErrorBoundary>
+        </Box>
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,16 @@
+import type { ProjectMembership, Reference } from '@medplum/fhirtypes';
+
+/** Unread messages to the user: Communications addressed to them that are not completed. */
+export function unreadMailQuery(profile: Reference | undefined): string | undefined {
+  return profile?.reference ? `recipient=${profile.reference}&status:not=completed` : undefined;
+}
+
+/** The user's open work: Tasks they own that are not completed. */
+export function openTasksQuery(profile: Reference | undefined): string | undefined {
+  return profile?.reference ? `owner=${profile.reference}&status:not=completed` : undefined;
+}
+
+/** E-prescribing is on when the membership carries an identifier whose system mentions DoseSpot (app-spec §6). */
+export function isEPrescribingEnabled(membership: ProjectMembership | undefined): boolean {
+  return (membership?.identifier ?? []).some((identifier) => identifier.system?.toLowerCase().includes('dosespot'));
+}

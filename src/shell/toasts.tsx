@@ -1,0 +1,96 @@
+import { useMemo, type ReactNode } from 'react';
+import { IconButton } from '@mui/material';
+import { styled } from '@mui/material/styles';
+import CloseIcon from '@mui/icons-material/Close';
+import { closeSnackbar, MaterialDesignContent, SnackbarProvider, useSnackbar, type SnackbarKey } from 'notistack';
+import { normalizeErrorString } from '../../data-provider/outcomes';
+
+/** Toast settings of app-spec §9: bottom-right, 4 s, 250 ms transitions, 440 wide, 200 high at most, 5 at once. */
+export const TOAST_AUTO_HIDE_MS = 4000;
+export const TOAST_TRANSITION_MS = 250;
+export const TOAST_WIDTH = 440;
+export const TOAST_MAX_HEIGHT = 200;
+export const TOAST_LIMIT = 5;
+
+// Colours darker than notistack's so white text keeps WCAG AA contrast; line breaks of server errors are kept.
+const ToastContent = styled(MaterialDesignContent)(() => ({
+  width: TOAST_WIDTH,
+  maxWidth: 'calc(100vw - 32px)',
+  maxHeight: TOAST_MAX_HEIGHT,
+  overflowY: 'auto',
+  whiteSpace: 'pre-line',
+  '&.notistack-MuiContent-success': { backgroundColor: '#2e7d32', color: '#fff' },
+  '&.notistack-MuiContent-error': { backgroundColor: '#c62828', color: '#fff' },
+  '&.notistack-MuiContent-info': { backgroundColor: '#1565c0', color: '#fff' },
+  '&.notistack-MuiContent-warning': { backgroundColor: '#8a4b00', color: '#fff' },
+  '&.notistack-MuiContent-default': { backgroundColor: '#323232', color: '#fff' },
+}));
+
+const components = {
+  success: ToastContent,
+  error: ToastContent,
+  info: ToastContent,
+  warning: ToastContent,
+  default: ToastContent,
+};
+
+function CloseToastButton({ toastKey }: { toastKey: SnackbarKey }) {
+  return (
+    <IconButton size="small" color="inherit" aria-label="Close notification" onClick={() => closeSnackbar(toastKey)}>
+      <CloseIcon fontSize="small" />
+    </IconButton>
+  );
+}
+
+/** The one toast area of the app (notistack), configured as app-spec §9 says. */
+export function ToastProvider({ children }: { children: ReactNode }) {
+  return (
+    <SnackbarProvider
+      maxSnack={TOAST_LIMIT}
+      anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+      autoHideDuration={TOAST_AUTO_HIDE_MS}
+      transitionDuration={{ enter: TOAST_TRANSITION_MS, exit: TOAST_TRANSITION_MS }}
+      Components={components}
+      action={(key) => <CloseToastButton toastKey={key} />}
+    >
+      {children}
+    </SnackbarProvider>
+  );
+}
+
+export interface ToastOptions {
+  /** Stays until closed (create and edit failures, the offline notice). */
+  persist?: boolean;
+  /** A toast with the same key replaces nothing and is not shown twice. */
+  key?: string;
+}
+
+export interface Toasts {
+  success(message: ReactNode, options?: ToastOptions): void;
+  info(message: ReactNode, options?: ToastOptions): void;
+  /** An error toast: a string, an Error or an OperationOutcome-carrying error, shown with its server text. */
+  error(error: unknown, options?: ToastOptions): void;
+  close(key: string): void;
+}
+
+/** Shows toasts: `const toast = useToast(); toast.success('Success'); toast.error(err, { persist: true })`. */
+export function useToast(): Toasts {
+  const { enqueueSnackbar, closeSnackbar: close } = useSnackbar();
+  return useMemo(() => {
+    const show = (variant: 'success' | 'info' | 'error', message: ReactNode, options: ToastOptions = {}) => {
+      enqueueSnackbar(message, {
+        variant,
+        persist: options.persist,
+        key: options.key,
+        preventDuplicate: options.key !== undefined,
+      });
+    };
+    return {
+      success: (message, options) => show('success', message, options),
+      info: (message, options) => show('info', message, options),
+      error: (error, options) =>
+        show('error', typeof error === 'string' ? error : normalizeErrorString(error), options),
+      close: (key) => close(key),
+    };
+  }, [enqueueSnackbar, close]);
+}
