@@ -27,10 +27,13 @@ function withNext(path: string, next: string): string {
 export function SignInPage({
   client,
   onSignedIn = openPage,
+  redirect,
 }: {
   client: FhirClient;
   /** Called with the page to open once the code is exchanged (default: a full page load). */
   onSignedIn?: (path: string) => void;
+  /** Sends the browser to an identity provider (default: the address bar). */
+  redirect?: (url: string) => void;
 }) {
   const location = useLocation();
   const navigate = useNavigate();
@@ -45,6 +48,7 @@ export function SignInPage({
       onSignedIn(next);
     },
     onToast: toast,
+    redirect,
   });
 
   // Back from an identity provider: continue once, then drop the one-time values from the address.

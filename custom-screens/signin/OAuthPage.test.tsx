@@ -1,0 +1,52 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { jsonResponse } from '../../data-provider/client/fakeFetch';
+import { OAuthPage, redirectWithCode, thirdPartyRequest } from './OAuthPage';
+import { fakeServer, renderAt, sentJson, server } from './signInTestSupport';
+
+const authorize =
+  '/oauth?response_type=code&client_id=app-7&redirect_uri=https%3A%2F%2Fapp.example%2Fcb&scope=openid%20patient%2F*.read%20launch&state=st-1&code_challenge=CH&code_challenge_method=S256';
+
+describe('OAuthPage (/oauth)', { timeout: 20_000 }, () => {
+  it('reads the authorize request and builds the answer address with code and state', () => {
+    const request = thirdPartyRequest(authorize.slice('/oauth'.length));
+    expect(request).toMatchObject({ clientId: 'app-7', redirectUri: 'https://app.example/cb', state: 'st-1' });
+    expect(redirectWithCode(request!, 'c 1')).toBe('https://app.example/cb?code=c+1&state=st-1');
+    expect(thirdPartyRequest('?client_id=x')).toBeUndefined();
+  });
+
+  it('says an incomplete link is incomplete', () => {
+    const { client } = fakeServer();
+    renderAt(<OAuthPage client={client} redirect={vi.fn()} />, '/oauth?client_id=x');
+    expect(screen.getByText(/This sign-in link is incomplete/)).toBeInTheDocument();
+  });
+
+  it("signs in with the app's client id and challenge, asks for scopes, then returns code and state to the app", async () => {
+    const { fake, client } = fakeServer();
+    const redirect = vi.fn();
+    fake.on('POST', `${server}auth/method`, jsonResponse({ method: 'password' }));
+    fake.on('POST', `${server}auth/login`, jsonResponse({ login: 'l1', scopes: ['patient/*.read', 'launch'] }));
+    fake.on('POST', `${server}auth/scope`, jsonResponse({ login: 'l1', code: 'app-code' }));
+    renderAt(<OAuthPage client={client} redirect={redirect} />, authorize);
+    const user = userEvent.setup({ delay: null });
+    await user.type(screen.getByLabelText(/Email/), 'alice@demo.example');
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await user.type(await screen.findByLabelText(/Password/), 'pw');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('heading', { name: 'Choose scope' })).toBeInTheDocument();
+    expect(screen.getByLabelText('patient/*.read')).toBeChecked();
+    await user.click(screen.getByLabelText('launch'));
+    await user.click(screen.getByRole('button', { name: 'Set scope' }));
+    await waitFor(() => expect(redirect).toHaveBeenCalledWith('https://app.example/cb?code=app-code&state=st-1'));
+    expect(sentJson(fake.callsTo('POST', /auth\/login/)[0])).toMatchObject({
+      clientId: 'app-7',
+      codeChallenge: 'CH',
+      codeChallengeMethod: 'S256',
+      scope: 'openid patient/*.read launch',
+    });
+    expect(sentJson(fake.callsTo('POST', /auth\/scope/)[0])).toEqual({ login: 'l1', scope: 'patient/*.read' });
+    // The app exchanges its code itself: this page never calls the token endpoint.
+    expect(fake.callsTo('POST', /oauth2\/token/)).toHaveLength(0);
+  });
+});
