@@ -64,7 +64,13 @@ export class SubscriptionHub {
 
   start(): void {
     this.stops.push(this.repository.onCommitted((writes) => this.onLocalCommit(writes)));
-    this.stops.push(this.bus.on(writesTopic, (message) => void this.onRemoteWrites(message.writes as WriteRef[])));
+    this.stops.push(
+      this.bus.on(writesTopic, (message) => {
+        this.onRemoteWrites(message.writes as WriteRef[]).catch((error: unknown) =>
+          console.error('realtime: reading writes announced by another process failed', error),
+        );
+      }),
+    );
   }
 
   stop(): void {
