@@ -254,6 +254,20 @@ describe('getOne, getMany, getManyReference', () => {
     expect(result.data.map((r) => r.id)).toEqual(['a', 'b']);
   });
 
+  it('getMany answers in the order asked for and leaves out ids not found', async () => {
+    const { fake, provider } = setup();
+    fake.on('GET', /Patient\?_id=/, () =>
+      jsonResponse(
+        searchset([
+          { resourceType: 'Patient', id: 'a' },
+          { resourceType: 'Patient', id: 'c' },
+        ]),
+      ),
+    );
+    const result = await provider.getMany('Patient', { ids: ['c', 'gone', 'a'] });
+    expect(result.data.map((r) => r.id)).toEqual(['c', 'a']);
+  });
+
   it('getMany splits long id lists into groups of 100', async () => {
     const { fake, provider } = setup();
     fake.on('GET', /Patient\?_id=/, () => jsonResponse(searchset([])));

@@ -87,7 +87,11 @@ export function createFhirDataProvider(client: FhirClient, options: FhirDataProv
         ),
       ),
     );
-    return bundles.flatMap((bundle) => bundleRecords(bundle));
+    // In the order asked for (the server answers in its own order); ids it did not find are left out.
+    const byId = new Map(
+      bundles.flatMap((bundle) => bundleRecords(bundle)).map((record) => [String(record.id), record]),
+    );
+    return unique.flatMap((id) => byId.get(id) ?? []);
   };
 
   const transaction = async (entries: BundleEntry[]): Promise<Bundle> => {
@@ -180,7 +184,7 @@ export function createFhirDataProvider(client: FhirClient, options: FhirDataProv
             };
           }),
         );
-        return { data: current.map((record) => record.id) };
+        return { data: [...params.ids] };
       });
     },
 
