@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Box, Button, IconButton, MenuItem, TextField, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
+import { choiceKey } from '../../schema-engine';
 import { childElements, type ElementSchema, type TypeSchema } from '../resources/typeSchema';
 import { fieldLabel } from '../search/searchColumns';
 import { AddressInput } from './AddressInput';
@@ -31,11 +32,6 @@ import { ReferenceInput } from './ReferenceInput';
 import { TimingInput } from './TimingInput';
 
 const QUANTITY_TYPES = new Set(['Quantity', 'Age', 'Count', 'Distance', 'Duration', 'SimpleQuantity', 'MoneyQuantity']);
-
-/** `valueQuantity` for `value[x]` of type Quantity. */
-export function choiceKey(name: string, type: string): string {
-  return name + type.charAt(0).toUpperCase() + type.slice(1);
-}
 
 interface SingleProps {
   type: string;
@@ -153,7 +149,8 @@ export function ElementField(props: ElementFieldProps) {
   const { element } = props;
   const context = useResourceFormContext();
   if (props.topLevel && context.hiddenFields.includes(element.name)) return null;
-  const policyReadonly = props.topLevel && context.readonlyFields.includes(element.name);
+  // Read-only: by the access policy (top-level fields) or because the server sets the element.
+  const policyReadonly = !!((props.topLevel && context.readonlyFields.includes(element.name)) || element.readOnly);
   const disabled = !!(props.disabled || context.disabled || policyReadonly);
   const label = fieldLabel(element.name);
   const error = context.errors.get(props.path);
@@ -162,7 +159,7 @@ export function ElementField(props: ElementFieldProps) {
       {label}: Read Only
     </Typography>
   ) : null;
-  if (element.path.endsWith('[x]')) {
+  if (element.isChoice) {
     return (
       <Box sx={{ flexBasis: '100%' }}>
         {readOnlyMark}
@@ -194,7 +191,7 @@ export function ElementField(props: ElementFieldProps) {
       error={error}
     />
   );
-  if (element.max <= 1) {
+  if (!element.isArray) {
     return (
       <Box sx={{ flexBasis: '100%' }}>
         {readOnlyMark}

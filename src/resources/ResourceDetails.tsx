@@ -23,10 +23,7 @@ export function ResourceDetails(props: { resource: Resource }) {
         </>
       )}
       <ElementList
-        elements={[
-          { path: 'id', name: 'id', min: 0, max: 1, types: ['id'], targetProfiles: [] },
-          ...childElements(schema.data, '').filter((e) => e.path !== 'id'),
-        ]}
+        elements={childElements(schema.data, '')}
         value={props.resource as unknown as Record<string, unknown>}
         schema={schema.data}
         hidden={hidden}

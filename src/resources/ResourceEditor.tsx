@@ -5,9 +5,10 @@ import { Alert, AlertTitle, Box, CircularProgress, MenuItem, TextField } from '@
 import { useNotify } from 'react-admin';
 import type { OperationOutcome, Resource, ResourceType } from '@medplum/fhirtypes';
 import { hiddenFieldsFor, readonlyFieldsFor } from '../../data-provider/access';
+import type { PatchOperation } from '../../data-provider/client';
 import { OperationOutcomeError } from '../../data-provider/outcomes';
 import { canEditResourceType, permissionDeniedMessage } from './accessRules';
-import { createGuardedPatch } from './jsonPatch';
+import { createJsonPatch } from '../../schema-engine';
 import { ResourceForm } from './ResourceForm';
 import { useTypeSchema } from './schemaHooks';
 import { listProfiles } from './typeSchema';
@@ -129,10 +130,7 @@ export function ResourceEditor(props: { resource: Resource }) {
                 client.patchResource(
                   resourceType as ResourceType,
                   current.id as string,
-                  createGuardedPatch(
-                    current as unknown as Record<string, unknown>,
-                    withProfile(resource) as unknown as Record<string, unknown>,
-                  ),
+                  createJsonPatch(current, withProfile(resource)) as PatchOperation[],
                 ) as Promise<Resource>,
               'Patched',
             )

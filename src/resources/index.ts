@@ -5,7 +5,6 @@ export { ResourceForm, type ResourceFormProps } from './ResourceForm';
 export { ResourceDetails } from './ResourceDetails';
 export { ResourceHistory } from './ResourceHistory';
 export { DiagnosticReportView, isCritical, CRITICAL_INTERPRETATIONS } from './DiagnosticReportView';
-export { createPatch, createGuardedPatch } from './jsonPatch';
 export {
   loadTypeSchema,
   loadProfileSchema,

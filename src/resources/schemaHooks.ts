@@ -1,6 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import type { SearchParameter } from '@medplum/fhirtypes';
-import { loadProfileSchema, loadSearchParameters, loadTypeSchema, type TypeSchema } from './typeSchema';
+import {
+  loadProfileSchema,
+  loadSearchParameters,
+  loadTypeSchema,
+  type SearchParameterModel,
+  type TypeSchema,
+} from './typeSchema';
 import { useFhirClient } from './useFhirClient';
 
 /** The definition of a type, or of a profile when `profileUrl` is given. */
@@ -17,7 +22,7 @@ export function useTypeSchema(type: string | undefined, profileUrl?: string) {
 
 export function useSearchParameters(type: string | undefined) {
   const client = useFhirClient();
-  return useQuery<SearchParameter[], Error>({
+  return useQuery<SearchParameterModel[], Error>({
     queryKey: ['hearth-search-parameters', type],
     queryFn: () => loadSearchParameters(client, type as string),
     enabled: !!type,

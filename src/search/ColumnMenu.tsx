@@ -1,13 +1,20 @@
 import { Divider, ListItemText, Menu, MenuItem } from '@mui/material';
-import type { SearchParameter } from '@medplum/fhirtypes';
 import type { Filter, Operator } from '../../data-provider/search';
-import { dateHelpers, OPERATOR_LABELS, operatorsFor } from './filterOperators';
+import {
+  DATE_HELPERS,
+  dateHelperFilters,
+  filterOperatorsFor,
+  isFilterableType,
+  OPERATOR_LABELS,
+  unknownSearchParameterTypeMessage,
+} from '../../schema-engine';
+import type { SearchParameterModel } from '../resources/typeSchema';
 
 /** A column header's menu: sort both ways, then the filter operators of the column's search parameter. */
 export function ColumnMenu(props: {
   anchor: HTMLElement | null;
   code: string;
-  parameter: SearchParameter | undefined;
+  parameter: SearchParameterModel | undefined;
   onClose: () => void;
   onSort: (descending: boolean) => void;
   onPrompt: (operator: Operator) => void;
@@ -25,19 +32,21 @@ export function ColumnMenu(props: {
           <ListItemText primary={`No search parameter "${props.code}": filtering unavailable`} />
         </MenuItem>
       )}
+      {parameter && !isFilterableType(parameter.type) && (
+        <MenuItem disabled>
+          <ListItemText primary={unknownSearchParameterTypeMessage(parameter.type)} />
+        </MenuItem>
+      )}
       {parameter &&
-        operatorsFor(parameter.type).map((operator) => (
+        filterOperatorsFor(parameter.type).map((operator) => (
           <MenuItem key={operator} onClick={() => props.onPrompt(operator)}>
             {capitalize(OPERATOR_LABELS[operator] ?? operator)}...
           </MenuItem>
         ))}
       {isDate && <Divider />}
       {isDate &&
-        dateHelpers(new Date()).map((helper) => (
-          <MenuItem
-            key={helper.label}
-            onClick={() => props.onAddFilters(helper.filters.map((filter) => ({ code: props.code, ...filter })))}
-          >
+        DATE_HELPERS.map((helper) => (
+          <MenuItem key={helper.key} onClick={() => props.onAddFilters(dateHelperFilters(props.code, helper.key))}>
             {helper.label}
           </MenuItem>
         ))}

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, TextField } from '@mui/material';
 import type { Operator } from '../../data-provider/search';
-import { OPERATOR_LABELS } from './filterOperators';
+import { OPERATOR_LABELS } from '../../schema-engine';
 
 /** Single-filter prompt: the value for one column operator chosen from a header menu. */
 export function FilterPromptDialog(props: {

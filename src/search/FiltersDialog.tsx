@@ -16,15 +16,15 @@ import {
 } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
-import type { SearchParameter } from '@medplum/fhirtypes';
 import { Operator, type Filter } from '../../data-provider/search';
-import { OPERATOR_LABELS, operatorsFor } from './filterOperators';
+import { filterOperatorsFor, isFilterableType, OPERATOR_LABELS } from '../../schema-engine';
+import type { SearchParameterModel } from '../resources/typeSchema';
 
 /** Filters dialog of app-spec §2.6: a Field / Operation / Value table with add and delete, OK. */
 export function FiltersDialog(props: {
   open: boolean;
   filters: Filter[];
-  parameters: SearchParameter[];
+  parameters: SearchParameterModel[];
   onOk: (filters: Filter[]) => void;
   onCancel: () => void;
 }) {
@@ -53,7 +53,7 @@ export function FiltersDialog(props: {
           </TableHead>
           <TableBody>
             {rows.map((row, index) => {
-              const operators = operatorsFor(typeOf(row.code));
+              const operators = filterOperatorsFor(typeOf(row.code));
               return (
                 <TableRow key={index}>
                   <TableCell>
@@ -65,14 +65,16 @@ export function FiltersDialog(props: {
                       value={row.code}
                       onChange={(event) => {
                         const code = event.target.value;
-                        update(index, { code, operator: operatorsFor(typeOf(code))[0] });
+                        update(index, { code, operator: filterOperatorsFor(typeOf(code))[0] ?? Operator.EQUALS });
                       }}
                     >
-                      {props.parameters.map((parameter) => (
-                        <MenuItem key={parameter.code} value={parameter.code}>
-                          {parameter.code}
-                        </MenuItem>
-                      ))}
+                      {props.parameters
+                        .filter((parameter) => isFilterableType(parameter.type))
+                        .map((parameter) => (
+                          <MenuItem key={parameter.code} value={parameter.code}>
+                            {parameter.code}
+                          </MenuItem>
+                        ))}
                     </TextField>
                   </TableCell>
                   <TableCell>
@@ -121,7 +123,7 @@ export function FiltersDialog(props: {
               ...current,
               {
                 code: props.parameters[0]?.code ?? '_id',
-                operator: operatorsFor(props.parameters[0]?.type)[0],
+                operator: filterOperatorsFor(props.parameters[0]?.type)[0] ?? Operator.EQUALS,
                 value: '',
               },
             ])

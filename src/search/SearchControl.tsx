@@ -32,7 +32,7 @@ import { ExportDialog } from './ExportDialog';
 import { FieldsDialog } from './FieldsDialog';
 import { FilterPromptDialog } from './FilterPromptDialog';
 import { FiltersDialog } from './FiltersDialog';
-import { availableFields, fieldLabel, fieldSearchCode, fieldText } from './searchColumns';
+import { availableFields, columnSearchParameter, fieldLabel, fieldText } from './searchColumns';
 import {
   currentPage,
   formatPageRange,
@@ -90,9 +90,9 @@ export function SearchControl(props: SearchControlProps) {
       fields.map((field) => ({
         id: field,
         header: fieldLabel(field),
-        cell: (context) => fieldText(context.row.original, field, schema.data),
+        cell: (context) => fieldText(context.row.original, field, schema.data, parameters.data),
       })),
-    [fields, schema.data],
+    [fields, schema.data, parameters.data],
   );
   const table = useReactTable({
     data: resources,
@@ -101,7 +101,7 @@ export function SearchControl(props: SearchControlProps) {
     getRowId: (r) => r.id ?? '',
   });
 
-  const parameterFor = (code: string) => parameters.data?.find((parameter) => parameter.code === code);
+  const parameterFor = (field: string) => columnSearchParameter(field, schema.data, parameters.data ?? []);
   const addFilters = (filters: Filter[]) => onChange(withFilters(search, [...(request.filters ?? []), ...filters]));
   const allSelected = resources.length > 0 && resources.every((r) => selected.has(r.id ?? ''));
   const count = request.count ?? 20;
@@ -198,7 +198,10 @@ export function SearchControl(props: SearchControlProps) {
                   </TableCell>
                 )}
                 {group.headers.map((header) => (
-                  <TableCell key={header.id} sortDirection={sortDirection(request.sortRules, header.id)}>
+                  <TableCell
+                    key={header.id}
+                    sortDirection={sortDirection(request.sortRules, parameterFor(header.id)?.code ?? header.id)}
+                  >
                     <Button
                       size="small"
                       color="inherit"
@@ -287,16 +290,16 @@ export function SearchControl(props: SearchControlProps) {
       {menu && (
         <ColumnMenu
           anchor={menu.anchor}
-          code={fieldSearchCode(menu.field)}
-          parameter={parameterFor(fieldSearchCode(menu.field))}
+          code={parameterFor(menu.field)?.code ?? menu.field}
+          parameter={parameterFor(menu.field)}
           onClose={() => setMenu(undefined)}
           onSort={(descending) => {
             setMenu(undefined);
-            onChange(withSort(search, { code: fieldSearchCode(menu.field), descending }));
+            onChange(withSort(search, { code: parameterFor(menu.field)?.code ?? menu.field, descending }));
           }}
           onPrompt={(operator) => {
             setMenu(undefined);
-            setPrompt({ code: fieldSearchCode(menu.field), operator });
+            setPrompt({ code: parameterFor(menu.field)?.code ?? menu.field, operator });
           }}
           onAddFilters={(filters) => {
             setMenu(undefined);
@@ -308,7 +311,7 @@ export function SearchControl(props: SearchControlProps) {
         <FilterPromptDialog
           code={prompt.code}
           operator={prompt.operator}
-          parameterType={parameterFor(prompt.code)?.type}
+          parameterType={parameters.data?.find((p) => p.code === prompt.code)?.type}
           onCancel={() => setPrompt(undefined)}
           onOk={(value) => {
             setPrompt(undefined);
@@ -320,7 +323,7 @@ export function SearchControl(props: SearchControlProps) {
   );
 }
 
-function sortDirection(rules: ConsoleSearch['request']['sortRules'], field: string): 'asc' | 'desc' | false {
-  const rule = rules?.find((r) => r.code === fieldSearchCode(field));
+function sortDirection(rules: ConsoleSearch['request']['sortRules'], code: string): 'asc' | 'desc' | false {
+  const rule = rules?.find((r) => r.code === code);
   return rule ? (rule.descending ? 'desc' : 'asc') : false;
 }

@@ -4,4 +4,3 @@ export { SearchListPage } from './SearchListPage';
 export { PatientHomePage } from './PatientHomePage';
 export { resourceLink, referencedPatientId } from './rowLink';
 export * from './searchState';
-export { operatorsFor, dateHelpers, OPERATOR_LABELS } from './filterOperators';

@@ -1,7 +1,8 @@
 import type { Resource } from '@medplum/fhirtypes';
 import { formatDateTime } from '../../data-provider/formatting';
 import { formatTypedValue, formatUntypedValue } from '../datatypes/formatValue';
-import type { TypeSchema } from '../resources/typeSchema';
+import { choiceKey, findElement, searchColumn, searchParameterPaths, valuesAtPath } from '../../schema-engine';
+import type { SearchParameterModel, TypeSchema } from '../resources/typeSchema';
 
 /** Column title of a field: `_id` → ID, `_lastUpdated` → Last Updated, `birthDate` → Birth Date. */
 export function fieldLabel(field: string): string {
@@ -18,37 +19,45 @@ export function fieldLabel(field: string): string {
   return words.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ');
 }
 
-/** The search parameter a column sorts and filters by (`_id`, `_lastUpdated`, or the same-named one). */
-export function fieldSearchCode(field: string): string {
-  if (field === 'id') return '_id';
-  if (field === 'meta.versionId') return '_lastUpdated';
-  return field
-    .replace(/\[x\]$/, '')
-    .replace(/([a-z])([A-Z])/g, '$1-$2')
-    .toLowerCase();
+/** The search parameter a column sorts and filters by: `_id`, `_lastUpdated`, a code, or the one over the element. */
+export function columnSearchParameter(
+  field: string,
+  schema: TypeSchema | undefined,
+  parameters: readonly SearchParameterModel[],
+): SearchParameterModel | undefined {
+  const code = field === 'id' ? '_id' : field;
+  const direct = parameters.find((parameter) => parameter.code === code);
+  if (direct || !schema || field.startsWith('_')) return direct;
+  const element = field.replace(/\[x\]$/, '');
+  return parameters.find((parameter) =>
+    searchParameterPaths(parameter.expression, schema.type).some(
+      (path) => path === element || path.startsWith(element),
+    ),
+  );
 }
 
-/** A column's display text for one resource. */
-export function fieldText(resource: Resource, field: string, schema: TypeSchema | undefined): string {
+/** A column's display text for one resource: the values of its element(s) or search parameter, by type. */
+export function fieldText(
+  resource: Resource,
+  field: string,
+  schema: TypeSchema | undefined,
+  parameters: readonly SearchParameterModel[] = [],
+): string {
   if (field === '_id' || field === 'id') return resource.id ?? '';
   if (field === '_lastUpdated') return resource.meta?.lastUpdated ? formatDateTime(resource.meta.lastUpdated) : '';
   if (field === 'meta.versionId') return resource.meta?.versionId ?? '';
-  const record = resource as unknown as Record<string, unknown>;
-  const element = schema?.elements.get(field) ?? schema?.elements.get(`${field}[x]`);
-  if (element?.path.endsWith('[x]')) {
-    for (const type of element.types) {
-      const key = element.name + type.charAt(0).toUpperCase() + type.slice(1);
-      if (record[key] !== undefined) return formatTypedValue(record[key], type);
-    }
-    return '';
-  }
-  const value = record[field];
-  if (value === undefined) return '';
-  const type = element?.types[0];
-  if (!type) return formatUntypedValue(value);
-  const values = Array.isArray(value) ? value : [value];
-  return values
-    .map((one) => formatTypedValue(one, type))
+  if (!schema) return formatUntypedValue((resource as unknown as Record<string, unknown>)[field]);
+  const column = searchColumn(schema, field.replace(/\[x\]$/, ''), parameters);
+  const element = schema.elements.get(field);
+  const paths = element?.isChoice ? element.types.map((type) => choiceKey(element.name, type)) : column.paths;
+  return paths
+    .flatMap((path) => {
+      const model = findElement(schema, path);
+      const type = model?.isChoice ? model.types.find((t) => choiceKey(model.name, t) === path) : model?.types[0];
+      return valuesAtPath(resource, path).map((value) =>
+        type ? formatTypedValue(value, type) : formatUntypedValue(value),
+      );
+    })
     .filter(Boolean)
     .join(', ');
 }
@@ -57,9 +66,9 @@ export function fieldText(resource: Resource, field: string, schema: TypeSchema 
 export function availableFields(schema: TypeSchema | undefined): string[] {
   const fields = ['_id', '_lastUpdated', 'meta.versionId'];
   if (!schema) return fields;
-  for (const element of schema.elements.values()) {
-    if (element.path.includes('.') || element.path === 'id' || element.path === 'meta') continue;
-    fields.push(element.path.replace('[x]', ''));
+  for (const element of schema.topLevel) {
+    if (element.path === 'id' || element.path === 'meta') continue;
+    fields.push(element.path);
   }
   return fields;
 }

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { isEmptyValue, splitWords, stripEmpty, withField } from './inputProps';
+import { fromLocalInput, parseNumberInput, primitiveInputType, toLocalInput } from './PrimitiveInput';
+import { referenceSearchField, referenceTargetTypes, REFERENCE_SEARCH_COUNT } from './referenceSearch';
+import { statusColor } from './statusColor';
+import { timingPeriod } from './TimingInput';
+
+describe('datatype input rules', () => {
+  it('number inputs step 1 for integer types and any for decimal; NaN becomes undefined', () => {
+    expect(primitiveInputType('integer').step).toBe('1');
+    expect(primitiveInputType('positiveInt').step).toBe('1');
+    expect(primitiveInputType('unsignedInt').step).toBe('1');
+    expect(primitiveInputType('decimal').step).toBe('any');
+    expect(primitiveInputType('date').inputType).toBe('date');
+    expect(primitiveInputType('markdown').multiline).toBe(true);
+    expect(parseNumberInput('abc')).toBeUndefined();
+    expect(parseNumberInput('')).toBeUndefined();
+    expect(parseNumberInput('2.5')).toBe(2.5);
+  });
+
+  it('timing repeat period defaults to 1 when not a number', () => {
+    expect(timingPeriod('x')).toBe(1);
+    expect(timingPeriod('3')).toBe(3);
+  });
+
+  it('dateTime inputs convert between local input and ISO instants', () => {
+    const iso = fromLocalInput(toLocalInput('2024-05-06T07:08:09Z'));
+    expect(iso).toBe('2024-05-06T07:08:09Z');
+    expect(toLocalInput(undefined)).toBe('');
+    expect(fromLocalInput('')).toBeUndefined();
+  });
+
+  it('withField sets a key and removes it when emptied, keeping unknown keys', () => {
+    const name = { family: 'X', _family: { extension: [{ url: 'u' }] } };
+    expect(withField(name, 'given', ['A'])).toEqual({ family: 'X', _family: name._family, given: ['A'] });
+    expect(withField(name, 'family', '')).toEqual({ _family: name._family });
+    expect(withField({ a: 1 }, 'a', undefined)).toBeUndefined();
+    expect(isEmptyValue({ a: [''] })).toBe(true);
+  });
+
+  it('stripEmpty drops form placeholders but keeps nulls that align primitive extensions', () => {
+    expect(stripEmpty({ name: [{}, { given: ['A', ''] }], _given: [null, { id: 'x' }], text: '' })).toEqual({
+      name: [{ given: ['A'] }],
+      _given: [null, { id: 'x' }],
+    });
+    expect(stripEmpty({ a: { b: [] } })).toBeUndefined();
+  });
+
+  it('splits space-separated name parts', () => {
+    expect(splitWords('  Ann  Marie ')).toEqual(['Ann', 'Marie']);
+    expect(splitWords('  ')).toBeUndefined();
+  });
+
+  it('searches references by the type-specific field with _count 10', () => {
+    expect(REFERENCE_SEARCH_COUNT).toBe(10);
+    expect(referenceSearchField('Device')).toBe('device-name');
+    expect(referenceSearchField('Observation')).toBe('code');
+    expect(referenceSearchField('Subscription')).toBe('criteria');
+    expect(referenceSearchField('User')).toBe('email:contains');
+    expect(referenceSearchField('Patient')).toBe('name');
+    expect(referenceSearchField('Encounter')).toBe('_id');
+    expect(
+      referenceTargetTypes([
+        'http://hl7.org/fhir/StructureDefinition/Patient',
+        'http://hl7.org/fhir/StructureDefinition/Group',
+        'http://hl7.org/fhir/StructureDefinition/Patient',
+      ]),
+    ).toEqual(['Patient', 'Group']);
+  });
+
+  it('colours statuses as app-spec §4 says', () => {
+    expect(statusColor('active')).toBe('blue');
+    expect(statusColor('on-hold')).toBe('yellow');
+    expect(statusColor('entered-in-error')).toBe('red');
+    expect(statusColor('stat')).toBe('red');
+    expect(statusColor('final')).toBe('green');
+    expect(statusColor('routine')).toBe('gray');
+    expect(statusColor('something-else')).toBe('gray');
+  });
+});

