@@ -231,7 +231,7 @@ describe('websocket subscriptions', () => {
     const patientId = await patient();
     const restricted = await member({
       resource: [
-        { resourceType: 'Communication', criteria: 'Communication?status=completed' },
+        { resourceType: 'Communication', criteria: 'Communication?status=completed', hiddenFields: ['payload'] },
         { resourceType: 'Subscription' },
       ],
     });
@@ -244,6 +244,9 @@ describe('websocket subscriptions', () => {
     const visible = await post('Communication', communication(patientId, 'completed'));
     const notification = await client.notification(id);
     expect(notification.entry[1].resource.id).toBe(visible.body.id);
+    // Hidden fields stay hidden in notifications too.
+    expect(notification.entry[1].resource.payload).toBeUndefined();
+    expect(notification.entry[1].resource.status).toBe('completed');
     expect(client.messages.filter((m) => statusOf(m)?.type === 'event-notification')).toEqual([]);
   });
 
@@ -277,6 +280,43 @@ describe('websocket subscriptions', () => {
     const error = await client.next((m) => m.type === 'error');
     expect(error.payload.issue[0].details.text).toMatch(/Unauthorized/);
     expect(issueText(error.payload)).toMatch(/sign-in of this token has ended/);
+  });
+
+  it('follows Subscription changes: new criteria, switched off, deleted', async () => {
+    const patientId = await patient();
+    const id = await subscription(`Communication?subject=Patient/${patientId}&status=completed`);
+    const witness = await subscription(`Communication?subject=Patient/${patientId}`);
+    const client = await socket();
+    await client.bind((await bindingToken(id)).token, id);
+    await client.bind((await bindingToken(witness)).token, witness);
+    const current = (await http<any>('GET', `fhir/R4/Subscription/${id}`, { token: ownerToken })).body;
+    const put = (body: unknown) => http<any>('PUT', `fhir/R4/Subscription/${id}`, { token: ownerToken, body });
+    const nextFor = async (status: string) => {
+      const created = await post('Communication', communication(patientId, status));
+      const seen = await client.notification(witness);
+      expect(seen.entry[1].resource.id).toBe(created.body.id);
+      return created.body.id as string;
+    };
+
+    // New criteria take effect at once.
+    expect(
+      (await put({ ...current, criteria: `Communication?subject=Patient/${patientId}&status=preparation` })).status,
+    ).toBe(200);
+    const draft = await nextFor('preparation');
+    expect((await client.notification(id)).entry[1].resource.id).toBe(draft);
+    await nextFor('completed');
+    expect(client.messages.filter((m) => statusOf(m)?.type === 'event-notification')).toEqual([]);
+
+    // Switched off: nothing more.
+    const latest = (await http<any>('GET', `fhir/R4/Subscription/${id}`, { token: ownerToken })).body;
+    expect((await put({ ...latest, status: 'off' })).status).toBe(200);
+    await nextFor('preparation');
+    expect(client.messages.filter((m) => statusOf(m)?.type === 'event-notification')).toEqual([]);
+
+    // Deleted: its binding is dropped, nothing more.
+    expect((await http('DELETE', `fhir/R4/Subscription/${id}`, { token: ownerToken })).status).toBe(200);
+    await nextFor('preparation');
+    expect(client.messages.filter((m) => statusOf(m)?.type === 'event-notification')).toEqual([]);
   });
 
   it('sends heartbeats for bound subscriptions', async () => {
