@@ -6,6 +6,8 @@ import { defineConfig } from '@playwright/test';
 const port = Number(process.env.E2E_PORT ?? 8199);
 // A fresh database for every run: the app is seeded with the demo clinic on first start.
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'hearth-e2e-'));
+// Workers inherit the runner's environment: tests find the server's DATA_DIR (e-mail outbox) here.
+process.env.E2E_DATA_DIR = dataDir;
 
 export default defineConfig({
   testDir: 'tests/e2e',
