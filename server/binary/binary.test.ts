@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { baseUrl, http, issueText } from '../../tests/integration/fhirClient';
-import { registerProjectOwner } from '../../tests/integration/accounts';
+import { registerProjectOwner, registerUser, uniqueEmail } from '../../tests/integration/accounts';
+import { pkcePair, signIn } from '../../tests/integration/signIn';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- FHIR answers of many shapes */
 
@@ -155,6 +156,8 @@ describe('Binary upload and download', () => {
     expect(issueText(badContext.body)).toContain('X-Security-Context');
     const unknownContext = await upload('x', 'text/plain', '', { 'x-security-context': 'Patient/does-not-exist' });
     expect(unknownContext.status).toBe(404);
+    // A refused upload keeps nothing.
+    expect(leftovers()).toEqual([]);
     const missing = await http('GET', 'fhir/R4/Binary/does-not-exist');
     expect(missing.status).toBe(404);
   });
@@ -238,6 +241,52 @@ describe('Binary upload and download', () => {
     });
     await until(() => leftovers().length === 0, 'the aborted upload to be removed');
     expect(await binaryCount()).toBe(before);
+  });
+
+  it('follows the access policy: no Binary grant, no upload and no download', async () => {
+    const owner = await registerProjectOwner('Binary Policy Clinic');
+    const ownerUpload = await fetch(new URL('fhir/R4/Binary', baseUrl()), {
+      method: 'POST',
+      headers: { ...authHeaders(owner.tokens.access_token), 'content-type': 'text/plain' },
+      body: 'clinic file',
+    });
+    expect(ownerUpload.status).toBe(201);
+    const ownerBinary = (await ownerUpload.json()) as { id: string };
+    const email = uniqueEmail('nobinary');
+    await registerUser(email, 'member password 1', pkcePair().challenge);
+    const user = await http<any>('GET', `fhir/R4/User?email:exact=${encodeURIComponent(email)}`);
+    const policy = await http<any>('POST', 'fhir/R4/AccessPolicy', {
+      token: owner.tokens.access_token,
+      body: { resourceType: 'AccessPolicy', name: 'Patients only', resource: [{ resourceType: 'Patient' }] },
+    });
+    const practitioner = await http<any>('POST', 'fhir/R4/Practitioner', {
+      token: owner.tokens.access_token,
+      body: { resourceType: 'Practitioner', name: [{ family: 'NoFiles' }] },
+    });
+    // Adding a user to a project is the super admin's (or an invitation's) job.
+    const membership = await http('POST', 'fhir/R4/ProjectMembership', {
+      body: {
+        resourceType: 'ProjectMembership',
+        project: { reference: `Project/${owner.projectId}` },
+        user: { reference: `User/${user.body.entry[0].resource.id}` },
+        profile: { reference: `Practitioner/${practitioner.body.id}` },
+        accessPolicy: { reference: `AccessPolicy/${policy.body.id}` },
+      },
+    });
+    expect(membership.status).toBe(201);
+    const memberToken = (await signIn(baseUrl(), email, 'member password 1')).access_token;
+    const before = leftovers();
+    const refused = await fetch(new URL('fhir/R4/Binary', baseUrl()), {
+      method: 'POST',
+      headers: { ...authHeaders(memberToken), 'content-type': 'text/plain' },
+      body: 'not allowed',
+    });
+    expect(refused.status).toBe(403);
+    expect(leftovers()).toEqual(before);
+    const download = await fetch(new URL(`fhir/R4/Binary/${ownerBinary.id}`, baseUrl()), {
+      headers: authHeaders(memberToken),
+    });
+    expect(download.status).toBe(403);
   });
 
   it('keeps Binaries within their project', async () => {

@@ -249,8 +249,8 @@ describe('Bot $execute', () => {
       const accessPolicy = policy
         ? await http<any>('POST', 'fhir/R4/AccessPolicy', { token, body: { resourceType: 'AccessPolicy', ...policy } })
         : undefined;
-      await http('POST', 'fhir/R4/ProjectMembership', {
-        token,
+      // Adding a user to a project is the super admin's (or an invitation's) job.
+      const membership = await http('POST', 'fhir/R4/ProjectMembership', {
         body: {
           resourceType: 'ProjectMembership',
           project: { reference: `Project/${owner.projectId}` },
@@ -259,6 +259,7 @@ describe('Bot $execute', () => {
           ...(accessPolicy ? { accessPolicy: { reference: `AccessPolicy/${accessPolicy.body.id}` } } : {}),
         },
       });
+      expect(membership.status).toBe(201);
       return (await signIn(baseUrl(), email, 'member password 1')).access_token;
     };
     const plain = await member();
