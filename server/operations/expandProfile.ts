@@ -9,8 +9,8 @@ const maxDefinitions = 500;
 
 /**
  * The canonical URLs a profile depends on: the profiles named by its elements' types
- * (`type.profile`, e.g. extension definitions and constrained datatypes) and its base profile.
- * Core base definitions are left out: every client already has them from the schema load.
+ * (`type.profile`, e.g. extension definitions and constrained datatypes), types of logical models
+ * named by URL, and its base definition.
  */
 export function profileDependencies(definition: StructureDefinition): string[] {
   const urls = new Set<string>();
@@ -26,11 +26,16 @@ export function profileDependencies(definition: StructureDefinition): string[] {
     }
   }
   if (definition.baseDefinition) urls.add(definition.baseDefinition);
-  return [...urls].filter((url) => !isCore(url) && url !== definition.url);
+  urls.delete(definition.url as string);
+  return [...urls];
 }
 
-function isCore(url: string): boolean {
-  return url.startsWith(coreDefinitionPrefix);
+/**
+ * Base definitions of the FHIR specification (Patient, CodeableConcept, Extension…) are left out:
+ * every client has them from its schema load. Core profiles (e.g. the vital signs profiles) stay.
+ */
+function isBaseDefinition(definition: StructureDefinition): boolean {
+  return definition.derivation !== 'constraint' && definition.url?.startsWith(coreDefinitionPrefix) === true;
 }
 
 /**
@@ -48,7 +53,8 @@ export async function expandProfile(session: RepositorySession, url: string, fhi
       if (seen.has(dependency)) continue;
       seen.add(dependency);
       const definition = await findStructureDefinition(session, dependency);
-      if (definition && !found.some((existing) => existing.id === definition.id)) found.push(definition);
+      if (!definition || isBaseDefinition(definition)) continue;
+      if (!found.some((existing) => existing.id === definition.id)) found.push(definition);
     }
   }
   return {

@@ -40,12 +40,14 @@ export async function patientEverything(
   const params = new SqlParams();
   const where = [`r.compartments && ${params.add([compartment])}::text[]`, 'NOT r.deleted'];
   where.push(`r.resource_type = ANY(${params.add(types)}::text[])`);
-  // The patient itself is always in the answer, whatever _type and _since say.
-  const patientRow = `(r.resource_type = 'Patient' AND r.id = ${params.add(patientId)})`;
   const filters: string[] = [];
   if (requestedTypes && !requestedTypes.includes('Patient')) filters.push(`r.resource_type <> 'Patient'`);
   if (since) filters.push(`r.last_updated >= ${params.add(since)}`);
-  if (filters.length > 0) where.push(`(${patientRow} OR (${filters.join(' AND ')}))`);
+  if (filters.length > 0) {
+    // The patient itself is always in the answer, whatever _type and _since say.
+    const patientRow = `(r.resource_type = 'Patient' AND r.id = ${params.add(patientId)})`;
+    where.push(`(${patientRow} OR (${filters.join(' AND ')}))`);
+  }
   const visible = session.access?.scope.visible;
   if (visible) {
     where.push(
