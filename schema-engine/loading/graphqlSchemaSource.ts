@@ -1,4 +1,4 @@
-import type { SearchParameter, StructureDefinition } from '@medplum/fhirtypes';
+import type { ElementDefinition, SearchParameter, StructureDefinition } from '@medplum/fhirtypes';
 import type { GraphQLResponse } from '../../data-provider/client';
 import type { SchemaSource } from './schemaSource';
 
@@ -11,44 +11,141 @@ export interface GraphqlClient {
   ): Promise<GraphQLResponse<T>>;
 }
 
-const primitiveValueTypes = [
-  'Base64Binary',
-  'Boolean',
-  'Canonical',
-  'Code',
-  'Date',
-  'DateTime',
-  'Decimal',
-  'Id',
-  'Instant',
-  'Integer',
-  'Markdown',
-  'Oid',
-  'PositiveInt',
-  'String',
-  'Time',
-  'UnsignedInt',
-  'Uri',
-  'Url',
-  'Uuid',
+/**
+ * The ElementDefinition fields the engine uses, each under a short alias: GraphQL answers every
+ * selected field, null when absent, so long names on ~50 mostly-null fields per element would make a
+ * large type's schema several times bigger than the data (budget: 150 KB per type on the wire).
+ * `path` and `sliceName` are not fetched: both are spelled out in `id`. Type extensions (the FHIR
+ * type of System.String elements) are not fetched either: buildTypeSchema knows them by rule.
+ * Each entry: [alias, field, sub-selection or nested alias table].
+ */
+type FieldTable = readonly (readonly [string, string, FieldTable?])[];
+
+const codingFields: FieldTable = [
+  ['s', 'system'],
+  ['c', 'code'],
+  ['d', 'display'],
+];
+const quantityFields: FieldTable = [
+  ['v', 'value'],
+  ['u', 'unit'],
+  ['s', 'system'],
+  ['c', 'code'],
+];
+const codeableConceptFields: FieldTable = [
+  ['c', 'coding', codingFields],
+  ['t', 'text'],
+];
+const identifierFields: FieldTable = [
+  ['s', 'system'],
+  ['v', 'value'],
+  ['t', 'type', codeableConceptFields],
 ];
 
-const coding = 'system version code display userSelected';
-const complexValueTypes: Record<string, string> = {
-  Coding: coding,
-  CodeableConcept: `coding { ${coding} } text`,
-  Identifier: 'use system value type { coding { system code } text }',
-  Quantity: 'value comparator unit system code',
-  Reference: 'reference type display',
-  Period: 'start end',
-  Range: 'low { value unit system code } high { value unit system code }',
-};
+/**
+ * The fixed[x] / pattern[x] types fetched: those profiles use in practice (R4 core, Medplum and US
+ * Core use Uri, Code, String, Boolean, Coding, CodeableConcept and Quantity). Others would cost
+ * bytes on every element of every type; docs/schema-engine.md lists this limit.
+ */
+const fixedTypes: FieldTable = [
+  ['u', 'Uri'],
+  ['c', 'Code'],
+  ['s', 'String'],
+  ['b', 'Boolean'],
+  ['i', 'Integer'],
+  ['d', 'Decimal'],
+  ['o', 'Coding', codingFields],
+  ['cc', 'CodeableConcept', codeableConceptFields],
+  ['q', 'Quantity', quantityFields],
+  ['id', 'Identifier', identifierFields],
+];
+const patternTypes: FieldTable = fixedTypes.filter(([alias]) => ['u', 'c', 's', 'o', 'cc', 'q', 'id'].includes(alias));
 
-function valueFields(prefix: 'fixed' | 'pattern'): string {
-  return [
-    ...primitiveValueTypes.map((t) => `${prefix}${t}`),
-    ...Object.entries(complexValueTypes).map(([t, fields]) => `${prefix}${t} { ${fields} }`),
-  ].join(' ');
+const elementFields: FieldTable = [
+  ['i', 'id'],
+  ['s', 'short'],
+  ['n', 'min'],
+  ['x', 'max'],
+  ['m', 'isModifier'],
+  ['y', 'isSummary'],
+  ['r', 'contentReference'],
+  ['b', 'base', [['x', 'max']]],
+  [
+    't',
+    'type',
+    [
+      ['c', 'code'],
+      ['p', 'profile'],
+      ['tp', 'targetProfile'],
+    ],
+  ],
+  [
+    'bd',
+    'binding',
+    [
+      ['s', 'strength'],
+      ['v', 'valueSet'],
+    ],
+  ],
+  [
+    'k',
+    'constraint',
+    [
+      ['k', 'key'],
+      ['s', 'severity'],
+      ['h', 'human'],
+      ['e', 'expression'],
+    ],
+  ],
+  [
+    'sl',
+    'slicing',
+    [
+      [
+        'd',
+        'discriminator',
+        [
+          ['t', 'type'],
+          ['p', 'path'],
+        ],
+      ],
+      ['r', 'rules'],
+      ['o', 'ordered'],
+    ],
+  ],
+  ...fixedTypes.map(([alias, type, sub]) => [`f${alias}`, `fixed${type}`, sub] as const),
+  ...patternTypes.map(([alias, type, sub]) => [`p${alias}`, `pattern${type}`, sub] as const),
+];
+
+function selection(table: FieldTable): string {
+  return table
+    .map(([alias, field, sub]) => (sub ? `${alias}: ${field} { ${selection(sub)} }` : `${alias}: ${field}`))
+    .join(' ');
+}
+
+/** Back from aliases to FHIR names, dropping nulls (FHIR JSON has none). */
+function unalias(value: unknown, table: FieldTable): unknown {
+  if (Array.isArray(value)) return value.filter((v) => v !== null).map((v) => unalias(v, table));
+  if (!value || typeof value !== 'object') return value;
+  const result: Record<string, unknown> = {};
+  for (const [alias, field, sub] of table) {
+    const item = (value as Record<string, unknown>)[alias];
+    if (item === null || item === undefined) continue;
+    const restored = sub ? unalias(item, sub) : item;
+    if (Array.isArray(restored) && restored.length === 0) continue;
+    result[field] = restored;
+  }
+  return result;
+}
+
+/** An element from the aliased answer, with `path` and `sliceName` recovered from `id`. */
+function restoreElement(raw: unknown): ElementDefinition {
+  const element = unalias(raw, elementFields) as ElementDefinition;
+  const id = element.id ?? '';
+  element.path = id.replace(/:[^.]*/g, '');
+  const last = id.split('.').pop() ?? '';
+  if (last.includes(':')) element.sliceName = last.slice(last.indexOf(':') + 1);
+  return element;
 }
 
 /**
@@ -56,15 +153,15 @@ function valueFields(prefix: 'fixed' | 'pattern'): string {
  * they are most of a definition's size and no screen needs them (docs/schema-engine.md, wire size).
  */
 export const STRUCTURE_DEFINITION_FIELDS = `resourceType id url name title type kind abstract derivation baseDefinition
-  snapshot { element { id path sliceName short min max isModifier isSummary contentReference
-    base { path min max }
-    type { code profile targetProfile extension { url valueUrl valueUri } }
-    binding { strength valueSet }
-    constraint { key severity human expression }
-    slicing { discriminator { type path } rules ordered }
-    ${valueFields('fixed')}
-    ${valueFields('pattern')}
-  } }`;
+  snapshot { element { ${selection(elementFields)} } }`;
+
+function restoreDefinition(raw: StructureDefinition): StructureDefinition {
+  const { snapshot, ...rest } = raw;
+  const definition = dropNulls(rest) as StructureDefinition;
+  const elements = (snapshot as { element?: unknown[] } | null)?.element;
+  if (elements?.length) definition.snapshot = { element: elements.map(restoreElement) };
+  return definition;
+}
 
 export const SEARCH_PARAMETER_FIELDS = 'id url name code type expression description target base';
 
@@ -118,7 +215,7 @@ export function graphqlSchemaSource(client: GraphqlClient): SchemaSource {
       checkErrors(response);
       return urls.map((_, i) => {
         const found = response.data?.[`sd${i}`]?.[0];
-        return found ? dropNulls(found) : undefined;
+        return found ? restoreDefinition(found) : undefined;
       });
     },
     async searchParameters(bases, offset, count) {

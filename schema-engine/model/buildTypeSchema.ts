@@ -44,7 +44,7 @@ export function choiceKey(stem: string, typeCode: string): string {
   return stem + typeCode.charAt(0).toUpperCase() + typeCode.slice(1);
 }
 
-function typeCodeOf(type: NonNullable<ElementDefinition['type']>[number]): string {
+function typeCodeOf(type: NonNullable<ElementDefinition['type']>[number], path: string): string {
   const code = type.code ?? '';
   // `id` elements carry a FHIRPath system type plus an extension naming the FHIR type.
   const fhirType = type.extension?.find(
@@ -52,12 +52,14 @@ function typeCodeOf(type: NonNullable<ElementDefinition['type']>[number]): strin
   );
   const named = fhirType?.valueUrl ?? fhirType?.valueUri;
   if (named) return named;
+  // Without the extension (the GraphQL source does not fetch it): Extension.url is a uri.
+  if (code === 'http://hl7.org/fhirpath/System.String' && (path === 'url' || path.endsWith('.url'))) return 'uri';
   return systemTypes[code] ?? code;
 }
 
-function elementTypes(element: ElementDefinition): ElementType[] {
+function elementTypes(element: ElementDefinition, path: string): ElementType[] {
   return (element.type ?? []).map((t) => ({
-    code: typeCodeOf(t),
+    code: typeCodeOf(t, path),
     profiles: t.profile ?? [],
     targetProfiles: t.targetProfile ?? [],
   }));
@@ -110,7 +112,7 @@ interface Entry {
 }
 
 function toModel(element: ElementDefinition, path: string, rootType: string, inResource: boolean): ElementModel {
-  const typeDetails = elementTypes(element);
+  const typeDetails = elementTypes(element, path);
   // Resource.id is an `id` (1-64 letters, digits, '-' and '.'), though R4 declares it a System.String.
   if (inResource && path === 'id' && typeDetails[0]?.code === 'string') typeDetails[0].code = 'id';
   const min = element.min ?? 0;
