@@ -73,9 +73,6 @@ describe('graphqlSchemaSource', () => {
               type: [
                 {
                   code: 'http://hl7.org/fhirpath/System.String',
-                  extension: [
-                    { url: 'http://hl7.org/fhir/StructureDefinition/structuredefinition-fhir-type', valueUrl: 'id' },
-                  ],
                 },
               ],
             },
