@@ -139,6 +139,14 @@ describe('Binary upload and download', () => {
     expect(await read.text()).toBe('second');
     const history = await http<any>('GET', `fhir/R4/Binary/${id}/_history`);
     expect(history.body.total).toBe(2);
+    // Each version keeps its own content.
+    const firstVersion = history.body.entry[1].resource.meta.versionId;
+    const old = await fetch(new URL(`fhir/R4/Binary/${id}/_history/${firstVersion}`, baseUrl()), {
+      headers: authHeaders(),
+    });
+    expect(await old.text()).toBe('first');
+    const oldJson = await http<any>('GET', `fhir/R4/Binary/${id}/_history/${firstVersion}`);
+    expect(Buffer.from(oldJson.body.data, 'base64').toString()).toBe('first');
   });
 
   it('refuses bad input with a specific OperationOutcome', async () => {

@@ -250,23 +250,41 @@ export async function binaryRoutes(app: FastifyInstance, options: BinaryRoutesOp
     );
   }
 
-  app.get<{ Params: { id: string } }>('/fhir/R4/Binary/:id', async (request, reply) => {
-    const { id } = request.params;
-    if (!idPattern.test(id)) throw errors.notFound();
-    const ctx = options.contextOf(request);
-    const resource = (await repository.transaction((session) => session.read('Binary', id), ctx.access)) as Binary;
-    reply.header('ETag', `W/"${resource.meta?.versionId}"`);
+  /** A version as asked for: its bytes, or with `Accept: application/fhir+json` the resource with base64 `data`. */
+  async function sendVersion(request: FastifyRequest, reply: FastifyReply, resource: Binary) {
+    const id = resource.id as string;
+    const versionId = resource.meta?.versionId as string;
+    reply.header('ETag', `W/"${versionId}"`);
     const accept = request.headers.accept ?? '';
     if (!accept.includes(fhirJson)) return sendContent(reply, resource);
-    const size = await storage.size(id, resource.meta?.versionId as string);
+    const size = await storage.size(id, versionId);
     if (size !== undefined && size > maxInlineDataBytes) {
       throw errors.notSupported(
         `Binary/${id} is ${size} bytes, more than ${maxInlineDataBytes} bytes can be sent as FHIR JSON; ask for its content (Accept: ${resource.contentType} or */*)`,
         406,
       );
     }
-    const data = size === undefined ? undefined : await storage.readAll(id, resource.meta?.versionId as string);
+    const data = size === undefined ? undefined : await storage.readAll(id, versionId);
     return reply.type(fhirJson).send({ ...resource, ...(data ? { data: data.toString('base64') } : {}) });
+  }
+
+  app.get<{ Params: { id: string } }>('/fhir/R4/Binary/:id', async (request, reply) => {
+    const { id } = request.params;
+    if (!idPattern.test(id)) throw errors.notFound();
+    const ctx = options.contextOf(request);
+    const resource = (await repository.transaction((session) => session.read('Binary', id), ctx.access)) as Binary;
+    return sendVersion(request, reply, resource);
+  });
+
+  app.get<{ Params: { id: string; vid: string } }>('/fhir/R4/Binary/:id/_history/:vid', async (request, reply) => {
+    const { id, vid } = request.params;
+    if (!idPattern.test(id) || !idPattern.test(vid)) throw errors.notFound();
+    const ctx = options.contextOf(request);
+    const resource = (await repository.transaction(
+      (session) => session.readVersion('Binary', id, vid),
+      ctx.access,
+    )) as Binary;
+    return sendVersion(request, reply, resource);
   });
 
   // Signed URLs (see signedUrls.ts) work without a bearer token: the signature is the permission.
