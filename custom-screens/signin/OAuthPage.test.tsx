@@ -41,6 +41,7 @@ describe('OAuthPage (/oauth)', { timeout: 20_000 }, () => {
     await waitFor(() => expect(redirect).toHaveBeenCalledWith('https://app.example/cb?code=app-code&state=st-1'));
     expect(sentJson(fake.callsTo('POST', /auth\/login/)[0])).toMatchObject({
       clientId: 'app-7',
+      redirectUri: 'https://app.example/cb',
       codeChallenge: 'CH',
       codeChallengeMethod: 'S256',
       scope: 'openid patient/*.read launch',

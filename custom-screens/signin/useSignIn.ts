@@ -157,7 +157,15 @@ export function useSignIn(client: FhirClient, options: SignInOptions) {
             email: state.email,
             password,
             remember,
-            ...(app ? { clientId: app.clientId, scope: app.scope, nonce: app.nonce, ...thirdPartyPkce() } : {}),
+            ...(app
+              ? {
+                  clientId: app.clientId,
+                  redirectUri: app.redirectUri,
+                  scope: app.scope,
+                  nonce: app.nonce,
+                  ...thirdPartyPkce(),
+                }
+              : {}),
           }),
         );
       }),

@@ -42,6 +42,8 @@ export interface LoginRequest {
   nonce?: string;
   /** A third-party app's client id and PKCE challenge; default: this client's own. */
   clientId?: string;
+  /** Where the third-party app gets the code; the server checks that the client registered it. */
+  redirectUri?: string;
   codeChallenge?: string;
   codeChallengeMethod?: string;
 }

@@ -52,6 +52,11 @@ export async function authRoutes(app: FastifyInstance, env: AuthEnvironment): Pr
     const pkce = pkceParameters(body);
     const client = clientId ? await tx((session) => readClient(session, clientId)) : undefined;
     if (clientId && !client) throw errors.invalid('Client not found', 'clientId');
+    // The web app's /oauth page names where the code will go: only an address the client registered.
+    const redirectUri = optionalString(body, 'redirectUri');
+    if (redirectUri && ![client?.redirectUri, ...(client?.redirectUris ?? [])].includes(redirectUri)) {
+      throw errors.invalid('Invalid redirect_uri', 'redirectUri');
+    }
     if (!pkce.codeChallenge && !client?.pkceOptional) throw errors.invalid('Missing codeChallenge', 'codeChallenge');
     const throttleKeys = [
       [`email:${email}`, accountThrottle],
