@@ -87,9 +87,30 @@ function withBinaryOwnUrls<T>(value: T, sign: (binaryId: string) => string): T {
  * URLs expire; the stored form must not), and a Binary's own `url` is never stored.
  */
 export function normalizeBinaryUrls<T>(value: T, baseUrl: string): T {
-  return rewriteUrls(value, (url, owner) => {
+  const normalized = rewriteUrls(value, (url, owner) => {
     const id = binaryIdOfStorageUrl(baseUrl, url);
     if (!id) return undefined;
     return owner.resourceType === 'Binary' ? undefined : `Binary/${id}`;
   });
+  return Array.isArray(normalized) ? (normalizePatchValues(normalized, baseUrl) as T) : normalized;
+}
+
+/** JSON Patch operations that set an `…/url` carry the URL as `value`, not under a `url` key. */
+function normalizePatchValues(operations: unknown[], baseUrl: string): unknown[] {
+  let copy: unknown[] | undefined;
+  operations.forEach((operation, index) => {
+    const candidate = operation as { op?: unknown; path?: unknown; value?: unknown } | null;
+    if (
+      typeof candidate?.path !== 'string' ||
+      !candidate.path.endsWith('/url') ||
+      typeof candidate.value !== 'string'
+    ) {
+      return;
+    }
+    const id = binaryIdOfStorageUrl(baseUrl, candidate.value);
+    if (!id) return;
+    copy ??= [...operations];
+    copy[index] = { ...candidate, value: `Binary/${id}` };
+  });
+  return copy ?? operations;
 }

@@ -113,6 +113,14 @@ describe('attachment URLs in answers and writes', () => {
     const stored = normalizeBinaryUrls(incoming, base);
     expect(stored.content.url).toBe('Binary/b1');
     expect(stored.note).toBe(incoming.note);
+    const patch = [
+      { op: 'replace', path: '/content/url', value: `${base}storage/b2?Expires=1&Signature=abc` },
+      { op: 'replace', path: '/status', value: `${base}storage/b2` },
+    ];
+    expect(normalizeBinaryUrls(patch, base)).toEqual([
+      { op: 'replace', path: '/content/url', value: 'Binary/b2' },
+      patch[1],
+    ]);
     expect(normalizeBinaryUrls({ content: { url: 'https://elsewhere.example/storage/b1' } }, base).content.url).toBe(
       'https://elsewhere.example/storage/b1',
     );
