@@ -78,7 +78,7 @@ describe('form model', () => {
     },
     deceasedBoolean: false,
     managingOrganization: { reference: '#org' },
-  } as Patient;
+  } as unknown as Patient;
 
   beforeAll(async () => {
     const schema = await loader.loadType('Patient');
