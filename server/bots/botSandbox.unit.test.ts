@@ -26,6 +26,18 @@ describe('bot sandbox', () => {
     expect(await run(`exports.handler = async () => undefined;`)).toMatchObject({ value: { kind: 'none' } });
   });
 
+  it('has timers of its own', async () => {
+    const outcome = await run(`exports.handler = async () => {
+      const order = [];
+      const cancelled = setTimeout(() => order.push('never'), 5);
+      clearTimeout(cancelled);
+      await new Promise((resolve) => setTimeout(() => { order.push('late'); resolve(); }, 20));
+      await new Promise((resolve) => setTimeout(resolve, 0, order.push('soon')));
+      return order;
+    };`);
+    expect(outcome).toMatchObject({ ok: true, value: { kind: 'json', value: ['late', 'soon'] } });
+  });
+
   it('forwards client calls and their answers and errors', async () => {
     const calls: [string, unknown[]][] = [];
     const onCall: ClientCall = async (method, args) => {

@@ -69,13 +69,30 @@ const bootstrap = ${'`'}
       return function () { return call(name, Array.prototype.slice.call(arguments)); };
     },
   });
+  // Timers are kept here and fired by the worker: the bot never holds the worker's own functions.
+  const timers = new Map();
+  let nextTimer = 0;
+  function setTimeout(callback, delay) {
+    if (typeof callback !== 'function') throw new TypeError('setTimeout needs a function');
+    const id = ++nextTimer;
+    timers.set(id, { callback: callback, args: Array.prototype.slice.call(arguments, 2) });
+    outbox.push({ type: 'timer', id: id, delay: Math.max(0, Number(delay) || 0) });
+    return id;
+  }
+  function clearTimeout(id) { timers.delete(id); }
+  bridge.fire = function (id) {
+    const timer = timers.get(id);
+    if (!timer) return;
+    timers.delete(id);
+    try { timer.callback.apply(undefined, timer.args); } catch (error) { log('error', [error]); }
+  };
   const module = { exports: {} };
   function require(name) {
     throw new Error('Bots cannot load modules ("' + name + '"): use the medplum client and the event');
   }
   bridge.start = function (code, eventJson) {
     const event = JSON.parse(eventJson);
-    return { module: module, scope: { exports: module.exports, module: module, require: require, console: console, medplum: medplum, event: event } };
+    return { module: module, scope: { exports: module.exports, module: module, require: require, console: console, medplum: medplum, event: event, setTimeout: setTimeout, clearTimeout: clearTimeout } };
   };
   bridge.finish = function (handler, medplumArg, event) {
     Promise.resolve()
@@ -106,7 +123,10 @@ function flush() {
     const message = bridge.outbox.shift();
     // Copied field by field into this realm's plain values before leaving the thread.
     if (message.type === 'log') parentPort.postMessage({ type: 'log', line: String(message.line) });
-    else if (message.type === 'call') parentPort.postMessage({ type: 'call', id: Number(message.id), method: String(message.method), args: String(message.args) });
+    else if (message.type === 'timer') {
+      const id = Number(message.id);
+      setTimeout(() => bridge.fire(id), Number(message.delay));
+    } else if (message.type === 'call') parentPort.postMessage({ type: 'call', id: Number(message.id), method: String(message.method), args: String(message.args) });
     else if (message.type === 'done') {
       const r = message.result;
       parentPort.postMessage({ type: 'done', result: { kind: String(r.kind), text: r.text === undefined ? undefined : String(r.text), latin1: r.latin1 === undefined ? undefined : String(r.latin1), json: r.json === undefined ? undefined : String(r.json) } });
@@ -122,9 +142,9 @@ const pump = setInterval(flush, 1);
 
 try {
   // The module wrapper runs as a script in the context; a syntax error is the bot's error.
-  const wrapper = new vm.Script('(function (exports, module, require, console, medplum, event) {' + workerData.code + '\n})', { filename: 'bot.js' });
+  const wrapper = new vm.Script('(function (exports, module, require, console, medplum, event, setTimeout, clearTimeout) {' + workerData.code + '\n})', { filename: 'bot.js' });
   const scope = started.scope;
-  wrapper.runInContext(context, { timeout: workerData.timeoutMs })(scope.exports, scope.module, scope.require, scope.console, scope.medplum, scope.event);
+  wrapper.runInContext(context, { timeout: workerData.timeoutMs })(scope.exports, scope.module, scope.require, scope.console, scope.medplum, scope.event, scope.setTimeout, scope.clearTimeout);
   const handler = started.module.exports && started.module.exports.handler;
   if (typeof handler !== 'function') {
     parentPort.postMessage({ type: 'failed', message: 'The bot does not export a handler function (exports.handler = async (medplum, event) => …)' });
