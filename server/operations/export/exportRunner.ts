@@ -124,7 +124,7 @@ async function compartmentsOf(env: ExportEnvironment, request: ExportRequest): P
   }, request.ctx.access);
 }
 
-/** The types to export: `_type`, else every type the caller's project has (in the compartments, if any). */
+/** The types to export: `_type`, else every type the caller's project has (in the compartments, if any) but Binary. */
 async function exportTypes(
   env: ExportEnvironment,
   request: ExportRequest,
@@ -142,7 +142,10 @@ async function exportTypes(
            AND ($3::text[] IS NULL OR compartments && $3::text[])`,
         [request.sharedProjectId, access?.superAdmin ? null : request.ctx.projectId, compartments ?? null],
       )
-    ).map((row) => row.resource_type);
+    )
+      .map((row) => row.resource_type)
+      // Binary content is not in the resource (and earlier exports are Binaries): only on request.
+      .filter((type) => type !== 'Binary');
   return [...candidates].sort().filter((type) => {
     try {
       access?.checkInteraction(type, 'search');
