@@ -62,45 +62,92 @@ export async function evaluateCriteria(
   resource: Resource,
   checks: readonly CriteriaCheck[],
 ): Promise<boolean[]> {
-  const answers = checks.map(() => false);
-  const candidates: number[] = [];
-  checks.forEach((check, index) => {
-    if (check.criteria.resourceType !== resource.resourceType) return;
-    // The type-level grant is plain policy data: no query needed to refuse.
-    if (check.access && !check.access.superAdmin && !canPerform(check.access.policy, resource.resourceType, 'read')) {
-      return;
-    }
-    candidates.push(index);
-  });
-  if (candidates.length === 0 || !resource.id) return answers;
+  return (await evaluateCriteriaBatch(tx, registry, [resource], checks))[0];
+}
 
-  const current = await tx.query<{ version_id: string; deleted: boolean }>(
-    'SELECT version_id, deleted FROM resources WHERE resource_type = $1 AND id = $2',
-    [resource.resourceType, resource.id],
-  );
-  const stored = current[0] && !current[0].deleted && current[0].version_id === resource.meta?.versionId;
-  if (!stored) {
-    await tx.query('SAVEPOINT hearth_criteria_match');
-    try {
-      await stage(tx, registry, resource);
-      await answerChecks(tx, resource, checks, candidates, answers);
-    } finally {
-      await tx.query('ROLLBACK TO SAVEPOINT hearth_criteria_match');
-      await tx.query('RELEASE SAVEPOINT hearth_criteria_match');
+/**
+ * `evaluateCriteria` for many versions at once: `answers[v][c]` says whether version `v` matches
+ * check `c`. Current versions of one type share one statement per group of checks (the planning
+ * cost is paid once for a whole round of writes); other versions are staged one by one.
+ */
+export async function evaluateCriteriaBatch(
+  tx: SqlExecutor,
+  registry: SearchParameterRegistry,
+  resources: readonly Resource[],
+  checks: readonly CriteriaCheck[],
+): Promise<boolean[][]> {
+  const answers = resources.map(() => checks.map(() => false));
+  const byType = new Map<string, number[]>();
+  resources.forEach((resource, index) => {
+    if (!resource.id) return;
+    const list = byType.get(resource.resourceType) ?? [];
+    list.push(index);
+    byType.set(resource.resourceType, list);
+  });
+  for (const [resourceType, indexes] of byType) {
+    const candidates = checksFor(resourceType, checks);
+    if (candidates.length === 0) continue;
+    const ids = [...new Set(indexes.map((index) => resources[index].id as string))];
+    const rows = await tx.query<{ id: string; version_id: string }>(
+      'SELECT id, version_id FROM resources WHERE resource_type = $1 AND id = ANY($2::text[]) AND NOT deleted',
+      [resourceType, ids],
+    );
+    const currentVersion = new Map(rows.map((row) => [row.id, row.version_id]));
+    const stored = indexes.filter(
+      (index) => currentVersion.get(resources[index].id as string) === resources[index].meta?.versionId,
+    );
+    const stale = indexes.filter((index) => !stored.includes(index));
+    await answerChecks(
+      tx,
+      resourceType,
+      stored.map((index) => ({ index, id: resources[index].id as string })),
+      checks,
+      candidates,
+      answers,
+    );
+    for (const index of stale) {
+      await tx.query('SAVEPOINT hearth_criteria_match');
+      try {
+        await stage(tx, registry, resources[index]);
+        await answerChecks(
+          tx,
+          resourceType,
+          [{ index, id: resources[index].id as string }],
+          checks,
+          candidates,
+          answers,
+        );
+      } finally {
+        await tx.query('ROLLBACK TO SAVEPOINT hearth_criteria_match');
+        await tx.query('RELEASE SAVEPOINT hearth_criteria_match');
+      }
     }
-  } else {
-    await answerChecks(tx, resource, checks, candidates, answers);
   }
   return answers;
 }
 
+/** The checks that can match a resource of the type at all. */
+function checksFor(resourceType: string, checks: readonly CriteriaCheck[]): number[] {
+  const candidates: number[] = [];
+  checks.forEach((check, index) => {
+    if (check.criteria.resourceType !== resourceType) return;
+    // The type-level grant is plain policy data: no query needed to refuse.
+    if (check.access && !check.access.superAdmin && !canPerform(check.access.policy, resourceType, 'read')) return;
+    candidates.push(index);
+  });
+  return candidates;
+}
+
 async function answerChecks(
   tx: SqlExecutor,
-  resource: Resource,
+  resourceType: string,
+  targets: readonly { index: number; id: string }[],
   checks: readonly CriteriaCheck[],
   candidates: readonly number[],
-  answers: boolean[],
+  answers: boolean[][],
 ): Promise<void> {
+  if (targets.length === 0) return;
+  const ids = [...new Set(targets.map((target) => target.id))];
   for (let start = 0; start < candidates.length; start += checksPerStatement) {
     const group = candidates.slice(start, start + checksPerStatement);
     const params = new SqlParams();
@@ -109,15 +156,19 @@ async function answerChecks(
       const scope: SearchScope = access?.scope ?? {};
       return `(${buildWhere(criteria.request, params, scope)}) AS m${position}`;
     });
-    const rows = await tx.query<Record<string, boolean>>(
-      `SELECT ${columns.join(', ')} FROM resources r WHERE r.resource_type = ${params.add(resource.resourceType)} AND r.id = ${params.add(resource.id)}`,
+    const rows = await tx.query<Record<string, unknown>>(
+      `SELECT r.id AS matched_id, ${columns.join(', ')} FROM resources r
+       WHERE r.resource_type = ${params.add(resourceType)} AND r.id = ANY(${params.add(ids)}::text[])`,
       params.values,
     );
-    const row = rows[0];
-    if (!row) continue;
-    group.forEach((index, position) => {
-      answers[index] = row[`m${position}`] === true;
-    });
+    const byId = new Map(rows.map((row) => [row.matched_id as string, row]));
+    for (const target of targets) {
+      const row = byId.get(target.id);
+      if (!row) continue;
+      group.forEach((index, position) => {
+        answers[target.index][index] = row[`m${position}`] === true;
+      });
+    }
   }
 }
 

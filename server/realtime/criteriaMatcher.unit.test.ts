@@ -9,7 +9,7 @@ import { Repository, type CommittedWrite, type RequestContext } from '../fhir/re
 import { definitionSearchParameters } from '../serverRuntime';
 import type { Database } from '../storage/database';
 import { openDatabase } from '../storage/openDatabase';
-import { matchesCriteria, matchesWrite } from './criteriaMatcher';
+import { evaluateCriteriaBatch, matchesCriteria, matchesWrite, parseCriteria } from './criteriaMatcher';
 
 let db: Database;
 // PGlite kept in memory cannot load the btree_gist extension the migrations need: use a folder.
@@ -37,7 +37,8 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-describe('matchesCriteria', () => {
+// The first statements on a fresh embedded database are slow on a busy machine.
+describe('matchesCriteria', { timeout: 30_000 }, () => {
   it('matches a stored resource against reference and token criteria, and not against another type', async () => {
     const stored = await repository.create(ctx, communication('p1', 'in-progress'));
     await repository.transaction(async (session) => {
@@ -132,6 +133,31 @@ describe('matchesCriteria', () => {
       },
       guard('project-a', noCommunications),
     );
+  });
+
+  it('judges many versions against many criteria at once, each version by its own content', async () => {
+    const first = (await repository.create(ctx, communication('p8', 'in-progress'))) as Communication;
+    const replaced = (await repository.update(ctx, { ...first, status: 'completed' } as Communication)).resource;
+    const other = await repository.create(ctx, communication('p9', 'completed'));
+    const checks = [
+      'Communication?subject=Patient/p8',
+      'Communication?status=completed',
+      'Communication?subject=Patient/p9&status=completed',
+      'Patient?name=x',
+    ].map((criteria) => ({ criteria: parseCriteria(criteria, repository.registry) }));
+    const answers = await repository.transaction((session) =>
+      evaluateCriteriaBatch(session.tx, session.registry, [first, replaced, other], checks),
+    );
+    expect(answers).toEqual([
+      [true, false, false, false],
+      [true, true, false, false],
+      [false, true, true, false],
+    ]);
+    const outsider = guard('project-b');
+    const foreign = await repository.transaction((session) =>
+      evaluateCriteriaBatch(session.tx, session.registry, [replaced], [{ ...checks[0], access: outsider }, checks[0]]),
+    );
+    expect(foreign).toEqual([[false, true]]);
   });
 
   it('refuses criteria the search API refuses, with the reason', async () => {

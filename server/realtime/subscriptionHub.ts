@@ -4,7 +4,7 @@ import type { SearchParameterRegistry } from '../search/searchParameterRegistry'
 import type { ActiveSubscriptionCache, ActiveSubscription } from './activeSubscriptions';
 import type { ClusterBus } from './clusterBus';
 import { maxMessageBytes } from './clusterBus';
-import { contentOfWrite, evaluateCriteria, type CriteriaCheck } from './criteriaMatcher';
+import { contentOfWrite, evaluateCriteriaBatch, type CriteriaCheck } from './criteriaMatcher';
 import { notificationBundle, statusBundle } from './notificationBundle';
 import { accessDefiningTypes, type Subscriber, type SubscriberDirectory } from './subscriberAccess';
 
@@ -242,30 +242,23 @@ export class SubscriptionHub {
       subscriber: Subscriber;
       check: number;
     }
-    const plans: { write: CommittedWrite; content: Resource; checks: CriteriaCheck[]; candidates: Candidate[] }[] = [];
-    // One look-up per subscriber per round, however many subscriptions and writes it has.
+    // The round's questions: one per (subscriber, criteria), shared by every write of the round.
+    const checks: CriteriaCheck[] = [];
+    const checkIndex = new Map<string, number>();
     const subscribersOfRound = new Map<string, Promise<Subscriber | undefined>>();
-    const subscriberOf = (loginId: string) => {
-      let subscriber = subscribersOfRound.get(loginId);
-      if (!subscriber) {
-        subscriber = this.subscribers.get(loginId);
-        subscribersOfRound.set(loginId, subscriber);
-      }
-      return subscriber;
-    };
-    for (const write of writes) {
-      const content = contentOfWrite(write);
-      if (!content) continue;
-      const bound = (await this.cache.forType(content.resourceType)).filter((s) => this.bindings.has(s.id));
-      if (bound.length === 0) continue;
-      const checks: CriteriaCheck[] = [];
-      const checkIndex = new Map<string, number>();
+    const candidatesOfType = new Map<string, Promise<Candidate[]>>();
+    const candidatesFor = async (resourceType: string): Promise<Candidate[]> => {
+      const bound = (await this.cache.forType(resourceType)).filter((s) => this.bindings.has(s.id));
       const candidates: Candidate[] = [];
       for (const subscription of bound) {
         for (const [client, loginId] of this.bindings.get(subscription.id) ?? []) {
-          const subscriber = await subscriberOf(loginId);
+          let pending = subscribersOfRound.get(loginId);
+          if (!pending) {
+            pending = this.subscribers.get(loginId);
+            subscribersOfRound.set(loginId, pending);
+          }
+          const subscriber = await pending;
           if (!subscriber) continue; // Revoked or ended: no more notifications.
-          // Same criteria, same subscriber: one question for the database.
           const key = `${loginId}\n${subscription.criteria}`;
           let check = checkIndex.get(key);
           if (check === undefined) {
@@ -276,15 +269,29 @@ export class SubscriptionHub {
           candidates.push({ subscription, client, subscriber, check });
         }
       }
-      if (candidates.length > 0) plans.push({ write, content, checks, candidates });
+      return candidates;
+    };
+    const plans: { write: CommittedWrite; content: Resource; candidates: Candidate[] }[] = [];
+    for (const write of writes) {
+      const content = contentOfWrite(write);
+      if (!content) continue;
+      let pending = candidatesOfType.get(content.resourceType);
+      if (!pending) {
+        pending = candidatesFor(content.resourceType);
+        candidatesOfType.set(content.resourceType, pending);
+      }
+      const candidates = await pending;
+      if (candidates.length > 0) plans.push({ write, content, candidates });
     }
     if (plans.length === 0) return;
-    const answers = await this.repository.transaction(async (session) => {
-      const result: boolean[][] = [];
-      for (const plan of plans)
-        result.push(await evaluateCriteria(session.tx, this.registry, plan.content, plan.checks));
-      return result;
-    });
+    const answers = await this.repository.transaction((session) =>
+      evaluateCriteriaBatch(
+        session.tx,
+        this.registry,
+        plans.map((plan) => plan.content),
+        checks,
+      ),
+    );
     plans.forEach((plan, index) => {
       for (const candidate of plan.candidates) {
         if (!answers[index][candidate.check]) continue;
