@@ -72,7 +72,8 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
 
 function smtpUrl(value: string | undefined): string | undefined {
   if (!value) return undefined;
-  if (!/^smtps?:\/\/[^/]+/.test(value)) throw new Error('SMTP_URL must look like smtp://user:password@host:port or smtps://…');
+  if (!/^smtps?:\/\/[^/]+/.test(value))
+    throw new Error('SMTP_URL must look like smtp://user:password@host:port or smtps://…');
   return value;
 }
 

@@ -4,10 +4,11 @@ import { baseUrl, http } from '../../tests/integration/fhirClient';
 import { uniqueEmail } from '../../tests/integration/accounts';
 import { signIn } from '../../tests/integration/signIn';
 
+/* eslint-disable @typescript-eslint/no-explicit-any -- FHIR answers of many shapes */
 export interface Member {
   email: string;
   token: string;
-  membership: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- FHIR answers of many shapes
+  membership: Record<string, any>;
 }
 
 /**
