@@ -15,18 +15,32 @@ export interface ProxiedRequest {
 export interface CountingProxy {
   url: string;
   requests: ProxiedRequest[];
+  /** Answers the next `count` requests itself with `status` (an OperationOutcome), without forwarding them. */
+  failNext(count: number, status: number): void;
   close(): Promise<void>;
 }
 
 export async function startCountingProxy(target: string): Promise<CountingProxy> {
   const upstream = new URL(target);
   const requests: ProxiedRequest[] = [];
+  let failures = { count: 0, status: 503 };
   const server: Server = createServer((incoming, outgoing) => {
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
       const body = Buffer.concat(chunks);
       requests.push({ method: incoming.method ?? 'GET', path: incoming.url ?? '/', body: body.toString('utf8') });
+      if (failures.count > 0) {
+        failures.count--;
+        outgoing.writeHead(failures.status, { 'content-type': 'application/fhir+json' });
+        outgoing.end(
+          JSON.stringify({
+            resourceType: 'OperationOutcome',
+            issue: [{ severity: 'error', code: 'transient', details: { text: `Proxy answered ${failures.status}` } }],
+          }),
+        );
+        return;
+      }
       const proxied = forward(
         {
           host: upstream.hostname,
@@ -52,6 +66,9 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
   return {
     url: `http://127.0.0.1:${port}/`,
     requests,
+    failNext: (count, status) => {
+      failures = { count, status };
+    },
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
