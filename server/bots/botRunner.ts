@@ -10,6 +10,7 @@ import type { RepositorySession } from '../fhir/repository';
 import { parseSearchRequest } from '../search/searchRequest';
 import { loadBotCode } from './botCode';
 import { runInSandbox, type BotValue, type BotFailure } from './botSandbox';
+import { RunLimiter } from './runLimiter';
 
 export interface BotRunnerOptions {
   auth: AuthEnvironment;
@@ -18,6 +19,8 @@ export interface BotRunnerOptions {
   timeoutMs: number;
   /** Heap limit of a bot's worker. */
   memoryMb?: number;
+  /** How many bots may run at once (each has a worker and a heap); further runs wait their turn. */
+  concurrency?: number;
 }
 
 /** What a bot is run with. */
@@ -65,6 +68,7 @@ const clientMethods = new Set([
 ]);
 
 export const defaultBotMemoryMb = 128;
+export const defaultBotConcurrency = 4;
 /** AuditEvent outcomeDesc is capped: logs of a chatty bot are cut, not stored whole. */
 const maxOutcomeText = 10_000;
 
@@ -95,10 +99,12 @@ export function botSecrets(
 export class BotRunner {
   private readonly fhirBase: string;
   readonly memoryMb: number;
+  private readonly limiter: RunLimiter;
 
   constructor(private readonly options: BotRunnerOptions) {
     this.fhirBase = `${options.baseUrl}fhir/R4/`;
     this.memoryMb = options.memoryMb ?? defaultBotMemoryMb;
+    this.limiter = new RunLimiter(options.concurrency ?? defaultBotConcurrency);
   }
 
   /** The bot's membership in its project; made (with the project's default access) on its first run. */
@@ -162,27 +168,29 @@ export class BotRunner {
     client.setAccessToken(prepared.accessToken);
     let result: BotRunResult;
     try {
-      result = await runInSandbox({
-        code: prepared.code,
-        event: {
-          bot: { reference: `Bot/${bot.id}`, display: bot.name },
-          input: invocation.input,
-          contentType: invocation.contentType,
-          secrets: botSecrets(prepared.project, prepared.membership),
-          traceId,
-        },
-        timeoutMs: botTimeoutMs(bot, this.options.timeoutMs),
-        memoryMb: this.memoryMb,
-        onCall: (method, args) => {
-          if (method === 'getAccessToken') return Promise.resolve(client.getAccessToken());
-          if (method === 'getBaseUrl') return Promise.resolve(client.getBaseUrl());
-          if (!clientMethods.has(method)) {
-            return Promise.reject(new Error(`medplum.${method} is not available to bots`));
-          }
-          const fn = (client as unknown as Record<string, (...values: unknown[]) => Promise<unknown>>)[method];
-          return fn.apply(client, args);
-        },
-      });
+      result = await this.limiter.run(() =>
+        runInSandbox({
+          code: prepared.code,
+          event: {
+            bot: { reference: `Bot/${bot.id}`, display: bot.name },
+            input: invocation.input,
+            contentType: invocation.contentType,
+            secrets: botSecrets(prepared.project, prepared.membership),
+            traceId,
+          },
+          timeoutMs: botTimeoutMs(bot, this.options.timeoutMs),
+          memoryMb: this.memoryMb,
+          onCall: (method, args) => {
+            if (method === 'getAccessToken') return Promise.resolve(client.getAccessToken());
+            if (method === 'getBaseUrl') return Promise.resolve(client.getBaseUrl());
+            if (!clientMethods.has(method)) {
+              return Promise.reject(new Error(`medplum.${method} is not available to bots`));
+            }
+            const fn = (client as unknown as Record<string, (...values: unknown[]) => Promise<unknown>>)[method];
+            return fn.apply(client, args);
+          },
+        }),
+      );
     } finally {
       // The token lives exactly as long as the run.
       await this.options.auth.repository

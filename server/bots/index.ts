@@ -6,6 +6,7 @@ export {
   BotRunner,
   botSecrets,
   botTimeoutMs,
+  defaultBotConcurrency,
   defaultBotMemoryMb,
   type BotInvocation,
   type BotRunnerOptions,
@@ -13,3 +14,4 @@ export {
 } from './botRunner';
 export { runInSandbox, type BotFailure, type BotValue, type SandboxOutcome } from './botSandbox';
 export { botIdOfSubscription, BotSubscriptions, subscriptionRefreshMs, triggersBots } from './botSubscriptions';
+export { RunLimiter } from './runLimiter';
