@@ -16,5 +16,5 @@ export const SERVER_MANAGED_META = [
 
 /** Meta: profile, tag, security and source are editable; versionId, lastUpdated and Medplum's references are not. */
 export function MetaInput(props: InputProps<Meta>) {
-  return <ComplexTypeInput {...props} type="Meta" readonlyChildren={SERVER_MANAGED_META} />;
+  return <ComplexTypeInput {...props} type="Meta" readonlyChildren={SERVER_MANAGED_META} showExtensions={false} />;
 }

@@ -21,6 +21,8 @@ import { stripEmpty } from '../datatypes/inputProps';
 import { issueText, outcomeErrors } from './outcomeErrors';
 import { childElements, type TypeSchema } from './typeSchema';
 
+const TRAILING_ELEMENTS = ['meta', 'implicitRules', 'language', 'text', 'contained', 'extension', 'modifierExtension'];
+
 export interface ResourceFormProps {
   schema: TypeSchema;
   defaultValue: Resource;
@@ -48,7 +50,12 @@ export function ResourceForm(props: ResourceFormProps) {
   const errors = useMemo(() => outcomeErrors(props.outcome, () => true).byPath, [props.outcome]);
   const issues = (props.outcome?.issue ?? []).filter((i) => i.severity === 'error' || i.severity === 'fatal');
   const isNew = !props.defaultValue.id;
-  const elements = childElements(schema, '').filter((element) => !['id'].includes(element.name));
+  // The type's own elements first; the generic resource elements (meta, text, extensions…) after them.
+  const all = childElements(schema, '').filter((element) => element.name !== 'id');
+  const elements = [
+    ...all.filter((element) => !TRAILING_ELEMENTS.includes(element.name)),
+    ...all.filter((element) => TRAILING_ELEMENTS.includes(element.name)),
+  ];
   const result = () => (stripEmpty(value) ?? { resourceType: schema.type }) as unknown as Resource;
 
   function submit(event: FormEvent): void {

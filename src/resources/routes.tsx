@@ -22,6 +22,8 @@ export const resourceRouteList: { path: string; element: ReactElement }[] = [
   { path: '/:resourceType/new', element: screen(<ResourceCreatePage />) },
   { path: '/:resourceType/:id/_history/:versionId', element: screen(<ResourceVersionPage />) },
   { path: '/:resourceType/:id/*', element: screen(<ResourcePage />) },
+  // Row links of resources about a patient (app-spec §2.2); the patient chart issue may wrap these in the chart.
+  { path: '/Patient/:patientId/:resourceType/:id/*', element: screen(<ResourcePage />) },
 ];
 
 /** The same routes as react-router `<Route>` elements (for `<CustomRoutes>` or `<Routes>`). */

@@ -22,6 +22,11 @@ export function schemaLoaderFor(client: FhirClient): SchemaLoader {
   return loader;
 }
 
+/** Uses `loader` for `client` (tests and embedders with definitions at hand). */
+export function setSchemaLoader(client: FhirClient, loader: SchemaLoader): void {
+  loaders.set(client, loader);
+}
+
 /** Direct children of `parent` ('' for the top level), in definition order. */
 export function childElements(schema: TypeSchema, parent: string): ElementModel[] {
   if (!parent) return schema.topLevel;

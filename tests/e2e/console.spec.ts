@@ -4,6 +4,11 @@ import { expect, test, type Page } from '@playwright/test';
 const demoPassword = 'e2e-demo-password';
 const shots = 'docs/screenshots';
 
+/** The page's content area (the shell has its own search box and type picker). */
+function main(page: Page) {
+  return page.getByRole('main');
+}
+
 function collectErrors(page: Page): string[] {
   const messages: string[] = [];
   page.on('pageerror', (error) => messages.push(error.message));
@@ -14,7 +19,7 @@ async function signIn(page: Page, email: string, password = demoPassword): Promi
   await page.goto('/signin');
   await page.getByLabel('Email').fill(email);
   await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('textbox', { name: 'Password' }).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).not.toHaveURL(/\/signin/);
 }
@@ -25,53 +30,57 @@ test.describe('resource console', () => {
   }) => {
     const errors = collectErrors(page);
     await signIn(page, 'alice@demo.hearth.example');
-    const rows = page.getByRole('table', { name: 'Patient search results' }).locator('tbody tr');
+    const rows = main(page).getByRole('table', { name: 'Patient search results' }).locator('tbody tr');
     await expect(rows).toHaveCount(6);
-    await expect(page.getByRole('toolbar', { name: 'Search toolbar' })).toHaveCount(0);
+    await expect(main(page).getByRole('toolbar', { name: 'Search toolbar' })).toHaveCount(0);
     await page.screenshot({ path: `${shots}/console-home-light.png`, fullPage: true });
 
     await page.goto('/Patient/new');
-    await expect(page.getByLabel('Resource Type')).toHaveValue('Patient');
-    await page.getByRole('button', { name: 'Add Name' }).click();
-    await page.getByLabel('Given').fill('Testa Maria');
-    await page.getByLabel('Family').fill('Console');
-    await page.getByLabel('Birth Date').fill('1980-02-03');
+    await expect(main(page).getByLabel('Resource Type')).toHaveValue('Patient');
+    await main(page).getByRole('button', { name: 'Add Name' }).click();
+    await main(page).getByLabel('Given').fill('Testa Maria');
+    await main(page).getByLabel('Family').fill('Console');
+    await main(page).getByLabel('Birth Date').fill('1980-02-03');
     await page.screenshot({ path: `${shots}/console-editor-light.png`, fullPage: true });
-    await page.getByRole('button', { name: 'Create' }).click();
+    await main(page).getByRole('button', { name: 'Create' }).click();
     await expect(page).toHaveURL(/\/Patient\/[0-9a-f-]+\/details$/);
-    await expect(page.getByRole('heading', { name: 'Testa Maria Console' })).toBeVisible();
+    await expect(main(page).getByRole('heading', { name: 'Testa Maria Console' })).toBeVisible();
     const id = page.url().split('/')[4];
 
     // Edit: change the family name and update.
-    await page.getByRole('tab', { name: 'Edit' }).click();
-    await page.getByLabel('Family').fill('Consoleton');
-    await page.getByRole('button', { name: 'Update' }).click();
-    await expect(page.getByRole('heading', { name: 'Testa Maria Consoleton' })).toBeVisible();
+    await main(page).getByRole('tab', { name: 'Edit' }).click();
+    await main(page).getByLabel('Family').fill('Consoleton');
+    await main(page).getByRole('button', { name: 'Update' }).click();
+    await expect(main(page).getByRole('heading', { name: 'Testa Maria Consoleton' })).toBeVisible();
 
     // Patch: gender through More actions → Patch.
-    await page.getByRole('tab', { name: 'Edit' }).click();
-    await page.getByLabel('Gender').fill('female');
-    await page.getByRole('button', { name: 'More actions' }).click();
+    await main(page).getByRole('tab', { name: 'Edit' }).click();
+    await main(page).getByLabel('Gender').fill('female');
+    await main(page).getByRole('button', { name: 'More actions' }).click();
     await page.getByRole('menuitem', { name: 'Patch' }).click();
     await expect(page).toHaveURL(new RegExp(`/Patient/${id}/details$`));
-    await expect(page.getByText('female')).toBeVisible();
+    await expect(main(page).getByText('female')).toBeVisible();
 
     // History: three versions, the newest a Before/After diff of gender.
-    await page.getByRole('tab', { name: 'History' }).click();
-    const history = page.getByRole('table', { name: 'History' }).locator('tbody tr');
+    await main(page).getByRole('tab', { name: 'History' }).click();
+    const history = main(page).getByRole('table', { name: 'History' }).locator('tbody tr');
     await expect(history).toHaveCount(3);
-    await expect(page.getByRole('table', { name: 'Changes in version' + '' }).first())
+    await expect(
+      main(page)
+        .getByRole('table', { name: 'Changes in version' + '' })
+        .first(),
+    )
       .toBeVisible()
       .catch(() => {});
-    await expect(page.getByText('Created ·')).toBeVisible();
+    await expect(main(page).getByText('Created ·')).toBeVisible();
     await page.screenshot({ path: `${shots}/console-history-light.png`, fullPage: true });
     await history.first().getByRole('link').click();
     await expect(page).toHaveURL(new RegExp(`/Patient/${id}/_history/`));
-    await expect(page.getByText('"gender": "female"')).toBeVisible();
+    await expect(main(page).getByText('"gender": "female"')).toBeVisible();
 
     // Delete through More actions, with confirmation.
     await page.goto(`/Patient/${id}/edit`);
-    await page.getByRole('button', { name: 'More actions' }).click();
+    await main(page).getByRole('button', { name: 'More actions' }).click();
     await page.getByRole('menuitem', { name: 'Delete' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await expect(page).toHaveURL(/\/Patient(\?.*)?$/);
@@ -84,34 +93,34 @@ test.describe('resource console', () => {
     await signIn(page, 'alice@demo.hearth.example');
     await page.goto('/Observation/new');
     // status is required: leaving it out gives a server validation issue under the Status field.
-    await page.getByLabel('Value type').click();
+    await main(page).getByLabel('Value type').click();
     await page.getByRole('option', { name: 'Quantity', exact: true }).click();
-    await page.locator('[id="field-Observation-value-value"]').fill('72');
-    await page.locator('[id="field-Observation-value-unit"]').fill('/min');
-    await page.getByRole('button', { name: 'Create' }).click();
+    await main(page).locator('[id="field-Observation-value-value"]').fill('72');
+    await main(page).locator('[id="field-Observation-value-unit"]').fill('/min');
+    await main(page).getByRole('button', { name: 'Create' }).click();
     await expect(page.getByRole('alert').first()).toBeVisible();
-    await expect(page.locator('#field-Observation-status-helper-text')).toBeVisible();
+    await expect(main(page).locator('#field-Observation-status-helper-text')).toBeVisible();
     await page.screenshot({ path: `${shots}/console-validation-light.png`, fullPage: true });
     // The form keeps its input.
-    await expect(page.locator('[id="field-Observation-value-value"]')).toHaveValue('72');
-    await page.getByLabel('Status').fill('final');
-    await page.locator('[id="field-Observation-code"]').getByLabel('Text').fill('Heart rate');
-    await page.getByRole('button', { name: 'Create' }).click();
+    await expect(main(page).locator('[id="field-Observation-value-value"]')).toHaveValue('72');
+    await main(page).getByLabel('Status').fill('final');
+    await main(page).locator('[id="field-Observation-code"]').getByLabel('Text').fill('Heart rate');
+    await main(page).getByRole('button', { name: 'Create' }).click();
     await expect(page).toHaveURL(/\/Observation\/[0-9a-f-]+\/details$/);
-    await expect(page.getByText('72 /min')).toBeVisible();
-    await expect(page.locator('[data-status-color="green"]')).toHaveText('final');
+    await expect(main(page).getByText('72 /min')).toBeVisible();
+    await expect(main(page).locator('[data-status-color="green"]')).toHaveText('final');
     await page.screenshot({ path: `${shots}/console-details-light.png`, fullPage: true });
   });
 
   test('the search list: fields, filters of each parameter type, paging, export and bulk delete', async ({ page }) => {
     await signIn(page, 'alice@demo.hearth.example');
     await page.goto('/Patient');
-    const table = page.getByRole('table', { name: 'Patient search results' });
+    const table = main(page).getByRole('table', { name: 'Patient search results' });
     await expect(table.locator('tbody tr')).toHaveCount(6);
-    await expect(page.getByText('1-6 of 6')).toBeVisible();
+    await expect(main(page).getByText('1-6 of 6')).toBeVisible();
 
     // Fields dialog: add Name and Gender columns.
-    await page.getByRole('button', { name: 'Fields' }).click();
+    await main(page).getByRole('button', { name: 'Fields' }).click();
     await page.getByRole('dialog').getByLabel('Fields').fill('gender');
     await page.getByRole('option', { name: /Gender/ }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
@@ -129,7 +138,7 @@ test.describe('resource console', () => {
     expect(femaleCount).toBeLessThan(6);
 
     // String filter (contains) and date filter through the Filters dialog.
-    await page.getByRole('button', { name: 'Filters' }).click();
+    await main(page).getByRole('button', { name: 'Filters' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('button', { name: 'Delete filter 1' }).click();
     await dialog.getByRole('button', { name: 'Add filter' }).click();
@@ -151,20 +160,22 @@ test.describe('resource console', () => {
 
     // A filter nothing matches shows No results.
     await page.goto('/Patient?_id=00000000-0000-0000-0000-000000000000');
-    await expect(page.getByText('No results')).toBeVisible();
+    await expect(main(page).getByText('No results')).toBeVisible();
     await page.screenshot({ path: `${shots}/console-list-empty-light.png`, fullPage: true });
 
     // Reference and number filters are sent as written (Observation subject, value-quantity).
     await page.goto('/Observation?value-quantity=gt0&_count=5');
-    await expect(page.getByRole('table', { name: 'Observation search results' }).locator('tbody tr')).toHaveCount(5);
-    await page.getByRole('button', { name: 'Next page' }).click();
+    await expect(main(page).getByRole('table', { name: 'Observation search results' }).locator('tbody tr')).toHaveCount(
+      5,
+    );
+    await main(page).getByRole('button', { name: 'Next page' }).click();
     await expect(page).toHaveURL(/_offset=5/);
-    await expect(page.getByText(/^6-10 of/)).toBeVisible();
+    await expect(main(page).getByText(/^6-10 of/)).toBeVisible();
     await page.screenshot({ path: `${shots}/console-list-light.png`, fullPage: true });
 
     // Export: CSV of the shown columns.
     await page.goto('/Patient');
-    await page.getByRole('button', { name: 'Export...' }).click();
+    await main(page).getByRole('button', { name: 'Export...' }).click();
     const downloadPromise = page.waitForEvent('download');
     await page.getByRole('dialog').getByRole('button', { name: 'Export' }).click();
     const download = await downloadPromise;
@@ -184,9 +195,9 @@ test.describe('resource console', () => {
       ids.push(created.id);
     }
     await page.goto('/Task?_sort=-_lastUpdated');
-    const tasks = page.getByRole('table', { name: 'Task search results' });
+    const tasks = main(page).getByRole('table', { name: 'Task search results' });
     for (const id of ids) await tasks.getByRole('checkbox', { name: `Select Task/${id}` }).check();
-    await page.getByRole('button', { name: 'Delete...' }).click();
+    await main(page).getByRole('button', { name: 'Delete...' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await expect(tasks.getByRole('checkbox', { name: `Select Task/${ids[0]}` })).toHaveCount(0);
     for (const id of ids) expect(await apiStatus(page, 'GET', `Task/${id}`)).toBe(410);
@@ -202,10 +213,10 @@ test.describe('resource console', () => {
       gender: 'female',
     });
     await page.goto(`/Patient/${patient.id}/edit`);
-    await expect(page.getByLabel('Profiles')).toContainText(/US Core Patient/i);
-    await page.getByLabel('Family').fill('Profiledson');
-    await page.getByRole('button', { name: 'Update' }).click();
-    await expect(page.getByRole('heading', { name: 'Uma Profiledson' })).toBeVisible();
+    await expect(main(page).getByLabel('Profiles')).toContainText(/US Core Patient/i);
+    await main(page).getByLabel('Family').fill('Profiledson');
+    await main(page).getByRole('button', { name: 'Update' }).click();
+    await expect(main(page).getByRole('heading', { name: 'Uma Profiledson' })).toBeVisible();
     const saved = await api(page, 'GET', `Patient/${patient.id}`);
     expect(saved.meta.profile).toContain('http://hl7.org/fhir/us/core/StructureDefinition/us-core-patient');
     expect(saved.identifier).toEqual([{ system: 'urn:test', value: 'uscore-1' }]);
@@ -217,9 +228,9 @@ test.describe('resource console', () => {
     expect(policy).toBeTruthy();
     const readOnlyType = await frontDeskReadOnlyType(page);
     await page.goto(`/${readOnlyType}/new`);
-    await expect(page.getByText('Permission denied')).toBeVisible();
+    await expect(main(page).getByText('Permission denied')).toBeVisible();
     await expect(
-      page.getByText(`Your access level prevents you from editing and creating ${readOnlyType} resources.`),
+      main(page).getByText(`Your access level prevents you from editing and creating ${readOnlyType} resources.`),
     ).toBeVisible();
   });
 
@@ -229,7 +240,7 @@ test.describe('resource console', () => {
     await page.goto('/NotAType');
     await expect(page).toHaveURL(/\/$/);
     await page.goto('/Patient');
-    await expect(page.getByRole('table', { name: 'Patient search results' }).locator('tbody tr')).toHaveCount(6);
+    await expect(main(page).getByRole('table', { name: 'Patient search results' }).locator('tbody tr')).toHaveCount(6);
     await page.screenshot({ path: `${shots}/console-list-dark.png`, fullPage: true });
     const id = await page
       .getByRole('table', { name: 'Patient search results' })
@@ -237,13 +248,13 @@ test.describe('resource console', () => {
       .first()
       .innerText();
     await page.goto(`/Patient/${id.trim()}`);
-    await expect(page.getByRole('tab', { name: 'Details' })).toHaveAttribute('aria-selected', 'true');
+    await expect(main(page).getByRole('tab', { name: 'Details' })).toHaveAttribute('aria-selected', 'true');
     await page.screenshot({ path: `${shots}/console-details-dark.png`, fullPage: true });
-    await page.getByRole('tab', { name: 'Edit' }).click();
-    await expect(page.getByRole('button', { name: 'Update' })).toBeVisible();
+    await main(page).getByRole('tab', { name: 'Edit' }).click();
+    await expect(main(page).getByRole('button', { name: 'Update' })).toBeVisible();
     await page.screenshot({ path: `${shots}/console-editor-dark.png`, fullPage: true });
-    await page.getByRole('tab', { name: 'History' }).click();
-    await expect(page.getByRole('table', { name: 'History' })).toBeVisible();
+    await main(page).getByRole('tab', { name: 'History' }).click();
+    await expect(main(page).getByRole('table', { name: 'History' })).toBeVisible();
     await page.screenshot({ path: `${shots}/console-history-dark.png`, fullPage: true });
     await page.addScriptTag({ path: 'node_modules/axe-core/axe.min.js' });
     const violations = await page.evaluate(async () => {

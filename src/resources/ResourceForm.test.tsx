@@ -1,0 +1,129 @@
+import { screen, render, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { describe, expect, it, vi } from 'vitest';
+import type { Patient } from '@medplum/fhirtypes';
+import type { FhirClient } from '../../data-provider/client';
+import { SchemaLoader } from '../../schema-engine';
+import { recordedSource } from '../../schema-engine/test-support/recordedDefinitions';
+import { ResourceForm, type ResourceFormProps } from './ResourceForm';
+import { setSchemaLoader } from './typeSchema';
+import { FhirClientContext } from './useFhirClient';
+
+const client = {} as FhirClient;
+const loader = new SchemaLoader(recordedSource());
+setSchemaLoader(client, loader);
+
+const stored: Patient = {
+  resourceType: 'Patient',
+  id: 'p1',
+  meta: { versionId: '3', lastUpdated: '2024-01-01T00:00:00Z', profile: ['urn:x'] },
+  extension: [{ url: 'urn:unknown-extension', valueString: 'kept' }],
+  modifierExtension: [{ url: 'urn:modifier', valueBoolean: true }],
+  contained: [{ resourceType: 'Organization', id: 'org', name: 'Inside' }],
+  identifier: [{ system: 'urn:mrn', value: '123' }],
+  name: [{ use: 'official', given: ['Ann', 'Marie'], family: 'Smith', _given: [null, { id: 'g2' }] } as never],
+  birthDate: '1980-02-03',
+  _birthDate: { extension: [{ url: 'urn:birth-time', valueDateTime: '1980-02-03T04:05:06Z' }] },
+  gender: 'female',
+} as Patient;
+
+async function renderForm(props: Partial<ResourceFormProps> = {}) {
+  const schema = await loader.loadType('Patient');
+  const onSubmit = vi.fn();
+  const onPatch = vi.fn();
+  const onDelete = vi.fn();
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <FhirClientContext.Provider value={client}>
+        <ResourceForm
+          schema={schema}
+          defaultValue={stored}
+          onSubmit={onSubmit}
+          onPatch={onPatch}
+          onDelete={onDelete}
+          {...props}
+        />
+      </FhirClientContext.Provider>
+    </QueryClientProvider>,
+  );
+  await screen.findByLabelText('Family');
+  return { onSubmit, onPatch, onDelete, user: userEvent.setup({ delay: null }) };
+}
+
+describe('ResourceForm', { timeout: 30_000 }, () => {
+  it('shows read-only Resource Type and ID and saves an untouched resource unchanged (loss-free)', async () => {
+    const { onSubmit, user } = await renderForm();
+    expect(screen.getByLabelText('Resource Type')).toHaveValue('Patient');
+    expect(screen.getByLabelText('Resource Type')).toBeDisabled();
+    expect(screen.getByLabelText('ID')).toHaveValue('p1');
+    await user.click(screen.getByRole('button', { name: 'Update' }));
+    expect(onSubmit).toHaveBeenCalledWith(stored);
+  });
+
+  it('changes only the edited element and keeps primitive extensions', async () => {
+    const { onSubmit, user } = await renderForm();
+    const family = screen.getByLabelText('Family');
+    await user.clear(family);
+    await user.type(family, 'Jones');
+    await user.click(screen.getByRole('button', { name: 'Update' }));
+    const saved = onSubmit.mock.calls[0][0] as Patient;
+    expect(saved.name?.[0].family).toBe('Jones');
+    expect({ ...saved, name: undefined }).toEqual({ ...stored, name: undefined });
+    expect((saved.name?.[0] as { _given?: unknown })._given).toEqual([null, { id: 'g2' }]);
+  });
+
+  it('adds array items up to max and removes them only above min', async () => {
+    const { onSubmit, user } = await renderForm();
+    await user.click(screen.getByRole('button', { name: 'Add Telecom' }));
+    const telecom = screen.getByRole('group', { name: 'Telecom' });
+    await user.type(within(telecom).getByLabelText('Value'), '555-0100');
+    await user.click(screen.getByRole('button', { name: 'Remove Name 1' }));
+    await user.click(screen.getByRole('button', { name: 'Update' }));
+    const saved = onSubmit.mock.calls[0][0] as Patient;
+    expect(saved.telecom).toEqual([{ value: '555-0100' }]);
+    expect(saved.name).toBeUndefined();
+    // gender is 0..1: a single input, no add button.
+    expect(screen.queryByRole('button', { name: 'Add Gender' })).not.toBeInTheDocument();
+  });
+
+  it('shows a server issue under the field whose path matches, ignoring array indexes', async () => {
+    await renderForm({
+      outcome: {
+        resourceType: 'OperationOutcome',
+        issue: [
+          { severity: 'error', code: 'invalid', details: { text: 'Invalid date' }, expression: ['Patient.birthDate'] },
+          { severity: 'error', code: 'invalid', details: { text: 'Bad name' }, expression: ['Patient.name[0]'] },
+        ],
+      },
+    });
+    expect(screen.getByRole('alert')).toHaveTextContent('Invalid date');
+    const birthDate = screen.getByLabelText('Birth Date');
+    expect(birthDate).toHaveAccessibleDescription('Invalid date');
+    expect(within(screen.getByRole('group', { name: 'Name' })).getByText('Bad name')).toBeInTheDocument();
+  });
+
+  it('disables policy read-only fields with "Read Only", shows (empty), and leaves hidden fields out', async () => {
+    await renderForm({
+      defaultValue: { ...stored, identifier: undefined } as Patient,
+      readonlyFields: ['identifier'],
+      hiddenFields: ['birthDate'],
+    });
+    expect(screen.getByText(/Identifier.*\(Read Only\)/)).toBeInTheDocument();
+    expect(within(screen.getByRole('group', { name: 'Identifier' })).getByText('(empty)')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Add Identifier' })).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Birth Date')).not.toBeInTheDocument();
+  });
+
+  it('offers Patch and Delete (after confirmation) under More actions', async () => {
+    const { onPatch, onDelete, user } = await renderForm();
+    await user.click(screen.getByRole('button', { name: 'More actions' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Patch' }));
+    expect(onPatch).toHaveBeenCalledWith(stored);
+    await user.click(screen.getByRole('button', { name: 'More actions' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Delete' }));
+    expect(onDelete).not.toHaveBeenCalled();
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(onDelete).toHaveBeenCalled());
+  });
+});
