@@ -114,7 +114,9 @@ async function checkValue(
         ? element.children
         : (schema.elements.get(element.contentReference as string)?.children ?? []);
     const target = element.contentReference ? schema.elements.get(element.contentReference) : element;
-    await validateObject(walk, schema, children, value, base, expression, target?.constraints ?? []);
+    // Inline backbone constraints are the element's own (checked below); a contentReference brings its target's.
+    const inherited = element.contentReference ? (target?.constraints ?? []) : [];
+    await validateObject(walk, schema, children, value, base, expression, inherited);
   } else {
     const datatype = await loadDatatype(walk, element, type, expression);
     if (datatype)
