@@ -1,4 +1,4 @@
-import type { Bot, GraphDefinition, Observation, Patient } from '@medplum/fhirtypes';
+import type { Bot, GraphDefinition, Observation, Patient, Subscription } from '@medplum/fhirtypes';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { FhirClient } from '../../../data-provider/client';
 import { OperationOutcomeError } from '../../../data-provider/outcomes';
@@ -192,7 +192,7 @@ describe('FhirClient against the server: operations and services', () => {
   });
 
   it('$get-ws-binding-token answers a token and the websocket address', async () => {
-    const subscription = await client.createResource({
+    const subscription = await client.createResource<Subscription>({
       resourceType: 'Subscription',
       status: 'active',
       reason: 'client test',

@@ -1,4 +1,4 @@
-import type { Patient } from '@medplum/fhirtypes';
+import type { ClientApplication, Patient } from '@medplum/fhirtypes';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { MemoryStorage } from '../../../data-provider/client';
 import { OperationOutcomeError } from '../../../data-provider/outcomes';
@@ -163,7 +163,7 @@ describe('FhirClient against the server: sessions', () => {
 
   it('client_credentials: a ClientApplication signs in as itself', async () => {
     const { client: ownerSession, owner } = await ownerClient();
-    const app = await ownerSession.createResource({
+    const app = await ownerSession.createResource<ClientApplication>({
       resourceType: 'ClientApplication',
       name: 'Client test app',
       secret: 'client-app-secret-123',
