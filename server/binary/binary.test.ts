@@ -227,6 +227,11 @@ describe('Binary upload and download', () => {
     });
     expect(declared.status).toBe(413);
     expect(JSON.parse(declared.body).issue[0].code).toBe('too-long');
+    // A FHIR JSON Binary is parsed in memory: it is held to MAX_BODY_BYTES (8 MiB on the test server).
+    const json = `{"resourceType":"Binary","contentType":"text/plain","data":"${'A'.repeat(9 * 1024 * 1024)}"}`;
+    const streamedJson = await upload(new Blob([json]).stream() as unknown as BodyInit, 'application/fhir+json');
+    expect(streamedJson.status).toBe(413);
+    expect(issueText(streamedJson.body)).toContain('MAX_BODY_BYTES');
     expect(leftovers()).toEqual([]);
     expect(await binaryCount()).toBe(before);
   });

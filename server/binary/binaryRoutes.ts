@@ -135,6 +135,10 @@ function parseFhirBinary(text: string, details: BinaryDetails): { details: Binar
   };
 }
 
+function jsonTooLarge(maxJsonBytes: number): FhirError {
+  return errors.tooLarge(`The FHIR JSON Binary is larger than the limit of ${maxJsonBytes} bytes (MAX_BODY_BYTES)`);
+}
+
 function tooLarge(maxBytes: number): FhirError {
   return errors.tooLarge(`The Binary content is larger than the limit of ${maxBytes} bytes (BINARY_MAX_BYTES)`);
 }
@@ -170,8 +174,7 @@ export async function binaryRoutes(app: FastifyInstance, options: BinaryRoutesOp
     const declared = Number(request.headers['content-length']);
     const raw = request.raw;
     if (mediaType(contentType) === fhirJson) {
-      if (declared > options.maxJsonBytes)
-        throw errors.tooLarge(`FHIR JSON body larger than ${options.maxJsonBytes} bytes`);
+      if (declared > options.maxJsonBytes) throw jsonTooLarge(options.maxJsonBytes);
       const text = await readText(uploadStream(raw), options.maxJsonBytes);
       const parsed = parseFhirBinary(text, details);
       details = parsed.details;
@@ -201,7 +204,7 @@ export async function binaryRoutes(app: FastifyInstance, options: BinaryRoutesOp
       request.raw.unpipe();
       await drain(request.raw);
       reply.header('connection', 'close');
-      throw tooLarge(maxBytes);
+      throw error.maxBytes === maxBytes ? tooLarge(maxBytes) : jsonTooLarge(error.maxBytes);
     }
     const { staged } = prepared;
     const details = { ...prepared.details, ...(id ? { id } : {}) };
