@@ -1,6 +1,7 @@
 import { formatFilter } from '../search/formatSearchQuery';
 import { Operator } from '../search/searchOperator';
-import { invalidRequest } from './httpErrors';
+import { OperationOutcomeError } from '../outcomes/operationOutcomeError';
+import { invalidRequest, toHttpError } from './httpErrors';
 
 /**
  * react-admin's `filter` object → FHIR search query pairs.
@@ -74,12 +75,18 @@ function modelPair(code: string, filter: ModelFilter): [string, string] {
   if (!operators.has(filter.operator)) {
     throw invalidRequest(`Unknown search operator "${filter.operator}" in the filter on "${code}"`, code);
   }
-  return formatFilter({
-    code,
-    operator: filter.operator as Operator,
-    value: String(filter.value),
-    targetType: filter.targetType,
-  });
+  try {
+    return formatFilter({
+      code,
+      operator: filter.operator as Operator,
+      value: String(filter.value),
+      targetType: filter.targetType,
+    });
+  } catch (error) {
+    // The search model's refusals (a type filter without its type) as the providers' errors.
+    if (error instanceof OperationOutcomeError) throw toHttpError(error);
+    throw error;
+  }
 }
 
 function primitive(code: string, value: unknown): string {
