@@ -75,13 +75,16 @@ export {
   addValue,
   canAddValue,
   canRemoveValue,
+  emptyValue,
   fromFormModel,
   removeValue,
   switchChoiceType,
   toFormModel,
 } from './form/formModel';
-export { applySliceDefaults, sliceOf } from './form/slices';
-export { createJsonPatch } from './form/jsonPatch';
+export { applySliceDefaults, matchesSlice, sliceInitialValue, sliceOf } from './form/slices';
+export { matchesPattern } from './form/patternMatch';
+export { createJsonPatch, deepEqual } from './form/jsonPatch';
+export { loadFormTypes } from './form/loadFormTypes';
 
 // Benchmark hook
-export { buildLargestResourceSchema } from './bench/schemaBenchmark';
+export { buildLargestResourceSchema, LARGEST_BASE_RESOURCES } from './bench/schemaBenchmark';
