@@ -324,6 +324,16 @@ describe('FHIR operations', () => {
     }
   });
 
+  it('leaves the REST routes of the same types working', async () => {
+    expect((await get(`Patient/${ids.p1}`)).body.id).toBe(ids.p1);
+    expect((await get(`GraphDefinition/${ids.graph}`)).body.id).toBe(ids.graph);
+    const group = await create({ resourceType: 'Group', type: 'person', actual: true });
+    expect((await get(`Group/${group}`)).status).toBe(200);
+    expect((await get('Agent/no-such-agent')).status).toBe(404);
+    expect((await get('StructureDefinition?url=http://hl7.org/fhir/StructureDefinition/Patient')).status).toBe(200);
+    expect((await get(`Patient/${ids.p1}/_history`)).status).toBe(200);
+  });
+
   it('operations need a signed-in caller', async () => {
     expect((await http('GET', `fhir/R4/Patient/${ids.p1}/$everything`, { token: null })).status).toBe(401);
     expect(

@@ -20,7 +20,12 @@ export interface ExportJob {
   progress?: string;
   output: ExportOutput[];
   error?: string;
+  /** Active, but no progress for `staleAfterSeconds`: the process running it has stopped. */
+  stale: boolean;
 }
+
+/** An active job that has not recorded progress for this long has lost its process. */
+export const staleAfterSeconds = 300;
 
 interface ExportJobRow {
   id: string;
@@ -32,6 +37,7 @@ interface ExportJobRow {
   progress: string | null;
   output: ExportOutput[] | string;
   error: string | null;
+  stale: boolean;
 }
 
 function fromRow(row: ExportJobRow): ExportJob {
@@ -45,6 +51,7 @@ function fromRow(row: ExportJobRow): ExportJob {
     ...(row.progress ? { progress: row.progress } : {}),
     output: typeof row.output === 'string' ? (JSON.parse(row.output) as ExportOutput[]) : row.output,
     ...(row.error ? { error: row.error } : {}),
+    stale: row.stale === true,
   };
 }
 
@@ -55,14 +62,18 @@ export class ExportJobStore {
   async create(job: Pick<ExportJob, 'projectId' | 'loginId' | 'requestUrl'>): Promise<ExportJob> {
     const rows = await this.db.query<ExportJobRow>(
       `INSERT INTO bulk_export_jobs (id, project_id, login_id, status, request_url, transaction_time, progress)
-       VALUES ($1, $2, $3, 'active', $4, now(), 'Queued') RETURNING *`,
+       VALUES ($1, $2, $3, 'active', $4, now(), 'Queued') RETURNING *, false AS stale`,
       [randomUUID(), job.projectId, job.loginId, job.requestUrl],
     );
     return fromRow(rows[0]);
   }
 
   async get(id: string): Promise<ExportJob | undefined> {
-    const rows = await this.db.query<ExportJobRow>('SELECT * FROM bulk_export_jobs WHERE id = $1', [id]);
+    const rows = await this.db.query<ExportJobRow>(
+      `SELECT *, status = 'active' AND updated < now() - make_interval(secs => $2) AS stale
+       FROM bulk_export_jobs WHERE id = $1`,
+      [id, staleAfterSeconds],
+    );
     return rows[0] ? fromRow(rows[0]) : undefined;
   }
 

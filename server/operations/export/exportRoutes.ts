@@ -109,6 +109,21 @@ export async function exportRoutes(app: FastifyInstance, options: ExportRoutesOp
   app.get<{ Params: { id: string } }>('/fhir/R4/bulkdata/export/:id', async (request, reply) => {
     const job = await visibleJob(request);
     if (job.status === 'cancelled') throw errors.notFoundWith('Export job was cancelled');
+    if (job.status === 'active' && job.stale) {
+      // Nothing resumes a job whose process stopped; say so rather than answer 202 for ever.
+      return reply
+        .code(500)
+        .type('application/fhir+json')
+        .send(
+          outcomeOf([
+            {
+              severity: 'error',
+              code: 'incomplete',
+              details: { text: 'Export interrupted: the server process running it stopped; start a new export' },
+            },
+          ]),
+        );
+    }
     if (job.status === 'active') {
       return reply
         .code(202)

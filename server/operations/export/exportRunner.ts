@@ -46,16 +46,16 @@ export async function runExport(env: ExportEnvironment, request: ExportRequest, 
     const types = await exportTypes(env, request, compartments);
     const output: ExportOutput[] = [];
     for (const [index, type] of types.entries()) {
-      if (
-        signal.aborted ||
-        !(await store.progress(request.jobId, `Exporting ${type} (${index + 1} of ${types.length} types)`))
-      ) {
-        throw new ExportCancelled();
-      }
       let count = 0;
+      // Each page records progress (and so shows the job is alive); a job cancelled from any
+      // process stops at its next page.
+      const report = async () => {
+        const progress = `Exporting ${type} (${index + 1} of ${types.length} types), ${count} resources so far`;
+        if (signal.aborted || !(await store.progress(request.jobId, progress))) throw new ExportCancelled();
+      };
       const lines = async function* () {
         for (let offset = 0; ; offset += pageSize) {
-          if (signal.aborted) throw new ExportCancelled();
+          await report();
           const page = await repository.transaction(async (session) => {
             const query: QueryParams = { _count: String(pageSize), _offset: String(offset), _sort: '_id' };
             if (request.since) query._lastUpdated = `ge${request.since}`;
