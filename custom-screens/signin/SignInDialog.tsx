@@ -1,9 +1,13 @@
 import type { ReactNode } from 'react';
-import { Box, Paper, Stack, Typography } from '@mui/material';
+import { Box, createTheme, Paper, Stack, ThemeProvider, Typography, type Theme } from '@mui/material';
 import LocalHospitalIcon from '@mui/icons-material/LocalHospital';
 
 /** Width of the sign-in dialog (app-spec §2.11). */
 export const SIGN_IN_DIALOG_WIDTH = 450;
+
+// MUI's red (#d32f2f) on a filled field's grey falls under 4.5:1; a darker red keeps error labels legible.
+const legibleErrors = (outer: Theme): Theme =>
+  outer.palette.mode === 'light' ? createTheme(outer, { palette: { error: { main: '#c62828' } } }) : outer;
 
 /** The frame of every signed-out page: centred dialog, 450 wide, with the logo and a heading. */
 export function SignInDialog({
@@ -14,32 +18,34 @@ export function SignInDialog({
   children: ReactNode;
 }) {
   return (
-    <Box
-      sx={{
-        minHeight: '100vh',
-        display: 'flex',
-        alignItems: 'center',
-        justifyContent: 'center',
-        bgcolor: 'background.default',
-        p: 2,
-      }}
-    >
-      <Paper
-        component="main"
-        aria-labelledby="signin-heading"
-        sx={{ width: SIGN_IN_DIALOG_WIDTH, maxWidth: '100%', p: 4 }}
-        elevation={3}
+    <ThemeProvider theme={legibleErrors}>
+      <Box
+        sx={{
+          minHeight: '100vh',
+          display: 'flex',
+          alignItems: 'center',
+          justifyContent: 'center',
+          bgcolor: 'background.default',
+          p: 2,
+        }}
       >
-        <Stack spacing={2} alignItems="stretch">
-          <Stack spacing={1} alignItems="center">
-            <LocalHospitalIcon color="primary" sx={{ fontSize: 48 }} titleAccess="Hearth EMR" role="img" />
-            <Typography id="signin-heading" variant="h5" component="h1" textAlign="center">
-              {heading}
-            </Typography>
+        <Paper
+          component="main"
+          aria-labelledby="signin-heading"
+          sx={{ width: SIGN_IN_DIALOG_WIDTH, maxWidth: '100%', p: 4 }}
+          elevation={3}
+        >
+          <Stack spacing={2} alignItems="stretch">
+            <Stack spacing={1} alignItems="center">
+              <LocalHospitalIcon color="primary" sx={{ fontSize: 48 }} titleAccess="Hearth EMR" role="img" />
+              <Typography id="signin-heading" variant="h5" component="h1" textAlign="center">
+                {heading}
+              </Typography>
+            </Stack>
+            {children}
           </Stack>
-          {children}
-        </Stack>
-      </Paper>
-    </Box>
+        </Paper>
+      </Box>
+    </ThemeProvider>
   );
 }

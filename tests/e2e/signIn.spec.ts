@@ -53,6 +53,9 @@ test.describe('sign-in', () => {
     await expect(page.getByRole('link', { name: 'Register' })).toBeVisible();
     await shoot(page, 'signin-email');
     await expectAccessible(page);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expectAccessible(page);
+    await page.emulateMedia({ colorScheme: 'light' });
 
     await page.getByRole('button', { name: 'Next' }).click();
     await expect(page.getByText('Email is required')).toBeVisible();
@@ -67,6 +70,7 @@ test.describe('sign-in', () => {
     await expect(password).toHaveAttribute('aria-invalid', 'true');
     await expect(password).toHaveValue('not the password');
     await shoot(page, 'signin-wrong-password');
+    await expectAccessible(page);
 
     await typePassword(page, demoPassword);
     await expectSignedIn(page);
@@ -298,18 +302,18 @@ test.describe('sign-in', () => {
     expect(link.startsWith(`${base}setpassword/`)).toBe(true);
     await page.goto(link);
     await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
-    await page.getByLabel('New password').fill('my new password');
-    await page.getByLabel('Confirm password').fill('my new passwort');
+    await page.getByLabel(/^New password/).fill('my new password');
+    await page.getByLabel(/^Confirm password/).fill('my new passwort');
     await page.getByRole('button', { name: 'Set password' }).click();
     await expect(page.getByText('Passwords do not match')).toBeVisible();
     await shoot(page, 'set-password-mismatch');
-    await page.getByLabel('Confirm password').fill('my new password');
+    await page.getByLabel(/^Confirm password/).fill('my new password');
     await page.getByRole('button', { name: 'Set password' }).click();
     await expect(page.getByText(/Your password is set/)).toBeVisible();
     // The link works once.
     await page.goto(link);
-    await page.getByLabel('New password').fill('another password');
-    await page.getByLabel('Confirm password').fill('another password');
+    await page.getByLabel(/^New password/).fill('another password');
+    await page.getByLabel(/^Confirm password/).fill('another password');
     await page.getByRole('button', { name: 'Set password' }).click();
     await expect(page.getByRole('alert')).toContainText('This password link is invalid or has expired');
 

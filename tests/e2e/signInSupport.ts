@@ -90,38 +90,46 @@ export async function resetLinkFor(email: string): Promise<string> {
   return link as string;
 }
 
-async function nextFrames(page: Page): Promise<void> {
+/** Waits until the page's CSS transitions (theme colours, floating labels) have finished. */
+async function settled(page: Page): Promise<void> {
   await page.evaluate(
     () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
   );
+  await expect
+    .poll(() => page.evaluate(() => document.getAnimations().filter((a) => a.playState === 'running').length))
+    .toBe(0);
 }
 
 /** Screenshots of the current screen in light and dark mode (the app follows the system setting by default). */
 export async function shoot(page: Page, name: string): Promise<void> {
   await page.emulateMedia({ colorScheme: 'light' });
-  await nextFrames(page);
+  await settled(page);
   await page.screenshot({ path: `${screenshots}/${name}-light.png` });
   await page.emulateMedia({ colorScheme: 'dark' });
   await expect
     .poll(() => page.evaluate(() => getComputedStyle(document.body).backgroundColor))
     .not.toBe('rgb(255, 255, 255)');
-  await nextFrames(page);
+  await settled(page);
   await page.screenshot({ path: `${screenshots}/${name}-dark.png` });
   await page.emulateMedia({ colorScheme: 'light' });
+  await settled(page);
 }
 
 interface AxeResult {
-  violations: { id: string; impact?: string; help: string; nodes: { target: unknown }[] }[];
+  violations: { id: string; impact?: string; help: string; nodes: { target: unknown; failureSummary?: string }[] }[];
 }
 
 /** axe-core on the page: no serious or critical violation. */
 export async function expectAccessible(page: Page): Promise<void> {
+  await settled(page);
   await page.addScriptTag({ path: 'node_modules/axe-core/axe.min.js' });
   const result = await page.evaluate(
     () => (window as unknown as { axe: { run(): Promise<AxeResult> } }).axe.run() as Promise<AxeResult>,
   );
   const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.help} ${JSON.stringify(v.nodes.map((n) => n.target))}`)).toEqual([]);
+  expect(
+    bad.map((v) => `${v.id}: ${v.help} ${JSON.stringify(v.nodes.map((n) => [n.target, n.failureSummary]))}`),
+  ).toEqual([]);
 }
 
 /** Browser console errors, apart from the failed requests that refused sign-ins cause by design. */

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { List, ListItemButton, ListItemText, Stack, TextField, Typography } from '@mui/material';
+import { List, ListItem, ListItemButton, ListItemText, Stack, TextField, Typography } from '@mui/material';
 import { matchingMemberships, type SignInFlow } from '../useSignIn';
 
 /** Choose profile: a search box and at most 10 matching memberships, or "Nothing found...". */
@@ -24,13 +24,11 @@ export function ChooseProfileStep({ flow }: { flow: SignInFlow }) {
       ) : (
         <List aria-label="Profiles" disablePadding>
           {matches.map((membership) => (
-            <ListItemButton
-              key={membership.id}
-              onClick={() => void flow.chooseProfile(membership.id)}
-              disabled={flow.state.busy}
-            >
-              <ListItemText primary={membership.profile} secondary={membership.project} />
-            </ListItemButton>
+            <ListItem key={membership.id} disablePadding>
+              <ListItemButton onClick={() => void flow.chooseProfile(membership.id)} disabled={flow.state.busy}>
+                <ListItemText primary={membership.profile} secondary={membership.project} />
+              </ListItemButton>
+            </ListItem>
           ))}
         </List>
       )}
