@@ -100,6 +100,27 @@ describe('FhirClient against the server: sessions', () => {
     expect(refused.status).toBe(401);
   });
 
+  it('a token for another audience: refused by a client with a client id, and by the server for one without', async () => {
+    const foreign = inject('foreignAudienceToken');
+    const strict = testClient({ clientId: 'hearth-web', autoBatchTime: 0 }).client;
+    expect((await failure(Promise.resolve().then(() => strict.setAccessToken(foreign)))).message).toBe(
+      'token not issued for this audience',
+    );
+    expect(strict.getActiveLogin()).toBeUndefined();
+
+    // Without a client id the client sends it; the server's 401 cannot be cured without a refresh token.
+    const onUnauthenticated = vi.fn();
+    const { client: lenient, sent } = testClient({ autoBatchTime: 0, onUnauthenticated });
+    lenient.setAccessToken(foreign);
+    const error = await failure(lenient.search('Patient'));
+    expect(error.status).toBe(401);
+    expect(onUnauthenticated).toHaveBeenCalledTimes(1);
+    expect(lenient.getActiveLogin()).toBeUndefined();
+    expect(sent.map((request) => `${request.method} ${request.path} ${request.status}`)).toEqual([
+      'GET /fhir/R4/Patient 401',
+    ]);
+  });
+
   it('several logins at once: switching changes who the calls act as', async () => {
     const storage = new MemoryStorage();
     const first = await registerProjectOwner();
