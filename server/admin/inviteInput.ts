@@ -52,6 +52,8 @@ export function parseInvite(body: unknown): InviteRequest {
     throw errors.invalid(`membership.${unknownField} cannot be set by an invitation`, `membership.${unknownField}`);
   }
   const membership = { ...membershipInput } as Partial<ProjectMembership>;
+  const externalId = optionalString(input, 'externalId');
+  if (externalId) membership.externalId = externalId;
   const accessPolicy =
     optionalReference(input.accessPolicy, 'accessPolicy', 'AccessPolicy') ??
     optionalReference(membership.accessPolicy, 'membership.accessPolicy', 'AccessPolicy');

@@ -23,13 +23,26 @@ describe('POST /email/v1/send', () => {
 
   it('without SMTP_URL queues the message to the outbox and says it was not delivered', async () => {
     const subject = `Clinic news ${Date.now()}`;
-    const answer = await send({ to: 'patient@mail.example', cc: ['nurse@mail.example'], subject, text: 'Hello' });
+    const answer = await send({
+      to: 'patient@mail.example',
+      cc: ['nurse@mail.example'],
+      bcc: 'records@mail.example',
+      from: 'spoofed@elsewhere.example',
+      subject,
+      text: 'Hello',
+    });
     expect(answer.status).toBe(200);
     expect(answer.body.resourceType).toBe('OperationOutcome');
     expect(issueText(answer.body)).toContain('queued to the outbox');
     expect(issueText(answer.body)).toContain('not delivered');
     const stored = outboxMessages().find((message) => message.subject === subject);
-    expect(stored).toMatchObject({ to: ['patient@mail.example'], cc: ['nurse@mail.example'], text: 'Hello' });
+    expect(stored).toMatchObject({
+      to: ['patient@mail.example'],
+      cc: ['nurse@mail.example'],
+      bcc: ['records@mail.example'],
+      text: 'Hello',
+    });
+    expect((stored as { from?: string }).from).not.toContain('spoofed');
   });
 
   it('lets project admins send, and refuses members who are not admins', async () => {
@@ -55,7 +68,16 @@ describe('POST /email/v1/send', () => {
       [{ to: 'a@mail.example', text: 'x' }, 'subject'],
       [{ to: 'a@mail.example', subject: 'Two\nlines', text: 'x' }, 'subject'],
       [{ to: 'a@mail.example', subject: 'No body' }, 'text'],
+      [{ to: 'a@mail.example', bcc: 'bad', subject: 'x', text: 'x' }, 'bcc'],
     ];
+    const attachment = await send({
+      to: 'a@mail.example',
+      subject: 'x',
+      text: 'x',
+      attachments: [{ path: '/etc/passwd' }],
+    });
+    expect(attachment.status).toBe(400);
+    expect(issueText(attachment.body)).toContain('Attachments are not supported');
     for (const [body, field] of cases) {
       const answer = await send(body);
       expect(answer.status, JSON.stringify(body)).toBe(400);

@@ -32,7 +32,10 @@ function optionalText(body: Record<string, unknown>, field: string, max: number)
   return value;
 }
 
-/** `POST /email/v1/send`'s body, checked: `{to, cc?, subject, text?, html?}` (one of text or html). */
+/**
+ * `POST /email/v1/send`'s body, checked: `{to, cc?, bcc?, subject, text?, html?}` (text or html
+ * needed). `from` is ignored: mail always leaves as EMAIL_FROM.
+ */
 export function parseOutgoingEmail(body: unknown): OutgoingEmail {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw errors.invalid('The request body must be a JSON object {to, cc?, subject, text?, html?}');
@@ -40,11 +43,22 @@ export function parseOutgoingEmail(body: unknown): OutgoingEmail {
   const input = body as Record<string, unknown>;
   const to = addresses(input.to, 'to', true);
   const cc = addresses(input.cc, 'cc', false);
+  const bcc = addresses(input.bcc, 'bcc', false);
+  if (input.attachments !== undefined) {
+    throw errors.notSupported('Attachments are not supported: link to a Binary instead');
+  }
   const subject = optionalText(input, 'subject', maxSubjectLength)?.trim();
   if (!subject) throw errors.invalid('Missing subject', 'subject');
   if (/[\r\n]/.test(subject)) throw errors.invalid('subject must be one line', 'subject');
   const text = optionalText(input, 'text', maxBodyLength);
   const html = optionalText(input, 'html', maxBodyLength);
   if (!text && !html) throw errors.invalid('Missing text or html (the message body)', 'text');
-  return { to, ...(cc.length > 0 ? { cc } : {}), subject, ...(text ? { text } : {}), ...(html ? { html } : {}) };
+  return {
+    to,
+    ...(cc.length > 0 ? { cc } : {}),
+    ...(bcc.length > 0 ? { bcc } : {}),
+    subject,
+    ...(text ? { text } : {}),
+    ...(html ? { html } : {}),
+  };
 }

@@ -4,6 +4,7 @@ import { EmailOutbox, type EmailMessage as OutboxMessage } from './emailOutbox';
 export interface OutgoingEmail {
   to: string | string[];
   cc?: string | string[];
+  bcc?: string | string[];
   subject: string;
   text?: string;
   html?: string;
@@ -56,6 +57,7 @@ export function createEmailSender(options: EmailSenderOptions): EmailSender {
         from: options.from,
         to: message.to,
         cc: message.cc,
+        bcc: message.bcc,
         subject: message.subject,
         text: message.text,
         html: message.html,
@@ -66,10 +68,14 @@ export function createEmailSender(options: EmailSenderOptions): EmailSender {
   };
 }
 
-function outboxMessage(message: OutgoingEmail, from: string): OutboxMessage & { cc?: string | string[] } {
+function outboxMessage(
+  message: OutgoingEmail,
+  from: string,
+): OutboxMessage & { cc?: string | string[]; bcc?: string | string[] } {
   return {
     to: message.to,
     ...(message.cc ? { cc: message.cc } : {}),
+    ...(message.bcc ? { bcc: message.bcc } : {}),
     subject: message.subject,
     text: message.text ?? '',
     ...(message.html ? { html: message.html } : {}),

@@ -30,6 +30,7 @@ describe('the e-mail sender', () => {
     const result = await sender.send({
       to: ['alice@clinic.example'],
       cc: 'ben@clinic.example',
+      bcc: 'audit@clinic.example',
       subject: 'Lab results ready',
       text: 'Your results are ready: https://secret.example/link',
     });
@@ -37,7 +38,9 @@ describe('the e-mail sender', () => {
     await smtp.waitFor(1);
     const mail = smtp.received[0];
     expect(mail.from).toBe('noreply@clinic.example');
-    expect(mail.to.sort()).toEqual(['alice@clinic.example', 'ben@clinic.example']);
+    expect(mail.to.sort()).toEqual(['alice@clinic.example', 'audit@clinic.example', 'ben@clinic.example']);
+    // Blind copies are delivered but not named in the message.
+    expect(mail.data).not.toContain('audit@clinic.example');
     expect(mail.data).toContain('Subject: Lab results ready');
     expect(mail.data).toContain('Your results are ready');
     // Only the subject is logged: bodies carry sign-in links.
