@@ -1,11 +1,11 @@
-import type { ClientApplication, Patient } from '@medplum/fhirtypes';
+import type { AccessPolicy, ClientApplication, Patient } from '@medplum/fhirtypes';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { MemoryStorage } from '../../../data-provider/client';
 import { OperationOutcomeError } from '../../../data-provider/outcomes';
 import { createFhirAuthProvider } from '../../../data-provider/react-admin';
 import { http } from '../fhirClient';
 import { startOidcProvider, type TestOidcProvider } from '../oidcProvider';
-import { postJson, registerProjectOwner, registerUser } from '../accounts';
+import { postJson, registerProjectOwner, registerUser, uniqueEmail } from '../accounts';
 import { pkcePair } from '../signIn';
 import { ownerClient, signInWithClient, testClient } from './clientSession';
 
@@ -174,6 +174,46 @@ describe('FhirClient against the server: sessions', () => {
     await client.processCode(project.code as string);
     expect(client.getProject()?.name).toBe('Client Clinic');
     expect(client.isProjectAdmin()).toBe(true);
+  });
+
+  it('new patient through the client; canAccess agrees with what the server then allows', async () => {
+    const { client: ownerSession, owner } = await ownerClient();
+    const policy = await ownerSession.createResource<AccessPolicy>({
+      resourceType: 'AccessPolicy',
+      name: 'Patients',
+      resource: [
+        { resourceType: '*', compartment: { reference: '%profile' } },
+        { resourceType: 'Practitioner', readonly: true },
+      ],
+    });
+    const project = await ownerSession.readResource('Project', owner.projectId);
+    await ownerSession.updateResource({
+      ...project,
+      defaultPatientAccessPolicy: { reference: `AccessPolicy/${policy.id}` },
+    });
+
+    const { client } = testClient({ autoBatchTime: 0 });
+    const registered = await client.startNewUser({
+      firstName: 'Pat',
+      lastName: 'Ient',
+      email: uniqueEmail('patient'),
+      password: 'patient password 1',
+    });
+    const answer = await client.startNewPatient({ login: registered.login, projectId: owner.projectId });
+    await client.processCode(answer.code as string);
+    expect(client.getProfile()?.resourceType).toBe('Patient');
+
+    const auth = createFhirAuthProvider(client);
+    const can = (resource: string, action: string) => auth.canAccess!({ resource, action });
+    expect(await can('Observation', 'create')).toBe(true);
+    expect(await can('Practitioner', 'list')).toBe(true);
+    expect(await can('Practitioner', 'edit')).toBe(false);
+    expect(await can('ProjectMembership', 'list')).toBe(false);
+    // The server decides the same.
+    expect((await client.search('Practitioner', { _count: '1' })).resourceType).toBe('Bundle');
+    const practitioner = await failure(client.createResource({ resourceType: 'Practitioner' }));
+    expect(practitioner.status).toBe(403);
+    expect((await failure(client.search('ProjectMembership'))).status).toBe(403);
   });
 
   it("Google sign-in answers the server's refusal when it is not configured", async () => {
