@@ -1,12 +1,7 @@
-import type {
-  OperationOutcome,
-  OperationOutcomeIssue,
-  Parameters,
-  Resource,
-  StructureDefinition,
-} from '@medplum/fhirtypes';
+import type { OperationOutcome, OperationOutcomeIssue, Parameters, Resource } from '@medplum/fhirtypes';
 import { allOk, errors, outcomeOf } from '../fhir/fhirError';
 import type { RepositorySession } from '../fhir/repository';
+import { validateAgainstProfile } from '../validation/profileValidator';
 import { validateResource } from '../validation/resourceValidator';
 import { findStructureDefinition } from './structureDefinitionLookup';
 
@@ -27,8 +22,8 @@ export function resourceToValidate(body: unknown): unknown {
 /**
  * `{Type}/$validate` and `{Type}/{id}/$validate`: checks the resource as a write would (the
  * official schema and the primitive rules of server/validation), without storing it, and checks
- * that each `meta.profile` is a StructureDefinition the caller can see, of the resource's type.
- * The profile's own constraints are not evaluated here (see docs/operations.md).
+ * that each `meta.profile` is a StructureDefinition the caller can see, of the resource's type,
+ * and that the resource conforms to it (schema engine: cardinality, slices, fixed/pattern, invariants).
  */
 export async function validateOperation(
   session: RepositorySession,
@@ -52,7 +47,6 @@ export async function validateOperation(
       expression: [`${resourceType}.id`],
     });
   }
-  const notes: OperationOutcomeIssue[] = [];
   const profiles = resource.meta?.profile ?? [];
   for (const [index, url] of profiles.entries()) {
     const expression = [`${resourceType}.meta.profile[${index}]`];
@@ -72,23 +66,9 @@ export async function validateOperation(
         expression,
       });
     } else {
-      notes.push(profileNote(profile, expression));
+      // The profile's own rules, through the schema engine (server/validation/profileValidator.ts).
+      issues.push(...(await validateAgainstProfile(resource, profile, (u) => findStructureDefinition(session, u))));
     }
   }
-  if (issues.length === 0) {
-    const ok = allOk();
-    return notes.length > 0 ? { ...ok, issue: [...(ok.issue ?? []), ...notes] } : ok;
-  }
-  return outcomeOf([...issues, ...notes]);
-}
-
-function profileNote(profile: StructureDefinition, expression: string[]): OperationOutcomeIssue {
-  return {
-    severity: 'information',
-    code: 'informational',
-    details: {
-      text: `Checked against the base ${profile.type} definition; the constraints of profile ${profile.url} are not evaluated by this server yet`,
-    },
-    expression,
-  };
+  return issues.length === 0 ? allOk() : outcomeOf(issues);
 }
