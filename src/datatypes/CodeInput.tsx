@@ -6,8 +6,9 @@ import { useValueSetOptions } from './useValueSetOptions';
 /** A `code` with a ValueSet binding: the expansion's codes, with free text allowed unless required. */
 export function CodeInput(props: InputProps<string> & { valueSet?: string }) {
   const [open, setOpen] = useState(false);
-  const [text, setText] = useState('');
-  const options = useValueSetOptions(props.valueSet, text === props.value ? '' : text, open);
+  // The typed text filters the expansion; choosing an option clears the filter.
+  const [filter, setFilter] = useState('');
+  const options = useValueSetOptions(props.valueSet, filter, open);
   const codes = (options.data ?? []).map((coding) => coding.code as string);
   const labels = new Map((options.data ?? []).map((coding) => [coding.code as string, coding.display]));
   return (
@@ -29,8 +30,12 @@ export function CodeInput(props: InputProps<string> & { valueSet?: string }) {
         </li>
       )}
       onInputChange={(_event, value, reason) => {
-        setText(value);
-        if (reason === 'input') props.onChange(value.trim() || undefined);
+        if (reason !== 'input') {
+          setFilter('');
+          return;
+        }
+        setFilter(value);
+        props.onChange(value.trim() || undefined);
       }}
       onChange={(_event, value) => props.onChange(value?.trim() || undefined)}
       ListboxProps={{ style: { maxHeight: 320 } }}
@@ -41,7 +46,12 @@ export function CodeInput(props: InputProps<string> & { valueSet?: string }) {
           label={props.label}
           required={props.required}
           error={!!props.error}
-          helperText={props.error}
+          helperText={
+            props.error ??
+            (open && options.isSuccess && !options.isFetching && (options.data ?? []).length === 0
+              ? 'Nothing found'
+              : undefined)
+          }
           slotProps={{ htmlInput: { ...params.inputProps, 'data-path': props.path } }}
         />
       )}

@@ -37,7 +37,12 @@ export function CodingInput(props: InputProps<Coding> & { valueSet?: string }) {
           label={props.label}
           required={props.required}
           error={!!props.error}
-          helperText={props.error}
+          helperText={
+            props.error ??
+            (open && options.isSuccess && !options.isFetching && (options.data ?? []).length === 0
+              ? 'Nothing found'
+              : undefined)
+          }
         />
       )}
     />

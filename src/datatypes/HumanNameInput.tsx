@@ -1,8 +1,8 @@
 import type { HumanName } from '@medplum/fhirtypes';
 import { FieldGroup } from './FieldGroup';
-import { splitWords, withField, type InputProps } from './inputProps';
+import { withField, type InputProps } from './inputProps';
 import { SelectInput } from './SelectInput';
-import { TextPart } from './TextPart';
+import { TextPart, WordListPart } from './TextPart';
 
 export const HUMAN_NAME_USES = ['temp', 'old', 'usual', 'official', 'nickname', 'anonymous', 'maiden'] as const;
 
@@ -10,43 +10,44 @@ export const HUMAN_NAME_USES = ['temp', 'old', 'usual', 'official', 'nickname', 
 export function HumanNameInput(props: InputProps<HumanName>) {
   const value = props.value;
   const set = (key: keyof HumanName, next: unknown) => props.onChange(withField(value, key, next));
+  const p = props.path;
   return (
     <FieldGroup label={props.label} required={props.required} error={props.error}>
       <SelectInput
         label="Use"
-        path={`${props.path}.use`}
+        path={`${p}.use`}
         options={HUMAN_NAME_USES}
         value={value?.use}
         disabled={props.disabled}
         onChange={(v) => set('use', v)}
       />
-      <TextPart
+      <WordListPart
         label="Prefix"
-        path={`${props.path}.prefix`}
-        value={value?.prefix?.join(' ')}
+        path={`${p}.prefix`}
+        value={value?.prefix}
         disabled={props.disabled}
-        onChange={(v) => set('prefix', splitWords(v ?? ''))}
+        onChange={(v) => set('prefix', v)}
       />
-      <TextPart
+      <WordListPart
         label="Given"
-        path={`${props.path}.given`}
-        value={value?.given?.join(' ')}
+        path={`${p}.given`}
+        value={value?.given}
         disabled={props.disabled}
-        onChange={(v) => set('given', splitWords(v ?? ''))}
+        onChange={(v) => set('given', v)}
       />
       <TextPart
         label="Family"
-        path={`${props.path}.family`}
+        path={`${p}.family`}
         value={value?.family}
         disabled={props.disabled}
         onChange={(v) => set('family', v)}
       />
-      <TextPart
+      <WordListPart
         label="Suffix"
-        path={`${props.path}.suffix`}
-        value={value?.suffix?.join(' ')}
+        path={`${p}.suffix`}
+        value={value?.suffix}
         disabled={props.disabled}
-        onChange={(v) => set('suffix', splitWords(v ?? ''))}
+        onChange={(v) => set('suffix', v)}
       />
     </FieldGroup>
   );

@@ -9,8 +9,6 @@ import { inputId, type InputProps } from './inputProps';
 import { REFERENCE_SEARCH_COUNT, referenceSearchField, referenceTargetTypes } from './referenceSearch';
 import { useDebounced } from './useValueSetOptions';
 
-type Option = Reference | string;
-
 /** Reference: choose the target type, then search it by its type-specific field (`_count` 10). */
 export function ReferenceInput(props: InputProps<Reference> & { targetProfiles: readonly string[] }) {
   const client = useFhirClient();
@@ -56,9 +54,8 @@ export function ReferenceInput(props: InputProps<Reference> & { targetProfiles: 
           ))}
         </TextField>
       )}
-      <Autocomplete<Option, false, false, true>
+      <Autocomplete<Reference, false, false, false>
         id={inputId(props.path)}
-        freeSolo
         sx={{ flex: '1 1 240px' }}
         open={open}
         onOpen={() => setOpen(true)}
@@ -70,18 +67,11 @@ export function ReferenceInput(props: InputProps<Reference> & { targetProfiles: 
         value={props.value ?? null}
         filterOptions={(x) => x}
         getOptionLabel={(option) =>
-          typeof option === 'string'
-            ? option
-            : option.display
-              ? `${option.display} (${option.reference})`
-              : (option.reference ?? '')
+          option.display ? `${option.display} (${option.reference})` : (option.reference ?? '')
         }
-        isOptionEqualToValue={(a, b) => typeof a !== 'string' && typeof b !== 'string' && a.reference === b.reference}
+        isOptionEqualToValue={(a, b) => a.reference === b.reference}
         onInputChange={(_event, value, reason) => reason === 'input' && setText(value)}
-        onChange={(_event, value) => {
-          if (typeof value === 'string') props.onChange(value ? { ...props.value, reference: value } : undefined);
-          else props.onChange(value ?? undefined);
-        }}
+        onChange={(_event, value) => props.onChange(value ?? undefined)}
         ListboxProps={{ style: { maxHeight: 320 } }}
         renderInput={(params) => (
           <TextField

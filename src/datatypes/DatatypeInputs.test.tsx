@@ -1,0 +1,242 @@
+import { useState } from 'react';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { describe, expect, it, vi } from 'vitest';
+import type { FhirClient } from '../../data-provider/client';
+import { FhirClientContext } from '../resources/useFhirClient';
+import { AddressInput } from './AddressInput';
+import { AnnotationInput } from './AnnotationInput';
+import { CodeInput } from './CodeInput';
+import { ContactPointInput } from './ContactPointInput';
+import { HumanNameInput } from './HumanNameInput';
+import { IdentifierInput } from './IdentifierInput';
+import type { InputProps } from './inputProps';
+import { MoneyInput } from './MoneyInput';
+import { PeriodInput } from './PeriodInput';
+import { PrimitiveInput } from './PrimitiveInput';
+import { QuantityInput } from './QuantityInput';
+import { RangeInput } from './RangeInput';
+import { RatioInput } from './RatioInput';
+import { ReferenceInput } from './ReferenceInput';
+import { TimingInput } from './TimingInput';
+
+type AnyInput = (props: InputProps<never>) => React.ReactElement;
+
+/** Renders one input with its value in state; `changes` records every value it hands back. */
+function renderInput(
+  Input: AnyInput,
+  initial?: unknown,
+  extra: Record<string, unknown> = {},
+  client = {} as FhirClient,
+) {
+  const changes: unknown[] = [];
+  function Harness() {
+    const [value, setValue] = useState<unknown>(initial);
+    return (
+      <Input
+        label="Field"
+        path="Test.field"
+        value={value as never}
+        onChange={(next: unknown) => {
+          changes.push(next);
+          setValue(next);
+        }}
+        {...extra}
+      />
+    );
+  }
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <FhirClientContext.Provider value={client}>
+        <Harness />
+      </FhirClientContext.Provider>
+    </QueryClientProvider>,
+  );
+  return { changes, last: () => changes[changes.length - 1], user: userEvent.setup({ delay: null }) };
+}
+
+async function choose(user: ReturnType<typeof userEvent.setup>, label: string, option: string) {
+  await user.click(screen.getByLabelText(label));
+  await user.click(await screen.findByRole('option', { name: option }));
+}
+
+describe('datatype inputs', { timeout: 30_000 }, () => {
+  it('HumanName: use list, prefix/given/suffix as space-separated lists', async () => {
+    const { last, user } = renderInput(HumanNameInput as AnyInput);
+    await choose(user, 'Use', 'maiden');
+    await user.type(screen.getByLabelText('Given'), 'Ann Marie');
+    await user.type(screen.getByLabelText('Family'), 'Smith');
+    expect(last()).toEqual({ use: 'maiden', given: ['Ann', 'Marie'], family: 'Smith' });
+    await user.click(screen.getByLabelText('Use'));
+    const options = (await screen.findAllByRole('option')).map((o) => o.textContent);
+    expect(options).toEqual(['(none)', 'temp', 'old', 'usual', 'official', 'nickname', 'anonymous', 'maiden']);
+  });
+
+  it('Address: use, type, two lines, city, state, postal code; extra lines are kept', async () => {
+    const { last, user } = renderInput(AddressInput as AnyInput, { line: ['1 Main', 'Apt 2', 'Rear'] });
+    await user.clear(screen.getByLabelText('Line 2'));
+    await user.type(screen.getByLabelText('Line 2'), 'Apt 3');
+    await user.type(screen.getByLabelText('City'), 'Boston');
+    await choose(user, 'Type', 'both');
+    expect(last()).toEqual({ line: ['1 Main', 'Apt 3', 'Rear'], city: 'Boston', type: 'both' });
+  });
+
+  it('ContactPoint and Identifier', async () => {
+    const { last, user } = renderInput(ContactPointInput as AnyInput);
+    await choose(user, 'System', 'sms');
+    await choose(user, 'Use', 'mobile');
+    await user.type(screen.getByLabelText('Value'), '555');
+    expect(last()).toEqual({ system: 'sms', use: 'mobile', value: '555' });
+  });
+
+  it('Identifier keeps fields it does not show', async () => {
+    const { last, user } = renderInput(IdentifierInput as AnyInput, { use: 'official', value: '1' });
+    await user.type(screen.getByLabelText('System'), 'urn:x');
+    expect(last()).toEqual({ use: 'official', value: '1', system: 'urn:x' });
+  });
+
+  it('Quantity: comparator list and a decimal value; Range and Ratio are built of quantities', async () => {
+    const { last, user } = renderInput(QuantityInput as AnyInput);
+    await user.click(screen.getByLabelText('Comparator'));
+    expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual(['(none)', '<', '<=', '>=', '>']);
+    await user.click(screen.getByRole('option', { name: '>=' }));
+    await user.type(screen.getByLabelText('Value'), '2.5');
+    expect(last()).toEqual({ comparator: '>=', value: 2.5 });
+  });
+
+  it('Range: low and high without comparators', async () => {
+    const { last, user } = renderInput(RangeInput as AnyInput);
+    const low = screen.getByRole('group', { name: 'Low' });
+    expect(within(low).queryByLabelText('Comparator')).not.toBeInTheDocument();
+    await user.type(within(low).getByLabelText('Value'), '1');
+    await user.type(within(screen.getByRole('group', { name: 'High' })).getByLabelText('Value'), '9');
+    expect(last()).toEqual({ low: { value: 1 }, high: { value: 9 } });
+  });
+
+  it('Ratio: numerator and denominator', async () => {
+    const { last, user } = renderInput(RatioInput as AnyInput);
+    await user.type(within(screen.getByRole('group', { name: 'Numerator' })).getByLabelText('Value'), '1');
+    await user.type(within(screen.getByRole('group', { name: 'Denominator' })).getByLabelText('Unit'), 'mL');
+    expect(last()).toEqual({ numerator: { value: 1 }, denominator: { unit: 'mL' } });
+  });
+
+  it('Money: value and the currency list', async () => {
+    const { last, user } = renderInput(MoneyInput as AnyInput);
+    await user.click(screen.getByLabelText('Currency'));
+    expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual([
+      '(none)',
+      'USD',
+      'EUR',
+      'CAD',
+      'GBP',
+      'AUD',
+    ]);
+    await user.click(screen.getByRole('option', { name: 'EUR' }));
+    await user.type(screen.getByLabelText('Value'), '12');
+    expect(last()).toEqual({ currency: 'EUR', value: 12 });
+  });
+
+  it('Period: start and end pickers saving instants', async () => {
+    const { last, user } = renderInput(PeriodInput as AnyInput);
+    const start = screen.getByLabelText('Start');
+    expect(start).toHaveAttribute('type', 'datetime-local');
+    await user.type(start, '2024-03-04T05:06:07');
+    expect(last()).toEqual({ start: new Date('2024-03-04T05:06:07').toISOString().replace('.000Z', 'Z') });
+  });
+
+  it('Timing: period, period unit and days of week lists', async () => {
+    const { last, user } = renderInput(TimingInput as AnyInput);
+    await user.type(screen.getByLabelText('Repeat every'), '2');
+    await user.click(screen.getByLabelText('Period unit'));
+    expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual([
+      '(none)',
+      's',
+      'min',
+      'h',
+      'd',
+      'wk',
+      'mo',
+      'a',
+    ]);
+    await user.click(screen.getByRole('option', { name: 'wk' }));
+    await user.click(screen.getByLabelText('Days of week'));
+    await user.click(await screen.findByRole('option', { name: 'mon' }));
+    expect(last()).toEqual({ repeat: { period: 2, periodUnit: 'wk', dayOfWeek: ['mon'] } });
+  });
+
+  it('Annotation: text with the placeholder "Annotation text"', async () => {
+    const { last, user } = renderInput(AnnotationInput as AnyInput, { time: '2024-01-01' });
+    expect(screen.getByPlaceholderText('Annotation text')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Text'), 'line one');
+    expect(last()).toEqual({ time: '2024-01-01', text: 'line one' });
+  });
+
+  it('primitives: integer steps 1, decimal any, NaN becomes undefined', async () => {
+    const { last, user } = renderInput(PrimitiveInput as AnyInput, undefined, { type: 'integer' });
+    expect(screen.getByLabelText('Field')).toHaveAttribute('step', '1');
+    await user.type(screen.getByLabelText('Field'), '42');
+    expect(last()).toBe(42);
+    await user.clear(screen.getByLabelText('Field'));
+    expect(last()).toBeUndefined();
+  });
+
+  it('code: options from ValueSet $expand with the typed filter; "Nothing found" when none', async () => {
+    const valueSetExpand = vi.fn(async ({ filter }: { filter?: string }) => ({
+      resourceType: 'ValueSet',
+      expansion: {
+        contains:
+          filter === 'zz'
+            ? []
+            : [{ system: 'http://hl7.org/fhir/administrative-gender', code: 'female', display: 'Female' }],
+      },
+    }));
+    const client = { valueSetExpand } as unknown as FhirClient;
+    const { last, user } = renderInput(CodeInput as AnyInput, undefined, { valueSet: 'http://vs|4.0.1' }, client);
+    await user.click(screen.getByLabelText('Field'));
+    await user.click(await screen.findByRole('option', { name: 'Female (female)' }));
+    expect(last()).toBe('female');
+    expect(valueSetExpand).toHaveBeenCalledWith(expect.objectContaining({ url: 'http://vs' }), expect.anything());
+    await user.clear(screen.getByLabelText('Field'));
+    await user.type(screen.getByLabelText('Field'), 'zz');
+    expect(await screen.findByText('Nothing found')).toBeInTheDocument();
+  });
+
+  it('Reference: searches the chosen type by its field with _count 10', async () => {
+    const searchResources = vi.fn(async (type: string) =>
+      type === 'Patient' ? [{ resourceType: 'Patient', id: 'p1', name: [{ given: ['Eve'], family: 'Doe' }] }] : [],
+    );
+    const client = { searchResources } as unknown as FhirClient;
+    const { last, user } = renderInput(
+      ReferenceInput as AnyInput,
+      undefined,
+      {
+        targetProfiles: [
+          'http://hl7.org/fhir/StructureDefinition/Patient',
+          'http://hl7.org/fhir/StructureDefinition/Device',
+        ],
+      },
+      client,
+    );
+    await user.type(screen.getByRole('combobox', { name: 'Field' }), 'Eve');
+    await waitFor(() =>
+      expect(searchResources).toHaveBeenCalledWith('Patient', { name: 'Eve', _count: '10' }, expect.anything()),
+    );
+    await user.click(await screen.findByRole('option', { name: /Eve Doe/ }));
+    expect(last()).toEqual({ reference: 'Patient/p1', display: 'Eve Doe' });
+    await waitFor(() =>
+      expect(searchResources).toHaveBeenCalledWith('Patient', { name: 'Eve', _count: '10' }, expect.anything()),
+    );
+    await choose(user, 'Field type', 'Device');
+    await user.clear(screen.getByRole('combobox', { name: 'Field' }));
+    await user.type(screen.getByRole('combobox', { name: 'Field' }), 'pump');
+    await waitFor(() =>
+      expect(searchResources).toHaveBeenCalledWith(
+        'Device',
+        { 'device-name': 'pump', _count: '10' },
+        expect.anything(),
+      ),
+    );
+    expect(await screen.findByText('Nothing found')).toBeInTheDocument();
+  });
+});
