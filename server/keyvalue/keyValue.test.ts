@@ -38,6 +38,9 @@ describe('/keyvalue/v1/{key}', () => {
     expect((await call('DELETE', 'theme', alice)).status).toBe(204);
     expect((await call('GET', 'theme', alice)).status).toBe(404);
     expect((await call('DELETE', 'theme', alice)).status).toBe(204);
+    // Keys may name a path (the client encodes the slash).
+    await call('PUT', 'ui/chart:layout', alice, 'two-columns');
+    expect((await call('GET', 'ui/chart:layout', alice)).text).toBe('two-columns');
   });
 
   it('keeps each user apart: one user never sees or changes another user value', async () => {
