@@ -6,8 +6,11 @@ import LocalHospitalIcon from '@mui/icons-material/LocalHospital';
 export const SIGN_IN_DIALOG_WIDTH = 450;
 
 // MUI's red (#d32f2f) on a filled field's grey falls under 4.5:1; a darker red keeps error labels legible.
-const legibleErrors = (outer: Theme): Theme =>
-  outer.palette.mode === 'light' ? createTheme(outer, { palette: { error: { main: '#c62828' } } }) : outer;
+const legibleErrors = (outer: Theme): Theme => {
+  // Without an app theme above (tests, a page rendered alone) MUI's default applies.
+  const base = (outer as Partial<Theme>).palette ? outer : createTheme();
+  return base.palette.mode === 'light' ? createTheme(base, { palette: { error: { main: '#c62828' } } }) : base;
+};
 
 /** The frame of every signed-out page: centred dialog, 450 wide, with the logo and a heading. */
 export function SignInDialog({
