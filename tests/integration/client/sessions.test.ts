@@ -2,7 +2,8 @@ import type { AccessPolicy, ClientApplication, Patient } from '@medplum/fhirtype
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { MemoryStorage } from '../../../data-provider/client';
 import { OperationOutcomeError } from '../../../data-provider/outcomes';
-import { createFhirAuthProvider } from '../../../data-provider/react-admin';
+import { createFhirAuthProvider, SignInStepRequired } from '../../../data-provider/react-admin';
+import { totpCode } from '../../../server/auth/totp';
 import { http } from '../fhirClient';
 import { startOidcProvider, type TestOidcProvider } from '../oidcProvider';
 import { postJson, registerProjectOwner, registerUser, uniqueEmail } from '../accounts';
@@ -214,6 +215,31 @@ describe('FhirClient against the server: sessions', () => {
     const practitioner = await failure(client.createResource({ resourceType: 'Practitioner' }));
     expect(practitioner.status).toBe(403);
     expect((await failure(client.search('ProjectMembership'))).status).toBe(403);
+  });
+
+  it('two-factor sign-in through the authProvider: the MFA step, a wrong code, the right one', async () => {
+    const { client: ownerSession, owner } = await ownerClient();
+    const status = await ownerSession.get<{ enrollUri: string }>(`${ownerSession.getBaseUrl()}auth/mfa/status`);
+    const secret = new URL(status.enrollUri).searchParams.get('secret') as string;
+    await ownerSession.post(
+      `${ownerSession.getBaseUrl()}auth/mfa/enroll`,
+      { token: totpCode(secret) },
+      'application/json',
+    );
+
+    const { client } = testClient();
+    const auth = createFhirAuthProvider(client);
+    const step = await auth.login({ email: owner.email, password: owner.password }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(step).toBeInstanceOf(SignInStepRequired);
+    expect((step as SignInStepRequired).step).toBe('mfa');
+    const login = (step as SignInStepRequired).login;
+    await expect(auth.login({ login, mfaCode: '000000' })).rejects.toThrow('Invalid MFA code');
+    expect(client.getActiveLogin()).toBeUndefined();
+    await auth.login({ login, mfaCode: totpCode(secret) });
+    expect(client.getProject()?.id).toBe(owner.projectId);
   });
 
   it("Google sign-in answers the server's refusal when it is not configured", async () => {
