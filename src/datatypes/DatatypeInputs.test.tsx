@@ -21,7 +21,8 @@ import { RatioInput } from './RatioInput';
 import { ReferenceInput } from './ReferenceInput';
 import { TimingInput } from './TimingInput';
 
-type AnyInput = (props: InputProps<never>) => React.ReactElement;
+// Each input takes InputProps of its own datatype; the harness hands them values of that shape.
+type AnyInput = (props: never) => React.ReactElement;
 
 /** Renders one input with its value in state; `changes` records every value it hands back. */
 function renderInput(
@@ -31,13 +32,14 @@ function renderInput(
   client = {} as FhirClient,
 ) {
   const changes: unknown[] = [];
+  const Component = Input as unknown as (props: InputProps<unknown> & Record<string, unknown>) => React.ReactElement;
   function Harness() {
     const [value, setValue] = useState<unknown>(initial);
     return (
-      <Input
+      <Component
         label="Field"
         path="Test.field"
-        value={value as never}
+        value={value}
         onChange={(next: unknown) => {
           changes.push(next);
           setValue(next);
@@ -63,7 +65,7 @@ async function choose(user: ReturnType<typeof userEvent.setup>, label: string, o
 
 describe('datatype inputs', { timeout: 30_000 }, () => {
   it('HumanName: use list, prefix/given/suffix as space-separated lists', async () => {
-    const { last, user } = renderInput(HumanNameInput as AnyInput);
+    const { last, user } = renderInput(HumanNameInput);
     await choose(user, 'Use', 'maiden');
     await user.type(screen.getByLabelText('Given'), 'Ann Marie');
     await user.type(screen.getByLabelText('Family'), 'Smith');
@@ -74,7 +76,7 @@ describe('datatype inputs', { timeout: 30_000 }, () => {
   });
 
   it('Address: use, type, two lines, city, state, postal code; extra lines are kept', async () => {
-    const { last, user } = renderInput(AddressInput as AnyInput, { line: ['1 Main', 'Apt 2', 'Rear'] });
+    const { last, user } = renderInput(AddressInput, { line: ['1 Main', 'Apt 2', 'Rear'] });
     await user.clear(screen.getByLabelText('Line 2'));
     await user.type(screen.getByLabelText('Line 2'), 'Apt 3');
     await user.type(screen.getByLabelText('City'), 'Boston');
@@ -83,7 +85,7 @@ describe('datatype inputs', { timeout: 30_000 }, () => {
   });
 
   it('ContactPoint and Identifier', async () => {
-    const { last, user } = renderInput(ContactPointInput as AnyInput);
+    const { last, user } = renderInput(ContactPointInput);
     await choose(user, 'System', 'sms');
     await choose(user, 'Use', 'mobile');
     await user.type(screen.getByLabelText('Value'), '555');
@@ -91,13 +93,13 @@ describe('datatype inputs', { timeout: 30_000 }, () => {
   });
 
   it('Identifier keeps fields it does not show', async () => {
-    const { last, user } = renderInput(IdentifierInput as AnyInput, { use: 'official', value: '1' });
+    const { last, user } = renderInput(IdentifierInput, { use: 'official', value: '1' });
     await user.type(screen.getByLabelText('System'), 'urn:x');
     expect(last()).toEqual({ use: 'official', value: '1', system: 'urn:x' });
   });
 
   it('Quantity: comparator list and a decimal value; Range and Ratio are built of quantities', async () => {
-    const { last, user } = renderInput(QuantityInput as AnyInput);
+    const { last, user } = renderInput(QuantityInput);
     await user.click(screen.getByLabelText('Comparator'));
     expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual(['(none)', '<', '<=', '>=', '>']);
     await user.click(screen.getByRole('option', { name: '>=' }));
@@ -106,7 +108,7 @@ describe('datatype inputs', { timeout: 30_000 }, () => {
   });
 
   it('Range: low and high without comparators', async () => {
-    const { last, user } = renderInput(RangeInput as AnyInput);
+    const { last, user } = renderInput(RangeInput);
     const low = screen.getByRole('group', { name: 'Low' });
     expect(within(low).queryByLabelText('Comparator')).not.toBeInTheDocument();
     await user.type(within(low).getByLabelText('Value'), '1');
@@ -115,14 +117,14 @@ describe('datatype inputs', { timeout: 30_000 }, () => {
   });
 
   it('Ratio: numerator and denominator', async () => {
-    const { last, user } = renderInput(RatioInput as AnyInput);
+    const { last, user } = renderInput(RatioInput);
     await user.type(within(screen.getByRole('group', { name: 'Numerator' })).getByLabelText('Value'), '1');
     await user.type(within(screen.getByRole('group', { name: 'Denominator' })).getByLabelText('Unit'), 'mL');
     expect(last()).toEqual({ numerator: { value: 1 }, denominator: { unit: 'mL' } });
   });
 
   it('Money: value and the currency list', async () => {
-    const { last, user } = renderInput(MoneyInput as AnyInput);
+    const { last, user } = renderInput(MoneyInput);
     await user.click(screen.getByLabelText('Currency'));
     expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual([
       '(none)',
@@ -138,7 +140,7 @@ describe('datatype inputs', { timeout: 30_000 }, () => {
   });
 
   it('Period: start and end pickers saving instants', async () => {
-    const { last, user } = renderInput(PeriodInput as AnyInput);
+    const { last, user } = renderInput(PeriodInput);
     const start = screen.getByLabelText('Start');
     expect(start).toHaveAttribute('type', 'datetime-local');
     await user.type(start, '2024-03-04T05:06:07');
@@ -146,7 +148,7 @@ describe('datatype inputs', { timeout: 30_000 }, () => {
   });
 
   it('Timing: period, period unit and days of week lists', async () => {
-    const { last, user } = renderInput(TimingInput as AnyInput);
+    const { last, user } = renderInput(TimingInput);
     await user.type(screen.getByLabelText('Repeat every'), '2');
     await user.click(screen.getByLabelText('Period unit'));
     expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual([
@@ -166,14 +168,14 @@ describe('datatype inputs', { timeout: 30_000 }, () => {
   });
 
   it('Annotation: text with the placeholder "Annotation text"', async () => {
-    const { last, user } = renderInput(AnnotationInput as AnyInput, { time: '2024-01-01' });
+    const { last, user } = renderInput(AnnotationInput, { time: '2024-01-01' });
     expect(screen.getByPlaceholderText('Annotation text')).toBeInTheDocument();
     await user.type(screen.getByLabelText('Text'), 'line one');
     expect(last()).toEqual({ time: '2024-01-01', text: 'line one' });
   });
 
   it('primitives: integer steps 1, decimal any, NaN becomes undefined', async () => {
-    const { last, user } = renderInput(PrimitiveInput as AnyInput, undefined, { type: 'integer' });
+    const { last, user } = renderInput(PrimitiveInput, undefined, { type: 'integer' });
     expect(screen.getByLabelText('Field')).toHaveAttribute('step', '1');
     await user.type(screen.getByLabelText('Field'), '42');
     expect(last()).toBe(42);
@@ -192,7 +194,7 @@ describe('datatype inputs', { timeout: 30_000 }, () => {
       },
     }));
     const client = { valueSetExpand } as unknown as FhirClient;
-    const { last, user } = renderInput(CodeInput as AnyInput, undefined, { valueSet: 'http://vs|4.0.1' }, client);
+    const { last, user } = renderInput(CodeInput, undefined, { valueSet: 'http://vs|4.0.1' }, client);
     await user.click(screen.getByLabelText('Field'));
     await user.click(await screen.findByRole('option', { name: 'Female (female)' }));
     expect(last()).toBe('female');
@@ -208,7 +210,7 @@ describe('datatype inputs', { timeout: 30_000 }, () => {
     );
     const client = { searchResources } as unknown as FhirClient;
     const { last, user } = renderInput(
-      ReferenceInput as AnyInput,
+      ReferenceInput,
       undefined,
       {
         targetProfiles: [
