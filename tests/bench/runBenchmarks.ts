@@ -9,6 +9,7 @@ import { runImport } from '../../server/import/importRunner';
 import { startBenchServer } from './benchServer';
 import { summarize, type LatencySummary } from './latencyStats';
 import { benchSearch, type SearchBenchResult } from './searchBenchmark';
+import { benchSchema, schemaReport, type SchemaBenchResult } from './schemaBenchmark';
 import { benchRealtime, freshDatabase, realtimeSection, type RealtimeBenchResult } from './realtimeBenchmark';
 
 /** Database sizes for the search benchmark (issue budgets: 100k embedded, 1M native). */
@@ -32,6 +33,7 @@ interface BackendResult {
   failed: number;
   reads: LatencySummary;
   search?: SearchBenchResult;
+  schema?: SchemaBenchResult;
 }
 
 function importRequests(): { requests: ImportRequest[]; files: number; resources: number; source: string } {
@@ -96,6 +98,8 @@ async function benchBackend(backend: string, databaseUrl?: string): Promise<Back
     console.log(
       `  ${reads.perSecond.toFixed(0)} reads/s, p50 ${reads.p50.toFixed(1)} ms, p95 ${reads.p95.toFixed(1)} ms, p99 ${reads.p99.toFixed(1)} ms`,
     );
+    // The schema engine's wire size and model build (once, on the embedded server: the data is the same).
+    const schema = databaseUrl ? undefined : await benchSchema(server.baseUrl);
     const size = databaseUrl ? searchSizes.native : searchSizes.embedded;
     const search = size > 0 ? await benchSearch(server.baseUrl, size, (line) => console.log(line)) : undefined;
     return {
@@ -107,6 +111,7 @@ async function benchBackend(backend: string, databaseUrl?: string): Promise<Back
       failed: result.failed,
       reads,
       search,
+      schema,
     };
   } finally {
     await server.stop();
@@ -175,6 +180,7 @@ function report(results: BackendResult[]): string {
     ),
     '',
     ...results.flatMap((r) => (r.search ? searchReport(r.backend, r.search) : [])),
+    ...results.flatMap((r) => (r.schema ? schemaReport(r.schema) : [])),
   ];
   return lines.join('\n');
 }
