@@ -36,7 +36,7 @@ const FORMATTED_TYPES = new Set([
 export function ElementValue(props: { value: unknown; type: string; schema: TypeSchema; path: string; name: string }) {
   const values = Array.isArray(props.value) ? props.value : [props.value];
   return (
-    <Box sx={{ display: 'flex', flexDirection: 'column', gap: 0.5 }}>
+    <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'flex-start', gap: 0.5 }}>
       {values.map((value, index) => (
         <SingleValue key={index} {...props} value={value} />
       ))}

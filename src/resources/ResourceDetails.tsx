@@ -4,7 +4,7 @@ import { hiddenFieldsFor } from '../../data-provider/access';
 import { ElementList } from '../datatypes/ValueDisplay';
 import { DiagnosticReportView } from './DiagnosticReportView';
 import { useTypeSchema } from './schemaHooks';
-import { childElements } from './typeSchema';
+import { childElements, typeElementsFirst } from './typeSchema';
 import { useFhirClient } from './useFhirClient';
 
 /** The Details tab: every present element, formatted by its type; hidden fields absent. */
@@ -23,7 +23,7 @@ export function ResourceDetails(props: { resource: Resource }) {
         </>
       )}
       <ElementList
-        elements={childElements(schema.data, '')}
+        elements={typeElementsFirst(childElements(schema.data, ''))}
         value={props.resource as unknown as Record<string, unknown>}
         schema={schema.data}
         hidden={hidden}

@@ -19,9 +19,7 @@ import { ElementField } from '../datatypes/ElementField';
 import { ResourceFormContext } from '../datatypes/formContext';
 import { stripEmpty } from '../datatypes/inputProps';
 import { issueText, outcomeErrors } from './outcomeErrors';
-import { childElements, type TypeSchema } from './typeSchema';
-
-const TRAILING_ELEMENTS = ['meta', 'implicitRules', 'language', 'text', 'contained', 'extension', 'modifierExtension'];
+import { childElements, typeElementsFirst, type TypeSchema } from './typeSchema';
 
 export interface ResourceFormProps {
   schema: TypeSchema;
@@ -52,10 +50,7 @@ export function ResourceForm(props: ResourceFormProps) {
   const isNew = !props.defaultValue.id;
   // The type's own elements first; the generic resource elements (meta, text, extensions…) after them.
   const all = childElements(schema, '').filter((element) => element.name !== 'id');
-  const elements = [
-    ...all.filter((element) => !TRAILING_ELEMENTS.includes(element.name)),
-    ...all.filter((element) => TRAILING_ELEMENTS.includes(element.name)),
-  ];
+  const elements = typeElementsFirst(all);
   const result = () => (stripEmpty(value) ?? { resourceType: schema.type }) as unknown as Resource;
 
   function submit(event: FormEvent): void {

@@ -33,6 +33,16 @@ export function childElements(schema: TypeSchema, parent: string): ElementModel[
   return schema.elements.get(parent)?.children ?? [];
 }
 
+const TRAILING_ELEMENTS = ['meta', 'implicitRules', 'language', 'text', 'contained', 'extension', 'modifierExtension'];
+
+/** The type's own elements first, then the generic resource elements (meta, text, extensions…). */
+export function typeElementsFirst(elements: readonly ElementModel[]): ElementModel[] {
+  return [
+    ...elements.filter((element) => !TRAILING_ELEMENTS.includes(element.name)),
+    ...elements.filter((element) => TRAILING_ELEMENTS.includes(element.name)),
+  ];
+}
+
 /** The base definition of a resource type or datatype. */
 export function loadTypeSchema(client: FhirClient, type: string): Promise<TypeSchema> {
   return schemaLoaderFor(client).loadType(type);

@@ -252,8 +252,40 @@ test.describe('resource console', () => {
     ).toBeVisible();
   });
 
+  test('a DiagnosticReport opens from its row inside the patient, with the report view and results table', async ({
+    page,
+  }) => {
+    await signIn(page, 'alice@demo.hearth.example');
+    await page.goto('/DiagnosticReport?result:missing=false&_count=5');
+    const rows = main(page).getByRole('table', { name: 'DiagnosticReport search results' }).locator('tbody tr');
+    await rows.first().locator('td').nth(1).click();
+    await expect(page).toHaveURL(/\/Patient\/[^/]+\/DiagnosticReport\/[^/]+$/);
+    const report = main(page).getByLabel('Diagnostic report');
+    for (const section of ['Subject', 'Interpreter', 'Performer', 'Issued', 'Status']) {
+      await expect(report.getByText(section, { exact: true }).first()).toBeVisible();
+    }
+    await expect(report.getByRole('table', { name: 'Results' }).locator('tbody tr').first()).toBeVisible();
+    await page.screenshot({ path: `${shots}/console-diagnostic-report-light.png`, fullPage: true });
+  });
+
+  test('JSON tab: an invalid edit shows the server issues and changes nothing', async ({ page }) => {
+    await signIn(page, 'alice@demo.hearth.example');
+    const patient = await api(page, 'POST', 'Patient', { resourceType: 'Patient', gender: 'male' });
+    await page.goto(`/Patient/${patient.id}/json`);
+    const json = main(page).getByLabel('JSON');
+    await json.fill(JSON.stringify({ ...patient, gender: 'not-a-gender', birthDate: 'yesterday' }));
+    await main(page).getByRole('button', { name: 'Save JSON' }).click();
+    await expect(main(page).getByRole('alert')).toContainText(/birthDate|gender/);
+    const stored = await api(page, 'GET', `Patient/${patient.id}`);
+    expect(stored.meta.versionId).toBe(patient.meta.versionId);
+    for (const close of await page.getByRole('button', { name: 'Close notification' }).all()) await close.click();
+    await json.fill('{ not json');
+    await main(page).getByRole('button', { name: 'Save JSON' }).click();
+    await expect(main(page).getByRole('alert')).toContainText('Not valid JSON');
+  });
+
   test('an unknown resource type navigates up one level; dark mode renders the list', async ({ page }) => {
-    await page.addInitScript(() => localStorage.setItem('RaStore.theme', JSON.stringify('dark')));
+    await page.addInitScript(() => localStorage.setItem('colorScheme', 'dark'));
     await signIn(page, 'alice@demo.hearth.example');
     await page.goto('/NotAType');
     await expect(page).toHaveURL(/\/$/);
@@ -270,6 +302,9 @@ test.describe('resource console', () => {
       .innerText();
     await page.goto(`/Patient/${id.trim()}`);
     await expect(main(page).getByRole('tab', { name: 'Details' })).toHaveAttribute('aria-selected', 'true');
+    await expect(main(page).getByText('Gender', { exact: true })).toBeVisible();
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(background).not.toBe('rgb(255, 255, 255)');
     await page.screenshot({ path: `${shots}/console-details-dark.png`, fullPage: true });
     expect(await seriousViolations(page)).toEqual([]);
     await main(page).getByRole('tab', { name: 'Edit' }).click();
