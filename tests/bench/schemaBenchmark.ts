@@ -21,6 +21,8 @@ export interface SchemaBenchResult {
   rows: SchemaBenchRow[];
   /** Loading Patient plus every datatype its form needs, through the SchemaLoader (round trips and ms). */
   patientForm: { roundTrips: number; ms: number; types: number };
+  /** Patient's search parameters (its own, DomainResource's and Resource's) in pages of 100. */
+  patientSearchParameters: { count: number; ms: number };
 }
 
 /** The wire-size budget for one type's schema (issue #7). */
@@ -93,7 +95,14 @@ export async function benchSchema(baseUrl: string): Promise<SchemaBenchResult> {
   const started = performance.now();
   const patient = await loader.loadType('Patient');
   const types = await loader.loadElementTypes(patient);
-  return { rows, patientForm: { roundTrips, ms: performance.now() - started, types: types.length + 1 } };
+  const patientForm = { roundTrips, ms: performance.now() - started, types: types.length + 1 };
+  const parametersStarted = performance.now();
+  const parameters = await loader.loadSearchParameters('Patient');
+  return {
+    rows,
+    patientForm,
+    patientSearchParameters: { count: parameters.length, ms: performance.now() - parametersStarted },
+  };
 }
 
 export function schemaReport(result: SchemaBenchResult): string[] {
@@ -112,6 +121,7 @@ export function schemaReport(result: SchemaBenchResult): string[] {
     ),
     '',
     `Patient's form (Patient + its ${result.patientForm.types - 1} datatypes) through the SchemaLoader: ${result.patientForm.roundTrips} round trips, ${result.patientForm.ms.toFixed(0)} ms.`,
+    `Patient's ${result.patientSearchParameters.count} search parameters (SearchParameterList, pages of 100): ${result.patientSearchParameters.ms.toFixed(0)} ms.`,
     '',
   ];
 }
