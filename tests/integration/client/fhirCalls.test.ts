@@ -196,6 +196,27 @@ describe('FhirClient against the server: FHIR calls', () => {
     expect(answer.data?.PatientList.every((p) => p.name[0].family === family)).toBe(true);
   });
 
+  it('the schema load of spec §7: StructureDefinitionList and SearchParameterList in pages of 100', async () => {
+    const answer = await client.graphql<{
+      StructureDefinitionList: { name: string; snapshot: { element: { path: string }[] } }[];
+      SearchParameterList: { code: string }[];
+    }>(
+      `query Schema($count: Int) {
+        StructureDefinitionList(url: "http://hl7.org/fhir/StructureDefinition/Patient") { name snapshot { element { path } } }
+        SearchParameterList(base: "Patient", _count: $count) { code }
+      }`,
+      'Schema',
+      { count: 100 },
+    );
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data?.StructureDefinitionList[0].name).toBe('Patient');
+    expect(answer.data?.StructureDefinitionList[0].snapshot.element.map((e) => e.path)).toContain('Patient.birthDate');
+    const codes = answer.data?.SearchParameterList.map((parameter) => parameter.code) ?? [];
+    expect(codes.length).toBeGreaterThan(0);
+    expect(codes.length).toBeLessThanOrEqual(100);
+    expect(codes).toContain('birthdate');
+  });
+
   it('ValueSet/$expand with a filter', async () => {
     const expanded: ValueSet = await client.valueSetExpand({
       url: 'http://hl7.org/fhir/ValueSet/administrative-gender',
