@@ -1,0 +1,105 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { describe, expect, it, vi } from 'vitest';
+import type { Bundle, Patient } from '@medplum/fhirtypes';
+import type { FhirClient } from '../../data-provider/client';
+import { SchemaLoader } from '../../schema-engine';
+import { recordedSource } from '../../schema-engine/test-support/recordedDefinitions';
+import { setSchemaLoader } from '../resources/typeSchema';
+import { FhirClientContext } from '../resources/useFhirClient';
+import { SearchControl } from './SearchControl';
+import { parseConsoleSearch, type ConsoleSearch } from './searchState';
+
+function patients(count: number, offset = 0): Bundle<Patient> {
+  return {
+    resourceType: 'Bundle',
+    type: 'searchset',
+    total: 45,
+    entry: Array.from({ length: count }, (_, i) => ({
+      resource: { resourceType: 'Patient', id: `p${offset + i}`, gender: 'female', meta: { versionId: '1' } },
+    })),
+  };
+}
+
+function setup(
+  query: string,
+  bundle: (query: string) => Bundle,
+  props: Partial<Parameters<typeof SearchControl>[0]> = {},
+) {
+  const search = vi.fn(async (_type: string, q: string) => bundle(q));
+  const client = { search } as unknown as FhirClient;
+  setSchemaLoader(client, new SchemaLoader(recordedSource()));
+  const onChange = vi.fn();
+  const onClick = vi.fn();
+  const initial: ConsoleSearch = parseConsoleSearch('Patient', new URLSearchParams(query));
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <FhirClientContext.Provider value={client}>
+        <SearchControl search={initial} onChange={onChange} onClick={onClick} checkboxesEnabled {...props} />
+      </FhirClientContext.Provider>
+    </QueryClientProvider>,
+  );
+  return { search, onChange, onClick, user: userEvent.setup({ delay: null }) };
+}
+
+describe('SearchControl', { timeout: 30_000 }, () => {
+  it('shows the page, first-last of total, and moves pages by the page size', async () => {
+    const { search, onChange, user } = setup('_count=20&_offset=20', (q) =>
+      patients(20, q.includes('_offset=20') ? 20 : 0),
+    );
+    expect(await screen.findByText('21-40 of 45')).toBeInTheDocument();
+    expect(search.mock.calls[0][1]).toContain('_count=20');
+    expect(search.mock.calls[0][1]).not.toContain('_elements');
+    expect(within(screen.getByRole('table')).getAllByRole('row')).toHaveLength(21);
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(onChange.mock.calls[0][0].request.offset).toBe(40);
+    await user.click(screen.getByRole('button', { name: 'Previous page' }));
+    expect(onChange.mock.calls[1][0].request.offset).toBe(0);
+  });
+
+  it('says No results for an empty search', async () => {
+    setup('', () => ({ resourceType: 'Bundle', type: 'searchset', total: 0, entry: [] }));
+    expect(await screen.findByText('No results')).toBeInTheDocument();
+  });
+
+  it('opens a row on click, and in a new tab on ctrl-, meta- and middle-click', async () => {
+    const { onClick, user } = setup('', () => patients(2));
+    const cell = await screen.findByText('p0');
+    await user.click(cell);
+    expect(onClick).toHaveBeenLastCalledWith(expect.objectContaining({ id: 'p0' }), false);
+    await user.keyboard('{Control>}');
+    await user.click(cell);
+    await user.keyboard('{/Control}');
+    expect(onClick).toHaveBeenLastCalledWith(expect.objectContaining({ id: 'p0' }), true);
+    await user.pointer({ keys: '[MouseMiddle]', target: cell });
+    expect(onClick).toHaveBeenLastCalledWith(expect.objectContaining({ id: 'p0' }), true);
+  });
+
+  it('selects all rows and hands the ids to Delete...', async () => {
+    const onDelete = vi.fn();
+    const { user } = setup('', () => patients(3), { onDelete });
+    await screen.findByText('p0');
+    expect(screen.getByRole('button', { name: 'Delete...' })).toBeDisabled();
+    await user.click(screen.getByRole('checkbox', { name: 'Select all' }));
+    await user.click(screen.getByRole('button', { name: 'Delete...' }));
+    expect(onDelete).toHaveBeenCalledWith(['p0', 'p1', 'p2']);
+  });
+
+  it('hides the toolbar when asked; New..., Export... and Bulk... only with their handlers', async () => {
+    setup('', () => patients(1), { onNew: vi.fn() });
+    await screen.findByText('p0');
+    expect(screen.getByRole('button', { name: 'New...' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Export...' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Bulk...' })).not.toBeInTheDocument();
+  });
+
+  it("a column menu sorts by the column's search parameter", async () => {
+    const { onChange, user } = setup('_fields=birthDate', () => patients(1));
+    await screen.findAllByRole('row');
+    await user.click(screen.getByRole('button', { name: 'Birth Date' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Sort Newest to Oldest' }));
+    await waitFor(() => expect(onChange).toHaveBeenCalled());
+    expect(onChange.mock.calls[0][0].request.sortRules).toEqual([{ code: 'birthdate', descending: true }]);
+  });
+});
