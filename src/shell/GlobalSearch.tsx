@@ -50,6 +50,7 @@ export function GlobalSearch() {
       renderInput={(params) => (
         <TextField
           {...params}
+          variant="outlined"
           placeholder="Search"
           slotProps={{
             htmlInput: { ...params.inputProps, 'aria-label': 'Search patients and service requests' },

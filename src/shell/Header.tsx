@@ -26,7 +26,8 @@ export function Header({ navbarOpen, onToggleNavbar, profile, ePrescribing }: He
         <Tooltip title={navbarOpen ? 'Hide navigation' : 'Show navigation'}>
           <IconButton
             onClick={onToggleNavbar}
-            aria-label={navbarOpen ? 'Hide navigation' : 'Show navigation'}
+            // The logo's title is part of the name, so the name includes it (WCAG 2.5.3 label in name).
+            aria-label={navbarOpen ? 'Hearth EMR: hide navigation' : 'Hearth EMR: show navigation'}
             aria-expanded={navbarOpen}
             aria-controls="shell-navbar"
             color="primary"

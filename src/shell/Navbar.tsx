@@ -5,11 +5,12 @@ import {
   Box,
   Button,
   List,
+  ListItem,
   ListItemButton,
   ListItemIcon,
   ListItemText,
-  ListSubheader,
   TextField,
+  Typography,
 } from '@mui/material';
 import type { UserConfigurationMenu } from '@medplum/fhirtypes';
 import BookmarkAddIcon from '@mui/icons-material/BookmarkAdd';
@@ -63,40 +64,43 @@ export function Navbar({ menus, onNavigate }: NavbarProps) {
             navigate(`/${value}`);
             onNavigate();
           }}
-          renderInput={(params) => <TextField {...params} label="Resource Type" />}
+          renderInput={(params) => <TextField {...params} variant="outlined" label="Resource Type" />}
         />
       </Box>
       {menus.map((menu) => (
-        <List
-          key={menu.title}
-          dense
-          aria-labelledby={`menu-${menu.title}`}
-          subheader={
-            <ListSubheader id={`menu-${menu.title}`} component="h2" sx={{ lineHeight: '32px', bgcolor: 'inherit' }}>
-              {menu.title}
-            </ListSubheader>
-          }
-        >
-          {(menu.link ?? []).map((link) => {
-            const Icon = linkIcon(link.name ?? '', link.target ?? '');
-            const selected = link.target === active;
-            return (
-              <ListItemButton
-                key={`${link.name}-${link.target}`}
-                component={RouterLink}
-                to={link.target ?? '/'}
-                selected={selected}
-                aria-current={selected ? 'page' : undefined}
-                onClick={onNavigate}
-              >
-                <ListItemIcon sx={{ minWidth: 36 }}>
-                  <Icon fontSize="small" />
-                </ListItemIcon>
-                <ListItemText primary={link.name} />
-              </ListItemButton>
-            );
-          })}
-        </List>
+        <Box component="section" key={menu.title} aria-labelledby={`menu-${menu.title}`}>
+          <Typography
+            id={`menu-${menu.title}`}
+            component="h2"
+            variant="overline"
+            color="text.secondary"
+            sx={{ display: 'block', px: 2, pt: 1, lineHeight: '24px', fontWeight: 600 }}
+          >
+            {menu.title}
+          </Typography>
+          <List dense disablePadding>
+            {(menu.link ?? []).map((link) => {
+              const Icon = linkIcon(link.name ?? '', link.target ?? '');
+              const selected = link.target === active;
+              return (
+                <ListItem key={`${link.name}-${link.target}`} disablePadding>
+                  <ListItemButton
+                    component={RouterLink}
+                    to={link.target ?? '/'}
+                    selected={selected}
+                    aria-current={selected ? 'page' : undefined}
+                    onClick={onNavigate}
+                  >
+                    <ListItemIcon sx={{ minWidth: 36 }}>
+                      <Icon fontSize="small" />
+                    </ListItemIcon>
+                    <ListItemText primary={link.name} />
+                  </ListItemButton>
+                </ListItem>
+              );
+            })}
+          </List>
+        </Box>
       ))}
       <Box sx={{ p: 1.5 }}>
         <Button startIcon={<BookmarkAddIcon />} size="small" onClick={() => setBookmarkOpen(true)}>

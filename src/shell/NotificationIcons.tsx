@@ -20,8 +20,8 @@ function countLabel(name: string, count: number | undefined): string {
 export function NotificationIcons({ profile, ePrescribing }: NotificationIconsProps) {
   const mailQuery = unreadMailQuery(profile);
   const taskQuery = openTasksQuery(profile);
-  const mail = useLiveCount('Communication', mailQuery);
-  const tasks = useLiveCount('Task', taskQuery);
+  const { count: mail, live: mailLive } = useLiveCount('Communication', mailQuery);
+  const { count: tasks, live: tasksLive } = useLiveCount('Task', taskQuery);
   return (
     <Stack direction="row" spacing={0.5} alignItems="center">
       <Tooltip title="Mail">
@@ -30,6 +30,7 @@ export function NotificationIcons({ profile, ePrescribing }: NotificationIconsPr
           component={RouterLink}
           to={`/Communication?${mailQuery ?? ''}`}
           aria-label={countLabel('Mail', mail)}
+          data-live={mailLive}
         >
           <Badge badgeContent={mail} color="error" max={99} data-testid="mail-count">
             <MailIcon />
@@ -42,6 +43,7 @@ export function NotificationIcons({ profile, ePrescribing }: NotificationIconsPr
           component={RouterLink}
           to={`/Task?${taskQuery ?? ''}`}
           aria-label={countLabel('Tasks', tasks)}
+          data-live={tasksLive}
         >
           <Badge badgeContent={tasks} color="error" max={99} data-testid="task-count">
             <TaskIcon />

@@ -1,19 +1,28 @@
 import { useEffect, useState } from 'react';
 import type { ResourceType } from '@medplum/fhirtypes';
 import { useShellClient } from './shellClient';
-import { subscriptionManagerFor } from './realtime';
+import { isCriteriaBound, subscriptionManagerFor } from './realtime';
+
+export interface LiveCount {
+  /** Undefined while loading or when the count cannot be read. */
+  count: number | undefined;
+  /** The realtime subscription is bound: changes will update the count. */
+  live: boolean;
+}
 
 /**
  * How many resources match a search (`_summary=count`), counted again whenever the server notifies
- * a change matching the same criteria over the realtime socket (app-spec §7 'Counts'). Undefined
- * while loading or when the count cannot be read.
+ * a change matching the same criteria over the realtime socket (app-spec §7 'Counts'), and once
+ * more when the subscription is bound, so a change made while it was being set up is not missed.
  */
-export function useLiveCount(resourceType: ResourceType, query: string | undefined): number | undefined {
+export function useLiveCount(resourceType: ResourceType, query: string | undefined): LiveCount {
   const client = useShellClient();
   const [count, setCount] = useState<number | undefined>(undefined);
+  const [live, setLive] = useState(false);
   useEffect(() => {
     if (!query) return;
     let active = true;
+    const criteria = `${resourceType}?${query}`;
     const load = () => {
       const params = new URLSearchParams(query);
       params.set('_summary', 'count');
@@ -24,11 +33,21 @@ export function useLiveCount(resourceType: ResourceType, query: string | undefin
     };
     load();
     const manager = subscriptionManagerFor(client);
-    const stop = manager?.addListener(`${resourceType}?${query}`, load);
+    if (!manager) return () => void (active = false);
+    setLive(isCriteriaBound(manager, criteria));
+    const stopListening = manager.addListener(criteria, load);
+    const offBound = manager.on('bound', (event) => {
+      if (event.criteria !== criteria) return;
+      setLive(true);
+      load();
+    });
+    const offDisconnect = manager.on('disconnect', () => setLive(false));
     return () => {
       active = false;
-      stop?.();
+      stopListening();
+      offBound();
+      offDisconnect();
     };
   }, [client, resourceType, query]);
-  return count;
+  return { count, live };
 }
