@@ -1,7 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { Box, Chip, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
-import type { DiagnosticReport, Observation, Reference, Specimen } from '@medplum/fhirtypes';
-import { formatCodeableConcept, formatDateTime, formatQuantity, formatRange } from '../../data-provider/formatting';
+import type { DiagnosticReport, Observation, Reference, Resource, Specimen } from '@medplum/fhirtypes';
+import {
+  formatCodeableConcept,
+  formatDateTime,
+  formatQuantity,
+  formatRange,
+  getDisplayString,
+} from '../../data-provider/formatting';
 import { formatTypedValue } from '../datatypes/formatValue';
 import { StatusBadge } from '../datatypes/StatusBadge';
 import { useFhirClient } from './useFhirClient';
@@ -55,13 +61,20 @@ export function DiagnosticReportView(props: { report: DiagnosticReport }) {
   const { report } = props;
   const results = useReferences<Observation>(report.result, 'results');
   const specimens = useReferences<Specimen>(report.specimen, 'specimens');
+  // The subject by name when the reference carries no display.
+  const subject = useReferences<Resource>(
+    report.subject && !report.subject.display ? [report.subject] : undefined,
+    'subject',
+  );
   const refs = (list: Reference[] | undefined) => (list ?? []).map((r) => formatTypedValue(r, 'Reference')).join(', ');
   return (
     <Box aria-label="Diagnostic report">
       <Typography variant="h6" component="h2">
         {formatCodeableConcept(report.code) || 'Diagnostic report'}
       </Typography>
-      <Section title="Subject">{formatTypedValue(report.subject, 'Reference')}</Section>
+      <Section title="Subject">
+        {subject.data?.[0] ? getDisplayString(subject.data[0]) : formatTypedValue(report.subject, 'Reference')}
+      </Section>
       <Section title="Interpreter">{refs(report.resultsInterpreter)}</Section>
       <Section title="Performer">{refs(report.performer)}</Section>
       <Section title="Issued">{report.issued ? formatDateTime(report.issued) : ''}</Section>

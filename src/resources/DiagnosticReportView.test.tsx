@@ -1,0 +1,90 @@
+import { render, screen, within } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { describe, expect, it } from 'vitest';
+import type { DiagnosticReport, Reference, Resource } from '@medplum/fhirtypes';
+import type { FhirClient } from '../../data-provider/client';
+import { DiagnosticReportView, isCritical } from './DiagnosticReportView';
+import { FhirClientContext } from './useFhirClient';
+
+const stored: Record<string, Resource> = {
+  'Patient/p1': { resourceType: 'Patient', id: 'p1', name: [{ given: ['Eve'], family: 'Doe' }] },
+  'Observation/o1': {
+    resourceType: 'Observation',
+    id: 'o1',
+    status: 'final',
+    code: { text: 'Potassium' },
+    valueQuantity: { value: 6.9, unit: 'mmol/L' },
+    interpretation: [{ coding: [{ code: 'HH' }] }],
+  },
+  'Observation/o2': {
+    resourceType: 'Observation',
+    id: 'o2',
+    status: 'final',
+    code: { text: 'Sodium' },
+    valueQuantity: { value: 140, unit: 'mmol/L' },
+    interpretation: [{ coding: [{ code: 'N' }] }],
+  },
+  'Specimen/s1': {
+    resourceType: 'Specimen',
+    id: 's1',
+    collection: { collectedDateTime: '2024-01-02T03:04:05Z' },
+    receivedTime: '2024-01-02T05:00:00Z',
+  },
+};
+
+const client = {
+  readReference: async (reference: Reference) => stored[reference.reference as string],
+} as unknown as FhirClient;
+
+const report: DiagnosticReport = {
+  resourceType: 'DiagnosticReport',
+  id: 'r1',
+  status: 'final',
+  code: { text: 'Electrolytes' },
+  subject: { reference: 'Patient/p1' },
+  performer: [{ display: 'Lab One' }],
+  issued: '2024-01-02T06:00:00Z',
+  result: [{ reference: 'Observation/o1' }, { reference: 'Observation/o2' }],
+  specimen: [{ reference: 'Specimen/s1' }],
+};
+
+describe('DiagnosticReportView', () => {
+  it('shows Subject, Performer, Issued, Status, Specimens and the results with critical rows flagged', async () => {
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <FhirClientContext.Provider value={client}>
+          <DiagnosticReportView report={report} />
+        </FhirClientContext.Provider>
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByText('Eve Doe')).toBeInTheDocument();
+    expect(screen.getByText('Lab One')).toBeInTheDocument();
+    expect(await screen.findByText(/Collected: .*2024.*Received: .*2024/)).toBeInTheDocument();
+    const potassium = (await screen.findByText('Potassium')).closest('tr') as HTMLElement;
+    expect(potassium).toHaveAttribute('data-critical', 'true');
+    expect(within(potassium).getByText('Critical')).toBeInTheDocument();
+    const sodium = screen.getByText('Sodium').closest('tr') as HTMLElement;
+    expect(sodium).not.toHaveAttribute('data-critical');
+  });
+
+  it('flags AA, LL, HH and A as critical', () => {
+    for (const code of ['AA', 'LL', 'HH', 'A']) {
+      expect(
+        isCritical({
+          resourceType: 'Observation',
+          status: 'final',
+          code: {},
+          interpretation: [{ coding: [{ code }] }],
+        }),
+      ).toBe(true);
+    }
+    expect(
+      isCritical({
+        resourceType: 'Observation',
+        status: 'final',
+        code: {},
+        interpretation: [{ coding: [{ code: 'H' }] }],
+      }),
+    ).toBe(false);
+  });
+});
