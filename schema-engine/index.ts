@@ -68,6 +68,7 @@ export type {
   ValueSetCodeLookup,
 } from './validation/validationTypes';
 export { validateResource, issuesToOutcome } from './validation/validateResource';
+export { valueSetExpandLookup, type ValueSetExpander } from './validation/valueSetExpandLookup';
 
 // Form model
 export type { FormField, FormObject, FormValue, JsonPatchOperation, TypeLookup } from './form/formTypes';
