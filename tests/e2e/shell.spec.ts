@@ -84,6 +84,7 @@ test.describe('application shell', () => {
 
     await page.goto('/');
     await expect(nav).toBeVisible();
+    await expect(page.getByRole('table').first()).toBeVisible();
     await page.screenshot({ path: `${screenshots}/shell-light.png` });
     await checkAccessibility(page);
 
@@ -219,7 +220,7 @@ test.describe('application shell', () => {
     await expect(page.getByText('Incorrect password')).toBeVisible();
     await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
     await expect(page.getByText('This session')).toBeVisible();
-    await page.screenshot({ path: `${screenshots}/account-settings-light.png`, fullPage: true });
+    await page.screenshot({ path: `${screenshots}/account-settings-light.png` });
     await checkAccessibility(page);
     expect(errors).toEqual([]);
   });
