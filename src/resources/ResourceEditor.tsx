@@ -11,7 +11,8 @@ import { canEditResourceType, permissionDeniedMessage } from './accessRules';
 import { createJsonPatch } from '../../schema-engine';
 import { ResourceForm } from './ResourceForm';
 import { useTypeSchema } from './schemaHooks';
-import { listProfiles } from './typeSchema';
+import { withProfileDefaults } from './profileDefaults';
+import { listProfiles, schemaLoaderFor, type TypeSchema } from './typeSchema';
 import { resourceQueryKey } from './useResource';
 import { useFhirClient } from './useFhirClient';
 
@@ -42,6 +43,15 @@ export function ResourceEditor(props: { resource: Resource }) {
   const [formKey, setFormKey] = useState(0);
   const [current, setCurrent] = useState(props.resource);
   const policy = client.getAccessPolicy();
+  // A new resource under a profile starts with the profile's required slices and fixed values.
+  const isNew = !props.resource.id;
+  const prefilled = useQuery({
+    queryKey: ['hearth-profile-defaults', resourceType, profileUrl ?? ''],
+    queryFn: () => withProfileDefaults(schemaLoaderFor(client), props.resource, schema.data as TypeSchema),
+    enabled: isNew && !!profileUrl && !!schema.data,
+    staleTime: Infinity,
+    retry: false,
+  });
 
   if (!canEditResourceType(policy, client.isSuperAdmin(), resourceType)) {
     return (
@@ -108,9 +118,9 @@ export function ResourceEditor(props: { resource: Resource }) {
       {!schema.data && !schema.error && <CircularProgress aria-label="Loading..." />}
       {schema.data && (
         <ResourceForm
-          key={`${formKey}:${profileUrl ?? ''}`}
+          key={`${formKey}:${profileUrl ?? ''}:${prefilled.dataUpdatedAt}`}
           schema={schema.data}
-          defaultValue={current}
+          defaultValue={isNew && profileUrl && prefilled.data ? prefilled.data : current}
           outcome={outcome}
           submitting={submitting}
           readonlyFields={readonlyFieldsFor(policy, resourceType)}
