@@ -14,6 +14,22 @@ export const wildcardExcludedTypes: readonly string[] = [
   'User',
 ];
 
+/**
+ * Definitions every signed-in member may read and search whatever the policy lists: forms, filters
+ * and value pickers are built from them, so a policy that forgets them would leave its users with
+ * screens that cannot load. Only the shared definitions are opened this way; a project's own
+ * definitions still follow its policy (the search scope adds the shared project to every query).
+ */
+export const sharedDefinitionTypes: readonly string[] = [
+  'StructureDefinition',
+  'SearchParameter',
+  'ValueSet',
+  'CodeSystem',
+  'ConceptMap',
+  'CompartmentDefinition',
+  'OperationDefinition',
+];
+
 /** Written only by the server itself, whoever asks. */
 export const neverWritableTypes: readonly string[] = ['Login', 'DomainConfiguration', 'JsonWebKey'];
 

@@ -11,6 +11,7 @@ export {
   readonlyFieldsFor,
   removeFields,
   restoreFields,
+  sharedDefinitionTypes,
   valuesAtPath,
   wildcardExcludedTypes,
   writableEntriesFor,

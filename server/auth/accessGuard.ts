@@ -9,6 +9,7 @@ import {
   readonlyFieldsFor,
   removeFields,
   restoreFields,
+  sharedDefinitionTypes,
   writableEntriesFor,
   type AccessInteraction,
 } from '../../data-provider/access';
@@ -59,6 +60,7 @@ export class AccessGuard {
       throw errors.forbidden(`Forbidden: ${resourceType} resources are never writable (${interaction})`);
     }
     if (this.superAdmin) return;
+    if (isReadInteraction(interaction) && sharedDefinitionTypes.includes(resourceType)) return;
     if (!canPerform(this.policy, resourceType, interaction)) {
       throw errors.forbidden(`Forbidden: your access policy does not allow ${interaction} of ${resourceType}`);
     }

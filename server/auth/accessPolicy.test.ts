@@ -97,6 +97,14 @@ describe('access policies and project isolation', () => {
     // Includes of types the policy does not grant are left out silently.
     const included = await user.get(`Patient?_id=${ids.alice}&_revinclude=Observation:subject`);
     expect(included.body.entry.map((e: any) => e.resource.resourceType)).toEqual(['Patient']);
+    // Shared definitions stay readable (forms and filters are built from them), never writable.
+    const definitions = await user.get('StructureDefinition?url=http://hl7.org/fhir/StructureDefinition/Patient');
+    expect(definitions.status).toBe(200);
+    expect(definitions.body.entry).toHaveLength(1);
+    expect((await user.get('SearchParameter?base=Patient&_count=1')).status).toBe(200);
+    const write = await user.post('ValueSet', { resourceType: 'ValueSet', status: 'draft' });
+    expect(write.status).toBe(403);
+    expect(issueText(write.body)).toBe('Forbidden: your access policy does not allow create of ValueSet');
   });
 
   it('readonly allows read, search and history, and refuses writes', async () => {
