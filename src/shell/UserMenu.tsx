@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { visuallyHidden } from '@mui/utils';
 import { useNavigate } from 'react-router-dom';
 import {
@@ -26,6 +26,7 @@ import type { LoginState } from '../../data-provider/client';
 import { getDisplayString } from '../../data-provider/formatting';
 import { choosePhoto } from '../../data-provider/rules';
 import { useShellClient } from './shellClient';
+import { knownProfileName, rememberProfileName } from './knownProfileNames';
 import { useSession } from './useSession';
 import { useColorSchemeChoice, type ColorSchemeChoice } from './colorScheme';
 import { useToast } from './toasts';
@@ -55,7 +56,8 @@ function sameLogin(a: LoginState | undefined, b: LoginState): boolean {
 }
 
 function loginLabel(login: LoginState): string {
-  const profile = login.profile?.display ?? login.profile?.reference ?? 'Account';
+  const profile =
+    login.profile?.display ?? knownProfileName(login.profile?.reference) ?? login.profile?.reference ?? 'Account';
   const project = login.project?.display ?? login.project?.reference;
   return project ? `${profile} — ${project}` : profile;
 }
@@ -71,6 +73,9 @@ export function UserMenu() {
   const name = profile ? getDisplayString(profile) : '';
   const photo = profile ? choosePhoto(profile)?.url : undefined;
   const others = logins.filter((login) => !sameLogin(activeLogin, login));
+  useEffect(() => {
+    if (profile?.id && name) rememberProfileName(`${profile.resourceType}/${profile.id}`, name);
+  }, [profile, name]);
   const close = () => setAnchor(null);
   const go = (path: string) => {
     close();

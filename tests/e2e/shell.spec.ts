@@ -193,7 +193,8 @@ test.describe('application shell', () => {
     await expect(page.getByRole('button', { name: /User menu: Ben/ })).toBeVisible({ timeout: 15_000 });
 
     await openUserMenu(page);
-    const other = page.getByRole('menuitem', { name: /Switch to this account/ });
+    // The other login is named by its profile and project.
+    const other = page.getByRole('menuitem', { name: /Alice Carter — Demo Clinic.*Switch to this account/ });
     await expect(other).toHaveCount(1);
     await other.click();
     await expect(page.getByRole('button', { name: /User menu: Alice/ })).toBeVisible();
