@@ -204,7 +204,14 @@ describe('direct ProjectMembership writes', () => {
       },
     });
     expect(batch.status).toBe(403);
-    expect((await postMembership(undefined, body)).status).toBe(201);
+    const added = await postMembership(undefined, body);
+    expect(added.status).toBe(201);
+    // The membership belongs to the clinic it grants, so the clinic's admin sees it.
+    expect(added.body.meta.project).toBe(owner.projectId);
+    const seen = await http<any>('GET', `fhir/R4/ProjectMembership/${added.body.id}`, {
+      token: owner.tokens.access_token,
+    });
+    expect(seen.status).toBe(200);
   });
 
   it('a project admin keeps memberships of its own clients in its own project, and cannot re-point one', async () => {

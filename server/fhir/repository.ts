@@ -64,6 +64,20 @@ interface CurrentRow {
   project_id: string | null;
 }
 
+/**
+ * The project a version belongs to: the writer's, except that a membership lives in the project it
+ * grants (a super admin adding someone to a clinic must not file the membership under their own
+ * project, where the clinic's admins could not see it). Non-super-admins cannot name another
+ * project here: the access guard refuses it before the write.
+ */
+function owningProject(ctx: RequestContext, resource: Resource): string {
+  if (resource.resourceType === 'ProjectMembership') {
+    const match = /^Project\/([A-Za-z0-9\-.]{1,64})$/.exec(resource.project?.reference ?? '');
+    if (match) return match[1];
+  }
+  return ctx.projectId;
+}
+
 /** A resource's ETag value: the version id in a weak ETag. */
 export function etagOf(resource: Resource): string {
   return `W/"${resource.meta?.versionId ?? ''}"`;
@@ -429,7 +443,7 @@ export class RepositorySession {
       versionId: randomUUID(),
       lastUpdated: new Date().toISOString(),
       author: ctx.author,
-      project: ctx.projectId,
+      project: owningProject(ctx, input),
     };
     delete meta.compartment;
     const resource = { ...input, meta } as Resource;
