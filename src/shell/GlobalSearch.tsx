@@ -39,9 +39,11 @@ export function GlobalSearch() {
       loadingText="Loading..."
       renderOption={({ key, ...props }, hit) => (
         <Box component="li" key={key} {...props}>
-          <Box>
-            <Typography variant="body2">{hitTitle(hit)}</Typography>
-            <Typography variant="caption" color="text.secondary">
+          <Box sx={{ minWidth: 0 }}>
+            <Typography variant="body2" noWrap>
+              {hitTitle(hit)}
+            </Typography>
+            <Typography variant="caption" color="text.secondary" noWrap component="p">
               {hitDetail(hit)}
             </Typography>
           </Box>

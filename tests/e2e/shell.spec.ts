@@ -84,7 +84,7 @@ test.describe('application shell', () => {
 
     await page.goto('/');
     await expect(nav).toBeVisible();
-    await expect(page.getByRole('table').first()).toBeVisible();
+    await expect(page.locator('table tbody tr').first()).toBeVisible();
     await page.screenshot({ path: `${screenshots}/shell-light.png` });
     await checkAccessibility(page);
 
