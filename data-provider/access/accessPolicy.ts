@@ -30,6 +30,20 @@ export const sharedDefinitionTypes: readonly string[] = [
   'OperationDefinition',
 ];
 
+/**
+ * The project's own administration: who is in it, what they may do, its clients and bots. Only its
+ * admins (and super admins) write these, whatever a policy grants — otherwise any member without a
+ * policy could make itself an admin by editing its own membership.
+ */
+export const projectAdminTypes: readonly string[] = [
+  'Project',
+  'ProjectMembership',
+  'AccessPolicy',
+  'ClientApplication',
+  'Bot',
+  'IdentityProvider',
+];
+
 /** Written only by the server itself, whoever asks. */
 export const neverWritableTypes: readonly string[] = ['Login', 'DomainConfiguration', 'JsonWebKey'];
 

@@ -7,6 +7,7 @@ export {
   isReadInteraction,
   neverWritableTypes,
   policyEntriesFor,
+  projectAdminTypes,
   readInteractions,
   readonlyFieldsFor,
   removeFields,

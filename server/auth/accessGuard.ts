@@ -6,6 +6,7 @@ import {
   isReadInteraction,
   neverWritableTypes,
   policyEntriesFor,
+  projectAdminTypes,
   readonlyFieldsFor,
   removeFields,
   restoreFields,
@@ -24,6 +25,8 @@ export interface AccessGuardOptions {
   projectId: string;
   sharedProjectId: string;
   superAdmin: boolean;
+  /** An admin of its project: may write the project's administration types. */
+  projectAdmin?: boolean;
   policy?: AccessPolicy;
 }
 
@@ -60,6 +63,9 @@ export class AccessGuard {
       throw errors.forbidden(`Forbidden: ${resourceType} resources are never writable (${interaction})`);
     }
     if (this.superAdmin) return;
+    if (!isReadInteraction(interaction) && !this.options.projectAdmin && projectAdminTypes.includes(resourceType)) {
+      throw errors.forbidden(`Forbidden: only project admins may ${interaction} ${resourceType} resources`);
+    }
     if (isReadInteraction(interaction) && sharedDefinitionTypes.includes(resourceType)) return;
     if (!canPerform(this.policy, resourceType, interaction)) {
       throw errors.forbidden(`Forbidden: your access policy does not allow ${interaction} of ${resourceType}`);

@@ -107,6 +107,20 @@ describe('access policies and project isolation', () => {
     expect(issueText(write.body)).toBe('Forbidden: your access policy does not allow create of ValueSet');
   });
 
+  it('only project admins write the project administration, even members without a policy', async () => {
+    const user = await member(undefined);
+    expect((await user.post('Patient', { resourceType: 'Patient', name: [{ family: 'Open' }] })).status).toBe(201);
+    const policy = await user.post('AccessPolicy', { resourceType: 'AccessPolicy', name: 'mine' });
+    expect(policy.status).toBe(403);
+    expect(issueText(policy.body)).toBe('Forbidden: only project admins may create AccessPolicy resources');
+    const memberships = await user.get('ProjectMembership?_count=100');
+    expect(memberships.status).toBe(200);
+    const own = memberships.body.entry[0].resource;
+    const promoted = await user.put(`ProjectMembership/${own.id}`, { ...own, admin: true });
+    expect(promoted.status).toBe(403);
+    expect(issueText(promoted.body)).toBe('Forbidden: only project admins may update ProjectMembership resources');
+  });
+
   it('readonly allows read, search and history, and refuses writes', async () => {
     const user = await member({ resource: [{ resourceType: 'Patient', readonly: true }] });
     const current = await user.get(`Patient/${ids.bob}`);

@@ -49,7 +49,13 @@ export async function resolveCaller(env: AuthEnvironment, session: RepositorySes
   const superAdmin = project.superAdmin === true;
   const profile = membership.profile as Reference;
   const access = new AccessGuard(
-    { projectId: project.id as string, sharedProjectId: env.sharedProjectId, superAdmin, policy: accessPolicy },
+    {
+      projectId: project.id as string,
+      sharedProjectId: env.sharedProjectId,
+      superAdmin,
+      projectAdmin: membership.admin === true,
+      policy: accessPolicy,
+    },
     env.registry,
   );
   return {
