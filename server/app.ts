@@ -4,6 +4,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest }
 import fastifyStatic from '@fastify/static';
 import type { Database } from './storage/database';
 import { errors, FhirError, outcomeOf } from './fhir/fhirError';
+import { drainRequest } from './fhir/requestDrain';
 import { fhirRestRoutes } from './fhir/restRoutes';
 import { reindexRoutes } from './search/reindexRoutes';
 import { terminologyRoutes } from './terminology/terminologyRoutes';
@@ -211,19 +212,4 @@ function sendOutcome(
     .code(status)
     .type('application/fhir+json')
     .send(outcomeOf([{ severity: 'error', code, details: { text } }]));
-}
-
-function drainRequest(raw: import('node:http').IncomingMessage, timeoutMs: number): Promise<void> {
-  if (raw.complete || raw.destroyed) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(done, timeoutMs);
-    raw.once('end', done);
-    raw.once('close', done);
-    raw.once('error', done);
-    raw.resume();
-  });
 }

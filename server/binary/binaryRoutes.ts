@@ -7,6 +7,7 @@ import type { Repository, RequestContext } from '../fhir/repository';
 import { binaryFilename, storeStagedBinary, type BinaryDetails } from './binaryResource';
 import { ContentTooLargeError, type BinaryStorage, type StagedContent } from './binaryStorage';
 import type { UrlSigner } from './signedUrls';
+import { drainRequest } from '../fhir/requestDrain';
 
 /** What the Binary routes need; built once per server (serverRuntime). */
 export interface BinaryEnvironment {
@@ -72,22 +73,6 @@ function uploadStream(raw: IncomingMessage): PassThrough {
   });
   raw.pipe(source);
   return source;
-}
-
-/** Reads and discards what the client is still sending (bounded), so it can read the answer. */
-function drain(raw: IncomingMessage, timeoutMs = 30_000): Promise<void> {
-  if (raw.complete || raw.destroyed) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(done, timeoutMs);
-    raw.once('end', done);
-    raw.once('close', done);
-    raw.once('error', done);
-    raw.resume();
-  });
 }
 
 async function readText(stream: Readable, maxBytes: number): Promise<string> {
@@ -202,7 +187,7 @@ export async function binaryRoutes(app: FastifyInstance, options: BinaryRoutesOp
       if (!(error instanceof ContentTooLargeError)) throw error;
       // Refused part-way: the client is still sending; read off the rest so it sees the answer.
       request.raw.unpipe();
-      await drain(request.raw);
+      await drainRequest(request.raw);
       reply.header('connection', 'close');
       throw error.maxBytes === maxBytes ? tooLarge(maxBytes) : jsonTooLarge(error.maxBytes);
     }
