@@ -4,7 +4,7 @@ import { createBrowserRouter, Route, RouterProvider } from 'react-router-dom';
 import { createFhirAuthProvider, createFhirDataProvider } from '../data-provider/react-admin';
 import { signedOutRoutes } from '../custom-screens/signin';
 import { hearthClient } from './hearthClient';
-import { resourceRoutes } from './resources';
+import { resourceRoutes } from './resources/routes';
 import {
   NotFoundPage,
   NotificationBridge,

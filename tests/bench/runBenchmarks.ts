@@ -11,6 +11,8 @@ import { summarize, type LatencySummary } from './latencyStats';
 import { benchSearch, type SearchBenchResult } from './searchBenchmark';
 import { benchSchema, schemaReport, type SchemaBenchResult } from './schemaBenchmark';
 import { benchRealtime, freshDatabase, realtimeSection, type RealtimeBenchResult } from './realtimeBenchmark';
+import { bundleSection, measureBundle } from './bundleBudget';
+import { tmpdir } from 'node:os';
 
 /** Database sizes for the search benchmark (issue budgets: 100k embedded, 1M native). */
 const searchSizes = {
@@ -186,6 +188,8 @@ function report(results: BackendResult[]): string {
 }
 
 async function main(): Promise<void> {
+  console.log('== browser bundle ==');
+  const bundle = measureBundle(root, join(tmpdir(), `hearth-bench-web-${process.pid}`));
   const results: BackendResult[] = [await benchBackend('embedded (PGlite)')];
   const native = nativeDatabaseUrl();
   let realtime: RealtimeBenchResult | undefined;
@@ -199,7 +203,7 @@ async function main(): Promise<void> {
     }
   }
   realtime ??= await benchRealtime();
-  const markdown = `${report(results)}\n${realtimeSection(realtime)}`;
+  const markdown = `${report(results)}\n${realtimeSection(realtime)}\n${bundleSection(bundle)}`;
   writeFileSync(join(root, 'docs', 'benchmarks.md'), markdown);
   console.log('\nWrote docs/benchmarks.md');
 }
