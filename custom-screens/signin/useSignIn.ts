@@ -138,7 +138,9 @@ export function useSignIn(client: FhirClient, options: SignInOptions) {
         const method = await client.getAuthMethod({
           email: address,
           redirectUri: optionsRef.current.returnUrl,
-          ...(app ? { clientId: app.clientId, ...thirdPartyPkce() } : {}),
+          ...(app
+            ? { clientId: app.clientId, clientRedirectUri: app.redirectUri, scope: app.scope, ...thirdPartyPkce() }
+            : {}),
         });
         if (method.method === 'external' && method.authorizeUrl) {
           setState((s) => ({ ...s, email: address, busy: true }));

@@ -76,6 +76,10 @@ export interface AuthMethodRequest {
   redirectUri?: string;
   projectId?: string;
   clientId?: string;
+  /** A third-party app's own redirect_uri (checked by the server against the app's registration). */
+  clientRedirectUri?: string;
+  /** The scope a third-party app asked for, carried through the identity provider into the login. */
+  scope?: string;
   codeChallenge?: string;
   codeChallengeMethod?: string;
 }

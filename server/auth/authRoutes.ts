@@ -35,10 +35,27 @@ export async function authRoutes(app: FastifyInstance, env: AuthEnvironment): Pr
     const email = requiredEmail(body);
     const provider = await tx((session) => findDomainProvider(session, email));
     if (!provider) return { domain: email.split('@')[1], method: 'password' };
+    const clientId = optionalString(body, 'clientId');
+    const redirectUri = optionalString(body, 'redirectUri');
+    // The code goes back into this app, or to an address the client registered; a third-party app's
+    // own redirect_uri (where the app's /oauth page will send the code) must be registered too.
+    const clientRedirectUri = optionalString(body, 'clientRedirectUri');
+    const needsRegistration = [
+      ...(redirectUri && !isAppAddress(redirectUri, env.config.baseUrl) ? [redirectUri] : []),
+      ...(clientRedirectUri ? [clientRedirectUri] : []),
+    ];
+    if (needsRegistration.length > 0) {
+      const client = clientId ? await tx((session) => readClient(session, clientId)) : undefined;
+      const registered = [client?.redirectUri, ...(client?.redirectUris ?? [])];
+      const refused = needsRegistration.find((address) => !registered.includes(address));
+      if (refused)
+        throw errors.invalid('Invalid redirect_uri', refused === redirectUri ? 'redirectUri' : 'clientRedirectUri');
+    }
     const authorizeUrl = await externalAuthorizeUrl(env, provider, {
       projectId: optionalString(body, 'projectId'),
-      clientId: optionalString(body, 'clientId'),
-      redirectUri: optionalString(body, 'redirectUri'),
+      clientId,
+      redirectUri,
+      scope: optionalString(body, 'scope'),
       ...pkceParameters(body),
     });
     return { domain: provider.domain, method: 'external', authorizeUrl };
@@ -343,4 +360,13 @@ async function activeSessions(session: RepositorySession, user: User) {
     remoteAddress: content.remoteAddress,
     userAgent: content.userAgent,
   }));
+}
+
+/** Is `address` a page of this web app (same origin as BASE_URL)? */
+function isAppAddress(address: string, baseUrl: string): boolean {
+  try {
+    return new URL(address).origin === new URL(baseUrl).origin;
+  } catch {
+    return false;
+  }
 }

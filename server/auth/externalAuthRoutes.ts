@@ -48,6 +48,7 @@ export async function externalAuthRoutes(app: FastifyInstance, env: AuthEnvironm
           codeChallenge: pending.codeChallenge,
           codeChallengeMethod: pending.codeChallengeMethod,
           projectId: pending.projectId,
+          scope: pending.scope,
           remoteAddress: request.ip,
           userAgent: request.headers['user-agent'],
         });

@@ -34,6 +34,8 @@ export interface PendingExternalSignIn {
   projectId?: string;
   /** Where the browser goes back to in the app (with `code` or `login`). */
   redirectUri?: string;
+  /** The scope the app asked for (a third-party app signing in through the web app's /oauth page). */
+  scope?: string;
   /** The app's PKCE challenge: the code it finally gets is bound to it. */
   codeChallenge?: string;
   codeChallengeMethod?: string;

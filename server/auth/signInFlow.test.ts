@@ -420,11 +420,20 @@ describe('external identity providers', () => {
 
     provider.person = { sub: 'ext-42', email };
     const { verifier, challenge } = pkcePair();
+    // The code may only come back into this app (or to an address a client registered).
+    const elsewhere = await postJson('auth/method', {
+      email,
+      codeChallenge: challenge,
+      codeChallengeMethod: 'S256',
+      redirectUri: 'https://evil.example/signin',
+    });
+    expect(elsewhere.status).toBe(400);
+    expect(issueExpressions(elsewhere.body)).toEqual(['redirectUri']);
     const method = await postJson('auth/method', {
       email,
       codeChallenge: challenge,
       codeChallengeMethod: 'S256',
-      redirectUri: 'http://127.0.0.1:9/signin',
+      redirectUri: `${baseUrl()}signin`,
     });
     expect(method.body.method).toBe('external');
     const authorizeUrl = new URL(method.body.authorizeUrl);
@@ -437,7 +446,7 @@ describe('external identity providers', () => {
     const atServer = await fetch(callback, { redirect: 'manual' });
     expect(atServer.status).toBe(302);
     const back = new URL(atServer.headers.get('location') as string);
-    expect(back.origin + back.pathname).toBe('http://127.0.0.1:9/signin');
+    expect(back.origin + back.pathname).toBe(`${baseUrl()}signin`);
     expect(provider.lastTokenRequest?.get('code_verifier')).toBeTruthy();
     const tokens = await exchangeCode(baseUrl(), back.searchParams.get('code') as string, verifier);
     expect(decodeJwt(tokens.id_token as string).email).toBe(email);

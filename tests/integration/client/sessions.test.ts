@@ -302,7 +302,7 @@ describe('sign-in by an external identity provider, through the authProvider cal
     provider.person = { sub: 'client-ext-1', email };
 
     const { client } = testClient();
-    const method = await client.getAuthMethod({ email, redirectUri: 'http://127.0.0.1:9/auth-callback' });
+    const method = await client.getAuthMethod({ email, redirectUri: `${inject('baseUrl')}auth-callback` });
     expect(method.method).toBe('external');
     const atProvider = await fetch(method.authorizeUrl as string, { redirect: 'manual' });
     const atServer = await fetch(atProvider.headers.get('location') as string, { redirect: 'manual' });
