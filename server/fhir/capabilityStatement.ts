@@ -14,6 +14,41 @@ const interactions = [
   'search-type',
 ] as const;
 
+interface OperationEntry {
+  name: string;
+  definition: string;
+}
+
+const hl7 = 'http://hl7.org/fhir/OperationDefinition/';
+const bulk = 'http://hl7.org/fhir/uv/bulkdata/OperationDefinition/';
+
+/** Operations every resource type answers. */
+const everyTypeOperations: OperationEntry[] = [
+  { name: 'validate', definition: `${hl7}Resource-validate` },
+  { name: 'graph', definition: `${hl7}Resource-graph` },
+];
+
+/** Operations of one type (server/operations, server/bots, server/realtime, server/terminology). */
+const typeOperations: Record<string, OperationEntry[]> = {
+  Patient: [
+    { name: 'everything', definition: `${hl7}Patient-everything` },
+    { name: 'export', definition: `${bulk}patient-export` },
+  ],
+  Group: [{ name: 'export', definition: `${bulk}group-export` }],
+  ValueSet: [{ name: 'expand', definition: `${hl7}ValueSet-expand` }],
+  StructureDefinition: [
+    { name: 'expand-profile', definition: 'https://hearth-emr.org/fhir/OperationDefinition/expand-profile' },
+  ],
+  Bot: [{ name: 'execute', definition: 'https://medplum.com/fhir/OperationDefinition/bot-execute' }],
+  Subscription: [
+    {
+      name: 'get-ws-binding-token',
+      definition:
+        'http://hl7.org/fhir/uv/subscriptions-backport/OperationDefinition/backport-subscription-get-ws-binding-token',
+    },
+  ],
+};
+
 /** What this server supports, built from the loaded definitions (so new search parameters show up). */
 export function buildCapabilityStatement(
   registry: SearchParameterRegistry,
@@ -35,9 +70,14 @@ export function buildCapabilityStatement(
       {
         mode: 'server',
         interaction: [{ code: 'transaction' }, { code: 'batch' }, { code: 'history-system' }],
+        operation: [
+          { name: 'export', definition: `${bulk}export` },
+          { name: 'graphql', definition: `${hl7}Resource-graphql` },
+        ],
         resource: resourceTypeNames().map((type) => ({
           type,
           interaction: interactions.map((code) => ({ code })),
+          operation: [...everyTypeOperations, ...(typeOperations[type] ?? [])],
           versioning: 'versioned',
           readHistory: true,
           updateCreate: true,

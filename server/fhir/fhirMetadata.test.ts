@@ -16,7 +16,13 @@ describe('metadata, health and definitions', () => {
       resourceType: string;
       fhirVersion: string;
       rest: {
-        resource: { type: string; interaction: { code: string }[]; searchParam: { name: string; type: string }[] }[];
+        operation: { name: string }[];
+        resource: {
+          type: string;
+          interaction: { code: string }[];
+          operation: { name: string }[];
+          searchParam: { name: string; type: string }[];
+        }[];
       }[];
     }>('GET', 'fhir/R4/metadata');
     expect(answer.status).toBe(200);
@@ -37,6 +43,13 @@ describe('metadata, health and definitions', () => {
         'history-instance',
       ]),
     );
+    // Operations are announced where they are answered.
+    expect(patient.operation.map((o) => o.name)).toEqual(
+      expect.arrayContaining(['everything', 'export', 'validate', 'graph']),
+    );
+    expect(resources.find((r) => r.type === 'Bot')!.operation.map((o) => o.name)).toContain('execute');
+    expect(resources.find((r) => r.type === 'Observation')!.operation.map((o) => o.name)).not.toContain('everything');
+    expect(answer.body.rest[0].operation.map((o) => o.name)).toEqual(['export', 'graphql']);
     expect(patient.searchParam).toEqual(
       expect.arrayContaining([
         { name: 'name', type: 'string', definition: expect.any(String) },
