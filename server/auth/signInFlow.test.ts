@@ -5,7 +5,12 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { baseUrl, http, issueExpressions, issueText } from '../../tests/integration/fhirClient';
 import { postJson, registerProjectOwner, registerUser, uniqueEmail } from '../../tests/integration/accounts';
 import { exchangeCode, pkcePair, signIn } from '../../tests/integration/signIn';
-import { startOidcProvider, providerAccessToken, type TestOidcProvider } from '../../tests/integration/oidcProvider';
+import {
+  identityProviderFor,
+  startOidcProvider,
+  providerAccessToken,
+  type TestOidcProvider,
+} from '../../tests/integration/oidcProvider';
 import { totpCode } from './totp';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the auth answers are free-form JSON */
@@ -400,14 +405,7 @@ describe('external identity providers', () => {
       body: {
         resourceType: 'DomainConfiguration',
         domain,
-        identityProvider: {
-          authorizeUrl: `${provider.url}authorize`,
-          tokenUrl: `${provider.url}token`,
-          userInfoUrl: `${provider.url}userinfo`,
-          clientId: provider.clientId,
-          clientSecret: provider.clientSecret,
-          usePkce: true,
-        },
+        identityProvider: identityProviderFor(provider),
       },
     });
     expect(configured.status).toBe(201);

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { totpCode } from '../../server/auth/totp';
-import { startOidcProvider } from '../integration/oidcProvider';
+import { identityProviderFor, startOidcProvider } from '../integration/oidcProvider';
 import {
   adminEmail,
   adminPassword,
@@ -251,14 +251,7 @@ test.describe('sign-in', () => {
         {
           resourceType: 'DomainConfiguration',
           domain,
-          identityProvider: {
-            authorizeUrl: `${provider.url}authorize`,
-            tokenUrl: `${provider.url}token`,
-            userInfoUrl: `${provider.url}userinfo`,
-            clientId: provider.clientId,
-            clientSecret: provider.clientSecret,
-            usePkce: true,
-          },
+          identityProvider: identityProviderFor(provider),
         },
         admin.access_token,
       );

@@ -101,3 +101,15 @@ export async function providerAccessToken(provider: TestOidcProvider): Promise<s
   });
   return ((await response.json()) as { access_token: string }).access_token;
 }
+
+/** The `identityProvider` of a DomainConfiguration that signs in at `provider` (with PKCE). */
+export function identityProviderFor(provider: TestOidcProvider) {
+  return {
+    authorizeUrl: `${provider.url}authorize`,
+    tokenUrl: `${provider.url}token`,
+    userInfoUrl: `${provider.url}userinfo`,
+    clientId: provider.clientId,
+    clientSecret: provider.clientSecret,
+    usePkce: true,
+  };
+}

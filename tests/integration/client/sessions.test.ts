@@ -5,7 +5,7 @@ import { OperationOutcomeError } from '../../../data-provider/outcomes';
 import { createFhirAuthProvider, SignInStepRequired } from '../../../data-provider/react-admin';
 import { totpCode } from '../../../server/auth/totp';
 import { http } from '../fhirClient';
-import { startOidcProvider, type TestOidcProvider } from '../oidcProvider';
+import { identityProviderFor, startOidcProvider, type TestOidcProvider } from '../oidcProvider';
 import { postJson, registerProjectOwner, registerUser, uniqueEmail } from '../accounts';
 import { pkcePair } from '../signIn';
 import { ownerClient, signInWithClient, testClient } from './clientSession';
@@ -288,14 +288,7 @@ describe('sign-in by an external identity provider, through the authProvider cal
       body: {
         resourceType: 'DomainConfiguration',
         domain,
-        identityProvider: {
-          authorizeUrl: `${provider.url}authorize`,
-          tokenUrl: `${provider.url}token`,
-          userInfoUrl: `${provider.url}userinfo`,
-          clientId: provider.clientId,
-          clientSecret: provider.clientSecret,
-          usePkce: true,
-        },
+        identityProvider: identityProviderFor(provider),
       },
     });
     expect(configured.status).toBe(201);
