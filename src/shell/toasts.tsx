@@ -19,6 +19,8 @@ const ToastContent = styled(MaterialDesignContent)(() => ({
   maxHeight: TOAST_MAX_HEIGHT,
   overflowY: 'auto',
   whiteSpace: 'pre-line',
+  // Server messages can hold long unbroken tokens (URLs, ids): wrap them instead of widening the toast.
+  overflowWrap: 'anywhere',
   '&.notistack-MuiContent-success': { backgroundColor: '#2e7d32', color: '#fff' },
   '&.notistack-MuiContent-error': { backgroundColor: '#c62828', color: '#fff' },
   '&.notistack-MuiContent-info': { backgroundColor: '#1565c0', color: '#fff' },
