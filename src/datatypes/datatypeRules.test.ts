@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isEmptyValue, splitWords, stripEmpty, withField } from './inputProps';
-import { fromLocalInput, parseNumberInput, primitiveInputType, toLocalInput } from './PrimitiveInput';
+import { parseNumberInput, primitiveInputType } from './PrimitiveInput';
 import { referenceSearchField, referenceTargetTypes, REFERENCE_SEARCH_COUNT } from './referenceSearch';
 import { statusColor } from './statusColor';
 import { timingPeriod } from './TimingInput';
@@ -11,7 +11,6 @@ describe('datatype input rules', () => {
     expect(primitiveInputType('positiveInt').step).toBe('1');
     expect(primitiveInputType('unsignedInt').step).toBe('1');
     expect(primitiveInputType('decimal').step).toBe('any');
-    expect(primitiveInputType('date').inputType).toBe('date');
     expect(primitiveInputType('markdown').multiline).toBe(true);
     expect(parseNumberInput('abc')).toBeUndefined();
     expect(parseNumberInput('')).toBeUndefined();
@@ -21,13 +20,6 @@ describe('datatype input rules', () => {
   it('timing repeat period defaults to 1 when not a number', () => {
     expect(timingPeriod('x')).toBe(1);
     expect(timingPeriod('3')).toBe(3);
-  });
-
-  it('dateTime inputs convert between local input and ISO instants', () => {
-    const iso = fromLocalInput(toLocalInput('2024-05-06T07:08:09Z'));
-    expect(iso).toBe('2024-05-06T07:08:09Z');
-    expect(toLocalInput(undefined)).toBe('');
-    expect(fromLocalInput('')).toBeUndefined();
   });
 
   it('withField sets a key and removes it when emptied, keeping unknown keys', () => {
