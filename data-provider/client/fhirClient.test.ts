@@ -1,9 +1,17 @@
-import type { Bundle, Media, OperationOutcome, Patient } from '@medplum/fhirtypes';
+import type {
+  Bundle,
+  Media,
+  OperationOutcome,
+  Patient,
+  SearchParameter,
+  StructureDefinition,
+} from '@medplum/fhirtypes';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { OperationOutcomeError } from '../outcomes/operationOutcomeError';
 import { FakeFetch, fakeJwt, jsonResponse, textResponse } from './fakeFetch';
 import { FhirClient, type FhirClientOptions } from './fhirClient';
 import { SYSTEM_DEVICE } from './resourceReference';
+import { RESOURCE_WRITE_EVENT, ResourceWriteEvent } from './resourceWriteEvent';
 
 const server = 'http://ehr.test/';
 const fhir = `${server}fhir/R4/`;
@@ -648,6 +656,44 @@ describe('GET cache', () => {
     await client.executeBatch({ resourceType: 'Bundle', type: 'transaction' });
     await client.readResource('Patient', 'p1');
     expect(fake.callsTo('GET', /Patient\/p1/)).toHaveLength(2);
+  });
+
+  it('announces successful writes with their types (a batch: its writing entries), not reads, failures or operations', async () => {
+    const { fake, client } = cached();
+    const written: (readonly string[] | undefined)[] = [];
+    client.addEventListener(RESOURCE_WRITE_EVENT, (event) => written.push((event as ResourceWriteEvent).resourceTypes));
+    fake.on('POST', `${fhir}StructureDefinition`, (call) => jsonResponse({ ...(bodyOf(call) as object), id: 'sd1' }));
+    fake.on('POST', `${fhir}SearchParameter`, () => jsonResponse(outcome('code is required'), 400));
+    fake.on('POST', /\$validate/, () => jsonResponse({ resourceType: 'OperationOutcome', issue: [] }));
+    fake.on('POST', fhir, () => jsonResponse({ resourceType: 'Bundle', type: 'transaction-response' }));
+    await client.readResource('Patient', 'p1');
+    await client.createResource({ resourceType: 'StructureDefinition' } as StructureDefinition);
+    await expect(client.createResource({ resourceType: 'SearchParameter' } as SearchParameter)).rejects.toThrow(
+      'code is required',
+    );
+    await client.validateResource({ resourceType: 'Patient' });
+    await client.executeBatch({
+      resourceType: 'Bundle',
+      type: 'transaction',
+      entry: [
+        { request: { method: 'GET', url: 'Patient/p1' } },
+        { request: { method: 'DELETE', url: 'SearchParameter/sp1' } },
+        { resource: { resourceType: 'Patient' }, request: { method: 'POST', url: 'Patient' } },
+      ],
+    });
+    await client.executeBatch({
+      resourceType: 'Bundle',
+      type: 'batch',
+      entry: [{ request: { method: 'GET', url: 'Patient/p1' } }],
+    });
+    await client.executeBatch({
+      resourceType: 'Bundle',
+      type: 'transaction',
+      entry: [{ request: { method: 'POST', url: '' } }],
+    });
+    expect(written).toEqual([['StructureDefinition'], ['SearchParameter', 'Patient'], undefined]);
+    expect(new ResourceWriteEvent(undefined).touches('SearchParameter')).toBe(true);
+    expect(new ResourceWriteEvent(['Patient']).touches('SearchParameter')).toBe(false);
   });
 
   it('a batch of reads only (such as an automatic batch) keeps the cache', async () => {

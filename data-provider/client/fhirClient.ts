@@ -23,6 +23,7 @@ import type {
   UserConfiguration,
   ValueSet,
 } from '@medplum/fhirtypes';
+import { ResourceWriteEvent, typesWrittenByBundle } from './resourceWriteEvent';
 import { badRequest, serverError, unauthorized } from '../outcomes/outcomeCatalogue';
 import { OperationOutcomeError } from '../outcomes/operationOutcomeError';
 import { abortableDelay } from './abortableDelay';
@@ -253,7 +254,7 @@ function isSearchMatch(entry: BundleEntry): boolean {
  * polling). Framework-free; the react-admin providers sit on top of it.
  *
  * Events: `offline` when a request's first try gets no answer; `change` when the active login or
- * the session details change.
+ * the session details change; `resourceWrite` (a ResourceWriteEvent) after a successful write.
  */
 export class FhirClient extends EventTarget {
   private readonly urls: ServerUrls;
@@ -479,10 +480,24 @@ export class FhirClient extends EventTarget {
           return await this.pollStatus(new URL(statusUrl, options.url).toString(), options);
         }
       }
-      return await readResponseBody(response, options.responseType);
+      const body = await readResponseBody(response, options.responseType);
+      if (options.method !== 'GET') this.announceWrite(options.url, options.body);
+      return body;
     } finally {
       if (options.method !== 'GET') this.invalidateAfterWrite(options.url, options.body);
     }
+  }
+
+  /** Dispatches a ResourceWriteEvent for a successful write to a FHIR URL (operations excluded). */
+  private announceWrite(href: string, body: unknown): void {
+    if (!this.urls.isFhirUrl(href) || this.urls.isOperationUrl(href)) return;
+    if (this.urls.isFhirBase(href)) {
+      const types = typesWrittenByBundle(body as Partial<Bundle> | undefined);
+      if (types?.length !== 0) this.dispatchEvent(new ResourceWriteEvent(types));
+      return;
+    }
+    const resourceType = this.urls.resourceTypeOf(href);
+    if (resourceType) this.dispatchEvent(new ResourceWriteEvent([resourceType]));
   }
 
   /**

@@ -66,3 +66,4 @@ export {
 export { queryString, type SearchQuery, ServerUrls } from './serverUrls';
 export { type UploadProgress } from './xhrUploadFetch';
 export { abortableDelay, isAbortError } from './abortableDelay';
+export { RESOURCE_WRITE_EVENT, ResourceWriteEvent } from './resourceWriteEvent';

@@ -1,18 +1,29 @@
+import { useCallback, useSyncExternalStore } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import {
+  definitionsGeneration,
   loadProfileSchema,
   loadSearchParameters,
   loadTypeSchema,
+  subscribeToDefinitionWrites,
   type SearchParameterModel,
   type TypeSchema,
 } from './typeSchema';
 import { useFhirClient } from './useFhirClient';
 
+/** Changes after this session writes a StructureDefinition or SearchParameter (schemas load anew). */
+function useDefinitionsGeneration(): number {
+  const client = useFhirClient();
+  const subscribe = useCallback((onChange: () => void) => subscribeToDefinitionWrites(client, onChange), [client]);
+  return useSyncExternalStore(subscribe, () => definitionsGeneration(client));
+}
+
 /** The definition of a type, or of a profile when `profileUrl` is given. */
 export function useTypeSchema(type: string | undefined, profileUrl?: string) {
   const client = useFhirClient();
+  const generation = useDefinitionsGeneration();
   return useQuery<TypeSchema, Error>({
-    queryKey: ['hearth-schema', type, profileUrl ?? ''],
+    queryKey: ['hearth-schema', type, profileUrl ?? '', generation],
     queryFn: () => (profileUrl ? loadProfileSchema(client, profileUrl) : loadTypeSchema(client, type as string)),
     enabled: !!type,
     staleTime: Infinity,
@@ -22,8 +33,9 @@ export function useTypeSchema(type: string | undefined, profileUrl?: string) {
 
 export function useSearchParameters(type: string | undefined) {
   const client = useFhirClient();
+  const generation = useDefinitionsGeneration();
   return useQuery<SearchParameterModel[], Error>({
-    queryKey: ['hearth-search-parameters', type],
+    queryKey: ['hearth-search-parameters', type, generation],
     queryFn: () => loadSearchParameters(client, type as string),
     enabled: !!type,
     staleTime: Infinity,

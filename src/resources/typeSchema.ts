@@ -1,5 +1,5 @@
 import type { StructureDefinition } from '@medplum/fhirtypes';
-import type { FhirClient } from '../../data-provider/client';
+import { RESOURCE_WRITE_EVENT, ResourceWriteEvent, type FhirClient } from '../../data-provider/client';
 import {
   graphqlSchemaSource,
   SchemaLoader,
@@ -13,7 +13,43 @@ export type { ElementModel as ElementSchema, SearchParameterModel, TypeSchema };
 // One loader per client: schemas are cached for the session and a load under way is shared.
 const loaders = new WeakMap<FhirClient, SchemaLoader>();
 
+/** Types whose writes change what the loader holds: an implementer's profile or search parameter. */
+export const DEFINITION_TYPES = ['StructureDefinition', 'SearchParameter'];
+
+// Bumped when this client writes a definition, so screens reload their schemas without a restart.
+const generations = new WeakMap<FhirClient, { value: number; listeners: Set<() => void> }>();
+
+function generationOf(client: FhirClient) {
+  let generation = generations.get(client);
+  if (!generation) {
+    const created = { value: 0, listeners: new Set<() => void>() };
+    // Component tests hand in partial clients without events: those simply never report writes.
+    client.addEventListener?.(RESOURCE_WRITE_EVENT, (event) => {
+      if (!(event instanceof ResourceWriteEvent) || !DEFINITION_TYPES.some((type) => event.touches(type))) return;
+      loaders.get(client)?.clear();
+      created.value++;
+      for (const listener of created.listeners) listener();
+    });
+    generations.set(client, created);
+    generation = created;
+  }
+  return generation;
+}
+
+/** A number that changes whenever `client` writes a StructureDefinition or SearchParameter. */
+export function definitionsGeneration(client: FhirClient): number {
+  return generationOf(client).value;
+}
+
+/** Calls `onChange` after each definition write of `client`; returns the unsubscribe function. */
+export function subscribeToDefinitionWrites(client: FhirClient, onChange: () => void): () => void {
+  const { listeners } = generationOf(client);
+  listeners.add(onChange);
+  return () => listeners.delete(onChange);
+}
+
 export function schemaLoaderFor(client: FhirClient): SchemaLoader {
+  generationOf(client);
   let loader = loaders.get(client);
   if (!loader) {
     loader = new SchemaLoader(graphqlSchemaSource(client));
