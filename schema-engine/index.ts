@@ -83,6 +83,18 @@ export {
   toFormModel,
 } from './form/formModel';
 export { applySliceDefaults, matchesSlice, sliceInitialValue, sliceOf } from './form/slices';
+export {
+  acceptsOtherValues,
+  canAddToSlice,
+  canRemoveFromSlice,
+  groupBySlice,
+  profiledSliceInitialValue,
+  replaceOtherValues,
+  sliceEntryChildren,
+  sliceInsertionIndex,
+  type SliceEntryChild,
+  type SliceGroups,
+} from './form/sliceFields';
 export { matchesPattern } from './form/patternMatch';
 export { createJsonPatch, deepEqual } from './form/jsonPatch';
 export { loadFormTypes } from './form/loadFormTypes';

@@ -29,6 +29,7 @@ import { QuantityInput } from './QuantityInput';
 import { RangeInput } from './RangeInput';
 import { RatioInput } from './RatioInput';
 import { ReferenceInput } from './ReferenceInput';
+import { SlicedElementField } from './SlicedElementField';
 import { TimingInput } from './TimingInput';
 
 const QUANTITY_TYPES = new Set(['Quantity', 'Age', 'Count', 'Distance', 'Duration', 'SimpleQuantity', 'MoneyQuantity']);
@@ -142,6 +143,12 @@ export interface ElementFieldProps {
   disabled?: boolean;
   /** Top-level elements follow the access policy's hidden and read-only fields. */
   topLevel?: boolean;
+  /** Shown instead of the element's name in words. */
+  label?: string;
+  /** A profile's slice fixes this value: shown read-only with a note. */
+  fixed?: boolean;
+  /** Show a sliced element as the plain array (the values that match no slice). */
+  unsliced?: boolean;
 }
 
 /** One element of a form: required marker, arrays (add to max, remove above min), choice types, policy. */
@@ -152,13 +159,25 @@ export function ElementField(props: ElementFieldProps) {
   // Read-only: by the access policy (top-level fields) or because the server sets the element.
   const policyReadonly = !!((props.topLevel && context.readonlyFields.includes(element.name)) || element.readOnly);
   const disabled = !!(props.disabled || context.disabled || policyReadonly);
-  const label = fieldLabel(element.name);
+  const label = props.label ?? fieldLabel(element.name);
   const error = context.errors.get(props.path);
   const readOnlyMark = policyReadonly ? (
     <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
       {label}: Read Only
     </Typography>
+  ) : props.fixed ? (
+    <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+      {label}: fixed by the profile
+    </Typography>
   ) : null;
+  if (element.isArray && element.slicing?.slices.length && !props.unsliced) {
+    return (
+      <Box sx={{ flexBasis: '100%' }}>
+        {readOnlyMark}
+        <SlicedElementField {...props} label={label} disabled={disabled} error={error} />
+      </Box>
+    );
+  }
   if (element.isChoice) {
     return (
       <Box sx={{ flexBasis: '100%' }}>
@@ -205,7 +224,7 @@ export function ElementField(props: ElementFieldProps) {
       <Typography variant="subtitle2" component="div" sx={{ mb: 0.5 }}>
         {label}
         {element.min > 0 ? ' *' : ''}
-        {policyReadonly ? ' (Read Only)' : ''}
+        {policyReadonly ? ' (Read Only)' : props.fixed ? ' (fixed by the profile)' : ''}
       </Typography>
       {disabled && items.length === 0 && (
         <Typography variant="body2" color="text.secondary">

@@ -8,7 +8,7 @@ import { hiddenFieldsFor, readonlyFieldsFor } from '../../data-provider/access';
 import type { PatchOperation } from '../../data-provider/client';
 import { OperationOutcomeError } from '../../data-provider/outcomes';
 import { canEditResourceType, permissionDeniedMessage } from './accessRules';
-import { createJsonPatch } from '../../schema-engine';
+import { createJsonPatch, validateResource } from '../../schema-engine';
 import { ResourceForm } from './ResourceForm';
 import { useTypeSchema } from './schemaHooks';
 import { withProfileDefaults } from './profileDefaults';
@@ -62,10 +62,23 @@ export function ResourceEditor(props: { resource: Resource }) {
     );
   }
 
-  async function write(work: () => Promise<Resource | undefined>, success: string): Promise<void> {
+  async function write(
+    work: () => Promise<Resource | undefined>,
+    success: string,
+    toValidate?: Resource,
+  ): Promise<void> {
     setSubmitting(true);
     setOutcome(undefined);
     try {
+      // Under a profile the form checks it first (slices, fixed values, invariants): the server's writes
+      // do not evaluate profiles, so this is where a profile's constraints are enforced for the user.
+      if (toValidate && profileUrl && schema.data) {
+        const issues = await validateResource(toValidate, schema.data, { schemas: schemaLoaderFor(client) });
+        const errors = issues.filter((issue) => issue.severity === 'error' || issue.severity === 'fatal');
+        if (errors.length > 0) {
+          throw new OperationOutcomeError({ resourceType: 'OperationOutcome', issue: errors });
+        }
+      }
       const saved = await work();
       client.invalidateSearches(resourceType);
       await queryClient.invalidateQueries({ queryKey: ['hearth-history', resourceType] });
@@ -132,6 +145,7 @@ export function ResourceEditor(props: { resource: Resource }) {
                   ? client.updateResource(withProfile(resource))
                   : client.createResource(withProfile(resource)),
               resource.id ? 'Updated' : 'Created',
+              withProfile(resource),
             )
           }
           onPatch={(resource) =>
@@ -143,6 +157,7 @@ export function ResourceEditor(props: { resource: Resource }) {
                   createJsonPatch(current, withProfile(resource)) as PatchOperation[],
                 ) as Promise<Resource>,
               'Patched',
+              withProfile(resource),
             )
           }
           onDelete={() =>

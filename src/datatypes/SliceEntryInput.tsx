@@ -1,0 +1,71 @@
+import { Box, CircularProgress, FormHelperText } from '@mui/material';
+import { isPrimitiveType, sliceEntryChildren, type SliceModel } from '../../schema-engine';
+import { useTypeSchema } from '../resources/schemaHooks';
+import { childElements, type ElementSchema, type TypeSchema } from '../resources/typeSchema';
+import { ElementField } from './ElementField';
+import { FieldGroup } from './FieldGroup';
+import { PrimitiveInput } from './PrimitiveInput';
+
+export interface SliceEntryInputProps {
+  /** The sliced element (e.g. Observation.component) and the slice this entry belongs to. */
+  element: ElementSchema;
+  slice: SliceModel;
+  schema: TypeSchema;
+  path: string;
+  label: string;
+  /** Several entries of the slice: each in its own labelled box. */
+  grouped: boolean;
+  value: unknown;
+  disabled: boolean;
+  onChange: (value: unknown) => void;
+}
+
+/**
+ * One entry of a slice: the children of its type (backbone children inline; a datatype's or an
+ * extension profile's elements once loaded) as the slice constrains them, with the slice's fixed and
+ * discriminating values read-only so the entry keeps matching its slice.
+ */
+export function SliceEntryInput(props: SliceEntryInputProps) {
+  const { element, slice } = props;
+  const sliceType = slice.types[0];
+  const type = sliceType?.code ?? element.types[0] ?? 'BackboneElement';
+  const inline = element.children.length > 0 || !!element.contentReference;
+  const loaded = useTypeSchema(inline || isPrimitiveType(type) ? undefined : type, sliceType?.profiles[0]);
+  if (isPrimitiveType(type)) {
+    return (
+      <PrimitiveInput
+        type={type}
+        label={props.label}
+        path={`${props.path}:${slice.name}`}
+        value={props.value as never}
+        disabled={props.disabled || slice.fixed !== undefined || slice.pattern !== undefined}
+        onChange={props.onChange}
+      />
+    );
+  }
+  if (!inline && loaded.error) return <FormHelperText error>{loaded.error.message}</FormHelperText>;
+  if (!inline && !loaded.data) return <CircularProgress size={20} aria-label="Loading..." />;
+  const schema = inline ? props.schema : (loaded.data as TypeSchema);
+  const children = inline
+    ? element.contentReference
+      ? childElements(props.schema, element.contentReference)
+      : element.children
+    : schema.topLevel;
+  const slicing = element.slicing;
+  if (!slicing) return null;
+  const value = (props.value ?? {}) as Record<string, unknown>;
+  const fields = sliceEntryChildren(children, slice, slicing).map(({ element: child, fixed }) => (
+    <ElementField
+      key={child.path}
+      element={child}
+      schema={schema}
+      path={`${props.path}.${child.name}`}
+      parent={value}
+      disabled={props.disabled || fixed}
+      fixed={fixed}
+      onParentChange={(next) => props.onChange(Object.keys(next).length ? next : undefined)}
+    />
+  ));
+  if (props.grouped) return <FieldGroup label={props.label}>{fields}</FieldGroup>;
+  return <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, '& > *': { flex: '1 1 220px' } }}>{fields}</Box>;
+}
