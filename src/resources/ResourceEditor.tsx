@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useLayoutEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, AlertTitle, Box, CircularProgress, MenuItem, TextField } from '@mui/material';
@@ -33,6 +33,8 @@ export function ResourceEditor(props: { resource: Resource }) {
   const { resourceType } = props.resource;
   const [profileUrl, setProfileUrl] = useState<string | undefined>(props.resource.meta?.profile?.[0]);
   const schema = useTypeSchema(resourceType, profileUrl);
+  // Benchmark mark (docs/benchmarks.md): the form's fields are committed to the DOM (layout effects run after children's).
+  useLayoutEffect(() => void (schema.data && performance.mark('hearth:editor-ready')), [schema.data]);
   const profiles = useQuery({
     queryKey: ['hearth-profiles', resourceType],
     queryFn: () => listProfiles(client, resourceType),

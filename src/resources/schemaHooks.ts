@@ -24,7 +24,11 @@ export function useTypeSchema(type: string | undefined, profileUrl?: string) {
   const generation = useDefinitionsGeneration();
   return useQuery<TypeSchema, Error>({
     queryKey: ['hearth-schema', type, profileUrl ?? '', generation],
-    queryFn: () => (profileUrl ? loadProfileSchema(client, profileUrl) : loadTypeSchema(client, type as string)),
+    queryFn: () =>
+      (profileUrl ? loadProfileSchema(client, profileUrl) : loadTypeSchema(client, type as string)).then(
+        // Benchmark mark (docs/benchmarks.md): the schema's data has arrived and its model is built.
+        (schema) => (performance.mark(`hearth:schema-loaded:${profileUrl ?? type}`), schema),
+      ),
     enabled: !!type,
     staleTime: Infinity,
     retry: false,
