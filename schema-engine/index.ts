@@ -82,7 +82,7 @@ export {
   switchChoiceType,
   toFormModel,
 } from './form/formModel';
-export { applySliceDefaults, matchesSlice, sliceInitialValue, sliceOf } from './form/slices';
+export { applyFixedDefaults, applySliceDefaults, matchesSlice, sliceInitialValue, sliceOf } from './form/slices';
 export {
   acceptsOtherValues,
   canAddToSlice,

@@ -135,3 +135,19 @@ function formValueJson(value: FormValue): unknown {
 }
 
 export type { FormField };
+
+/**
+ * For a new resource under a profile: required top-level elements the profile fixes (fixed or pattern
+ * value, e.g. US Core blood pressure's `code` 85354-9) start with that value. Elements holding a value
+ * are untouched. Returns the number of elements set.
+ */
+export function applyFixedDefaults(model: FormObject, schema: TypeSchema, lookup: TypeLookup): number {
+  let set = 0;
+  for (const field of model.fields) {
+    const fixed = field.element.fixedValue?.value ?? field.element.patternValue?.value;
+    if (fixed === undefined || field.element.min < 1 || field.values.length > 0 || !field.key) continue;
+    if (field.element.isChoice) continue;
+    if (addValue(field, schema, lookup, model.expression, structuredClone(fixed))) set++;
+  }
+  return set;
+}

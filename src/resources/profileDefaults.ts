@@ -1,5 +1,6 @@
 import type { Resource } from '@medplum/fhirtypes';
 import {
+  applyFixedDefaults,
   applySliceDefaults,
   fromFormModel,
   toFormModel,
@@ -8,8 +9,8 @@ import {
 } from '../../schema-engine';
 
 /**
- * A new resource for a profiled form: the profile's slices pre-filled up to their min with their
- * fixed values (e.g. US Core blood pressure's systolic and diastolic components), via the engine's
+ * A new resource for a profiled form: required elements the profile fixes set (e.g. the blood pressure
+ * code), and the profile's slices pre-filled up to their min with their fixed values (e.g. US Core blood pressure's systolic and diastolic components), via the engine's
  * form model. Returns the resource unchanged when the profile asks for nothing.
  */
 export async function withProfileDefaults(
@@ -20,5 +21,6 @@ export async function withProfileDefaults(
   await loader.loadElementTypes(schema);
   const lookup = (type: string) => loader.getType(type);
   const model = toFormModel(resource, schema, lookup);
-  return applySliceDefaults(model, schema, lookup) > 0 ? fromFormModel<Resource>(model) : resource;
+  const changed = applyFixedDefaults(model, schema, lookup) + applySliceDefaults(model, schema, lookup);
+  return changed > 0 ? fromFormModel<Resource>(model) : resource;
 }
