@@ -1,0 +1,172 @@
+import { expect, test, type Page } from '@playwright/test';
+import { demoPassword } from './signInSupport';
+
+/**
+ * An implementer's definitions take effect in the running app: a SearchParameter or a profile
+ * saved in the console changes the filters and forms of the same session, without a restart, a
+ * rebuild or a reload of the page.
+ */
+
+function main(page: Page) {
+  return page.getByRole('main');
+}
+
+async function signIn(page: Page, email: string, password = demoPassword): Promise<void> {
+  await page.goto('/signin');
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('textbox', { name: 'Password' }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).not.toHaveURL(/\/signin/);
+}
+
+async function api(page: Page, method: string, path: string, body?: unknown) {
+  const answer = await page.evaluate(
+    async ({ method, path, body }) => {
+      const login = JSON.parse(localStorage.getItem('hearth.activeLogin') ?? '{}');
+      const response = await fetch(`/fhir/R4/${path}`, {
+        method,
+        headers: { authorization: `Bearer ${login.accessToken}`, 'content-type': 'application/fhir+json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      return { status: response.status, body: text ? JSON.parse(text) : undefined };
+    },
+    { method, path, body },
+  );
+  expect(answer.status, JSON.stringify(answer.body)).toBeLessThan(300);
+  return answer.body;
+}
+
+/** Client-side navigation through the shell's type picker: the page (and its caches) stay loaded. */
+async function openTypeInApp(page: Page, type: string): Promise<void> {
+  const picker = page.getByRole('navigation', { name: 'Main navigation' }).getByLabel('Resource Type');
+  // The picker keeps the last type chosen: clear it so typing opens the list again.
+  await picker.fill('');
+  await picker.fill(type);
+  await page.getByRole('option', { name: type, exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/${type}(\\?|$)`));
+}
+
+async function filterFieldOptions(page: Page): Promise<string[]> {
+  await main(page).getByRole('button', { name: 'Filters' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('button', { name: 'Add filter' }).click();
+  const rows = await dialog.getByLabel(/^Field \d+$/).count();
+  await dialog.getByLabel(`Field ${rows}`).click();
+  const options = await page.getByRole('option').allTextContents();
+  await page.keyboard.press('Escape');
+  return options;
+}
+
+async function saveJson(page: Page, resource: unknown): Promise<void> {
+  await main(page).getByRole('tab', { name: 'JSON' }).click();
+  await main(page)
+    .getByLabel('JSON')
+    .fill(JSON.stringify(resource, null, 2));
+  await main(page).getByRole('button', { name: 'Save JSON' }).click();
+  await expect(page).toHaveURL(/\/details$/);
+}
+
+test.describe('implementer definitions take effect without a restart', () => {
+  test('a SearchParameter saved in the console becomes a filter of the open session', async ({ page }) => {
+    const code = `hearth-nickname-${Date.now()}`;
+    await signIn(page, 'alice@demo.hearth.example');
+    // Written for Practitioner first, so the Patient list of this session does not know it yet.
+    const parameter = await api(page, 'POST', 'SearchParameter', {
+      resourceType: 'SearchParameter',
+      url: `https://hearth.example/SearchParameter/${code}`,
+      name: 'HearthNickname',
+      status: 'active',
+      description: 'Nickname (given name of the nickname)',
+      code,
+      base: ['Practitioner'],
+      type: 'string',
+      expression: "Practitioner.name.where(use = 'nickname').given",
+    });
+    await page.goto(`/SearchParameter/${parameter.id}`);
+    await expect(main(page).getByRole('tab', { name: 'Details' })).toBeVisible();
+
+    await openTypeInApp(page, 'Patient');
+    expect(await filterFieldOptions(page)).not.toContain(code);
+    // Back in the browser's history (the list may have replaced its own entry with its search).
+    const parameterPage = new RegExp(`/SearchParameter/${parameter.id}`);
+    for (let step = 0; step < 3 && !parameterPage.test(page.url()); step++) await page.goBack();
+    await expect(page).toHaveURL(parameterPage);
+
+    // The implementer moves the parameter to Patient in the console's JSON tab.
+    await saveJson(page, {
+      ...parameter,
+      base: ['Patient'],
+      expression: "Patient.name.where(use = 'nickname').given",
+    });
+    const sunny = await api(page, 'POST', 'Patient', {
+      resourceType: 'Patient',
+      name: [
+        { family: 'Implementer', given: ['Suzanne'] },
+        { use: 'nickname', given: ['Sunny'] },
+      ],
+    });
+
+    await openTypeInApp(page, 'Patient');
+    expect(await filterFieldOptions(page)).toContain(code);
+    const dialog = page.getByRole('dialog');
+    const rows = await dialog.getByLabel(/^Field \d+$/).count();
+    await dialog.getByLabel(`Field ${rows}`).click();
+    await page.getByRole('option', { name: code, exact: true }).click();
+    await dialog.getByLabel(`Operation ${rows}`).click();
+    await page.getByRole('option', { name: 'equals', exact: true }).click();
+    await dialog.getByLabel(`Value ${rows}`).fill('Sunny');
+    await dialog.getByRole('button', { name: 'OK' }).click();
+    await expect(page).toHaveURL(new RegExp(`${code}=Sunny`));
+    const table = main(page).getByRole('table', { name: 'Patient search results' });
+    await expect(table.locator('tbody tr')).toHaveCount(1);
+    await expect(table.locator('tbody tr')).toContainText(sunny.id);
+  });
+
+  test('a profile saved in the console drives the editor of the open session', async ({ page }) => {
+    await signIn(page, 'alice@demo.hearth.example');
+    const stamp = Date.now();
+    const url = `https://hearth.example/StructureDefinition/birth-registered-${stamp}`;
+    const title = `Birth registered patient ${stamp}`;
+    const base = (await api(page, 'GET', 'StructureDefinition?url=http://hl7.org/fhir/StructureDefinition/Patient'))
+      .entry[0].resource;
+    // A constraint on Patient with the base snapshot; at first nothing is changed.
+    const profile = await api(page, 'POST', 'StructureDefinition', {
+      resourceType: 'StructureDefinition',
+      url,
+      name: `BirthRegisteredPatient${stamp}`,
+      title,
+      status: 'active',
+      kind: 'resource',
+      abstract: false,
+      type: 'Patient',
+      baseDefinition: 'http://hl7.org/fhir/StructureDefinition/Patient',
+      derivation: 'constraint',
+      snapshot: base.snapshot,
+    });
+
+    await page.goto('/Patient?_count=5');
+    await main(page).getByRole('button', { name: 'New...' }).click();
+    await main(page).getByLabel('Profiles').click();
+    await page.getByRole('option', { name: title }).click();
+    const birthDate = main(page).getByRole('textbox', { name: /^Birth Date\s*\*?$/ });
+    await expect(birthDate).toBeVisible();
+    await expect(birthDate).not.toHaveAttribute('required');
+
+    // The implementer makes birthDate required (min 1) in the console, then opens a new Patient again.
+    await page.goto(`/StructureDefinition/${profile.id}`);
+    const snapshot = {
+      element: profile.snapshot.element.map((element: { path: string; min?: number }) =>
+        element.path === 'Patient.birthDate' ? { ...element, min: 1 } : element,
+      ),
+    };
+    await saveJson(page, { ...profile, snapshot });
+
+    await openTypeInApp(page, 'Patient');
+    await main(page).getByRole('button', { name: 'New...' }).click();
+    await main(page).getByLabel('Profiles').click();
+    await page.getByRole('option', { name: title }).click();
+    await expect(main(page).getByRole('textbox', { name: /^Birth Date\s*\*?$/ })).toHaveAttribute('required');
+  });
+});
