@@ -31,6 +31,7 @@ export function Navbar({ menus, onNavigate }: NavbarProps) {
   const location = useLocation();
   const navigate = useNavigate();
   const [bookmarkOpen, setBookmarkOpen] = useState(false);
+  const [pickerKey, setPickerKey] = useState(0);
   const current = `${location.pathname}${location.search}`;
   const active = useMemo(
     () =>
@@ -57,11 +58,14 @@ export function Navbar({ menus, onNavigate }: NavbarProps) {
     >
       <Box sx={{ p: 1.5 }}>
         <Autocomplete
+          // A "go to" control: it empties after each choice, so it never shows a type the page is not about.
+          key={pickerKey}
           size="small"
           options={knownResourceTypes as readonly string[]}
           onChange={(_event, value) => {
             if (!value) return;
             navigate(`/${value}`);
+            setPickerKey((key) => key + 1);
             onNavigate();
           }}
           renderInput={(params) => <TextField {...params} variant="outlined" label="Resource Type" />}
