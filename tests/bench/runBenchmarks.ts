@@ -12,6 +12,7 @@ import { benchSearch, type SearchBenchResult } from './searchBenchmark';
 import { benchSchema, schemaReport, type SchemaBenchResult } from './schemaBenchmark';
 import { benchRealtime, freshDatabase, realtimeSection, type RealtimeBenchResult } from './realtimeBenchmark';
 import { bundleSection, measureBundle } from './bundleBudget';
+import { browserSection, runBrowserBenchmark } from './browserBenchmark';
 import { tmpdir } from 'node:os';
 
 /** Database sizes for the search benchmark (issue budgets: 100k embedded, 1M native). */
@@ -189,7 +190,8 @@ function report(results: BackendResult[]): string {
 
 async function main(): Promise<void> {
   console.log('== browser bundle ==');
-  const bundle = measureBundle(root, join(tmpdir(), `hearth-bench-web-${process.pid}`));
+  const webRoot = join(tmpdir(), `hearth-bench-web-${process.pid}`);
+  const bundle = measureBundle(root, webRoot);
   const results: BackendResult[] = [await benchBackend('embedded (PGlite)')];
   const native = nativeDatabaseUrl();
   let realtime: RealtimeBenchResult | undefined;
@@ -203,7 +205,10 @@ async function main(): Promise<void> {
     }
   }
   realtime ??= await benchRealtime();
-  const markdown = `${report(results)}\n${realtimeSection(realtime)}\n${bundleSection(bundle)}`;
+  // Real Chromium against the app just built (its own server and fresh database; tests/bench/browserBenchmark.ts).
+  console.log('\n== browser ==');
+  const browser = await runBrowserBenchmark(root, webRoot);
+  const markdown = `${report(results)}\n${realtimeSection(realtime)}\n${bundleSection(bundle)}${browser ? `\n${browserSection(browser)}` : ''}`;
   writeFileSync(join(root, 'docs', 'benchmarks.md'), markdown);
   console.log('\nWrote docs/benchmarks.md');
 }

@@ -1,0 +1,53 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { browserSection, writeBrowserSection, type BrowserBenchResult } from './browserBenchmark';
+
+const result = (renderMs: number[], longestTaskMs: number, selectAllMs: number): BrowserBenchResult => ({
+  chromium: '1.0',
+  observations: 1200,
+  loadAverage: 1,
+  editors: [{ type: 'ExplanationOfBenefit', renderMs, totalMs: renderMs.map((ms) => ms + 1000), controls: 85 }],
+  list: [
+    {
+      rowsMs: 900,
+      rowsSource: 'mark',
+      rowsInDom: 40,
+      firstContentfulPaintMs: 300,
+      longestTaskMs,
+      longTasks: 1,
+      selectAllMs,
+      selectAllLongestTaskMs: 20,
+      selectedRows: 1000,
+    },
+  ],
+});
+
+describe('browser benchmark report', () => {
+  it('judges the editor by its p95 against 300 ms and the list by its longest task and select-all', () => {
+    const within = browserSection(result([100, 120, 290], 150, 80));
+    expect(within).toContain('| ExplanationOfBenefit | 85 | **120** | 290 | 290 | 1120 | p95 ≤ 300 ✓ |');
+    expect(within).toMatch(/longest task after first paint ms \| 150 \| \*\*150\*\* \| ≤ 200 ✓/);
+    expect(within).toMatch(/select-all → next frame ms \| 80 \| \*\*80\*\* \| ≤ 200 ✓/);
+    const over = browserSection(result([100, 120, 310], 250, 201));
+    expect(over).toContain('p95 ≤ 300 ✗');
+    expect(over).toMatch(/≤ 200 ✗[\s\S]*≤ 200 ✗/);
+  });
+
+  it('replaces only its own section of docs/benchmarks.md', () => {
+    const root = mkdtempSync(join(tmpdir(), 'hearth-browser-report-'));
+    mkdirSync(join(root, 'docs'));
+    const file = join(root, 'docs', 'benchmarks.md');
+    writeFileSync(file, '# Benchmarks\n\n## Import\n\nA\n');
+    writeBrowserSection(root, '## Browser: the editor and a 1,000-row list\n\nfirst\n');
+    expect(readFileSync(file, 'utf8')).toBe(
+      '# Benchmarks\n\n## Import\n\nA\n\n## Browser: the editor and a 1,000-row list\n\nfirst\n',
+    );
+    writeFileSync(file, `${readFileSync(file, 'utf8')}\n## Later\n\nB\n`);
+    writeBrowserSection(root, '## Browser: the editor and a 1,000-row list\n\nsecond\n');
+    expect(readFileSync(file, 'utf8')).toBe(
+      '# Benchmarks\n\n## Import\n\nA\n\n## Browser: the editor and a 1,000-row list\n\nsecond\n\n## Later\n\nB\n',
+    );
+  });
+});
