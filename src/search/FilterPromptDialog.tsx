@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, TextField } from '@mui/material';
 import type { Operator } from '../../data-provider/search';
 import { OPERATOR_LABELS } from '../../schema-engine';
+import { valueInputType, valuePlaceholder } from './FiltersDialog';
 
 /** Single-filter prompt: the value for one column operator chosen from a header menu. */
 export function FilterPromptDialog(props: {
@@ -12,16 +13,16 @@ export function FilterPromptDialog(props: {
   onCancel: () => void;
 }) {
   const [value, setValue] = useState('');
-  const isDate = props.parameterType === 'date';
+  const inputType = valueInputType(props.parameterType);
   return (
-    <Dialog open onClose={props.onCancel}>
+    <Dialog open onClose={props.onCancel} aria-labelledby="filter-prompt-title">
       <form
         onSubmit={(event) => {
           event.preventDefault();
           if (value) props.onOk(value);
         }}
       >
-        <DialogTitle>
+        <DialogTitle id="filter-prompt-title">
           {props.code} {OPERATOR_LABELS[props.operator] ?? props.operator}...
         </DialogTitle>
         <DialogContent>
@@ -30,8 +31,12 @@ export function FilterPromptDialog(props: {
             fullWidth
             margin="dense"
             label="Value"
-            type={isDate ? 'date' : props.parameterType === 'number' ? 'number' : 'text'}
-            slotProps={isDate ? { inputLabel: { shrink: true } } : undefined}
+            type={inputType}
+            placeholder={valuePlaceholder(props.parameterType)}
+            slotProps={{
+              inputLabel: { shrink: true },
+              htmlInput: inputType === 'number' ? { step: 'any' } : undefined,
+            }}
             value={value}
             onChange={(event) => setValue(event.target.value)}
           />

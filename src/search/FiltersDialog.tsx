@@ -2,6 +2,7 @@ import { useState } from 'react';
 import {
   Button,
   Dialog,
+  Divider,
   DialogActions,
   DialogContent,
   DialogTitle,
@@ -17,10 +18,34 @@ import {
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import { Operator, type Filter } from '../../data-provider/search';
-import { filterOperatorsFor, isFilterableType, OPERATOR_LABELS } from '../../schema-engine';
+import {
+  DATE_HELPERS,
+  dateHelperFilters,
+  filterOperatorsFor,
+  isFilterableType,
+  OPERATOR_LABELS,
+  type DateHelperKey,
+} from '../../schema-engine';
 import type { SearchParameterModel } from '../resources/typeSchema';
 
-/** Filters dialog of app-spec §2.6: a Field / Operation / Value table with add and delete, OK. */
+/** A row of the dialog: a filter, or a date shortcut that becomes its two filters on OK. */
+type FilterRow = Filter & { helper?: DateHelperKey };
+
+const helperPrefix = 'helper:';
+const isDateType = (type: string | undefined) => type === 'date' || type === 'datetime' || type === 'dateTime';
+
+/** The filters the dialog's rows stand for: shortcuts expanded, rows without a value left out. */
+export function filtersOfRows(rows: readonly FilterRow[], now: Date = new Date()): Filter[] {
+  return rows.flatMap(({ helper, ...filter }) => {
+    if (helper) return filter.code ? dateHelperFilters(filter.code, helper, now) : [];
+    return filter.code && filter.value !== '' ? [filter] : [];
+  });
+}
+
+/**
+ * Filters dialog of app-spec §2.6: a Field / Operation / Value table with add and delete, OK. The
+ * operations are those of the field's search parameter type (§5); date fields add the shortcuts.
+ */
 export function FiltersDialog(props: {
   open: boolean;
   filters: Filter[];
@@ -28,9 +53,10 @@ export function FiltersDialog(props: {
   onOk: (filters: Filter[]) => void;
   onCancel: () => void;
 }) {
-  const [rows, setRows] = useState<Filter[]>(props.filters);
+  const [rows, setRows] = useState<FilterRow[]>(props.filters);
+  const filterable = props.parameters.filter((parameter) => isFilterableType(parameter.type));
   const typeOf = (code: string) => props.parameters.find((p) => p.code === code)?.type;
-  const update = (index: number, change: Partial<Filter>) =>
+  const update = (index: number, change: Partial<FilterRow>) =>
     setRows((current) => current.map((row, i) => (i === index ? { ...row, ...change } : row)));
   return (
     <Dialog
@@ -39,10 +65,11 @@ export function FiltersDialog(props: {
       maxWidth="md"
       fullWidth
       TransitionProps={{ onEnter: () => setRows(props.filters) }}
+      aria-labelledby="filters-dialog-title"
     >
-      <DialogTitle>Filters</DialogTitle>
+      <DialogTitle id="filters-dialog-title">Filters</DialogTitle>
       <DialogContent>
-        <Table size="small">
+        <Table size="small" aria-label="Filters">
           <TableHead>
             <TableRow>
               <TableCell>Field</TableCell>
@@ -53,7 +80,13 @@ export function FiltersDialog(props: {
           </TableHead>
           <TableBody>
             {rows.map((row, index) => {
-              const operators = filterOperatorsFor(typeOf(row.code));
+              const type = typeOf(row.code);
+              const operators = filterOperatorsFor(type);
+              const operation = row.helper
+                ? helperPrefix + row.helper
+                : operators.includes(row.operator)
+                  ? row.operator
+                  : (operators[0] ?? '');
               return (
                 <TableRow key={index}>
                   <TableCell>
@@ -65,16 +98,15 @@ export function FiltersDialog(props: {
                       value={row.code}
                       onChange={(event) => {
                         const code = event.target.value;
-                        update(index, { code, operator: filterOperatorsFor(typeOf(code))[0] ?? Operator.EQUALS });
+                        const operator = filterOperatorsFor(typeOf(code))[0] ?? Operator.EQUALS;
+                        update(index, { code, operator, helper: undefined });
                       }}
                     >
-                      {props.parameters
-                        .filter((parameter) => isFilterableType(parameter.type))
-                        .map((parameter) => (
-                          <MenuItem key={parameter.code} value={parameter.code}>
-                            {parameter.code}
-                          </MenuItem>
-                        ))}
+                      {filterable.map((parameter) => (
+                        <MenuItem key={parameter.code} value={parameter.code}>
+                          {parameter.code}
+                        </MenuItem>
+                      ))}
                     </TextField>
                   </TableCell>
                   <TableCell>
@@ -83,14 +115,26 @@ export function FiltersDialog(props: {
                       size="small"
                       fullWidth
                       label={`Operation ${index + 1}`}
-                      value={operators.includes(row.operator) ? row.operator : operators[0]}
-                      onChange={(event) => update(index, { operator: event.target.value as Operator })}
+                      value={operation}
+                      onChange={(event) => {
+                        const chosen = event.target.value;
+                        if (chosen.startsWith(helperPrefix)) {
+                          update(index, { helper: chosen.slice(helperPrefix.length) as DateHelperKey, value: '' });
+                        } else update(index, { operator: chosen as Operator, helper: undefined });
+                      }}
                     >
                       {operators.map((operator) => (
                         <MenuItem key={operator} value={operator}>
                           {OPERATOR_LABELS[operator] ?? operator}
                         </MenuItem>
                       ))}
+                      {isDateType(type) && <Divider />}
+                      {isDateType(type) &&
+                        DATE_HELPERS.map((helper) => (
+                          <MenuItem key={helper.key} value={helperPrefix + helper.key}>
+                            {helper.label}
+                          </MenuItem>
+                        ))}
                     </TextField>
                   </TableCell>
                   <TableCell>
@@ -98,6 +142,10 @@ export function FiltersDialog(props: {
                       size="small"
                       fullWidth
                       label={`Value ${index + 1}`}
+                      type={valueInputType(type)}
+                      disabled={!!row.helper}
+                      placeholder={row.helper ? 'set by the shortcut' : valuePlaceholder(type)}
+                      slotProps={{ inputLabel: { shrink: true } }}
                       value={row.value}
                       onChange={(event) => update(index, { value: event.target.value })}
                     />
@@ -122,8 +170,8 @@ export function FiltersDialog(props: {
             setRows((current) => [
               ...current,
               {
-                code: props.parameters[0]?.code ?? '_id',
-                operator: filterOperatorsFor(props.parameters[0]?.type)[0] ?? Operator.EQUALS,
+                code: filterable[0]?.code ?? '_id',
+                operator: filterOperatorsFor(filterable[0]?.type)[0] ?? Operator.EQUALS,
                 value: '',
               },
             ])
@@ -134,10 +182,35 @@ export function FiltersDialog(props: {
       </DialogContent>
       <DialogActions>
         <Button onClick={props.onCancel}>Cancel</Button>
-        <Button variant="contained" onClick={() => props.onOk(rows.filter((row) => row.code && row.value !== ''))}>
+        <Button variant="contained" onClick={() => props.onOk(filtersOfRows(rows))}>
           OK
         </Button>
       </DialogActions>
     </Dialog>
   );
+}
+
+/** Date fields get a date picker (a typed value such as `2024-05` or a dateTime still works in the URL). */
+export function valueInputType(type: string | undefined): 'date' | 'number' | 'text' {
+  if (isDateType(type)) return 'date';
+  if (type === 'number') return 'number';
+  return 'text';
+}
+
+/** What a value of the type looks like, as the input's placeholder. */
+export function valuePlaceholder(type: string | undefined): string {
+  switch (type) {
+    case 'token':
+      return 'code or system|code';
+    case 'reference':
+      return 'Type/id';
+    case 'quantity':
+      return 'number or number|system|code';
+    case 'uri':
+      return 'https://…';
+    case 'number':
+      return 'number';
+    default:
+      return '';
+  }
 }

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type MouseEvent } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
 import {
   Alert,
   Box,
@@ -21,7 +21,6 @@ import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
-import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from '@tanstack/react-table';
 import { useNotify } from 'react-admin';
 import type { Resource } from '@medplum/fhirtypes';
 import { isAbortError } from '../../data-provider/client';
@@ -32,7 +31,7 @@ import { ExportDialog } from './ExportDialog';
 import { FieldsDialog } from './FieldsDialog';
 import { FilterPromptDialog } from './FilterPromptDialog';
 import { FiltersDialog } from './FiltersDialog';
-import { availableFields, columnSearchParameter, fieldLabel, fieldText } from './searchColumns';
+import { availableFields, columnSearchParameter, columnSearchParameters, fieldLabel, fieldText } from './searchColumns';
 import {
   currentPage,
   formatPageRange,
@@ -85,21 +84,35 @@ export function SearchControl(props: SearchControlProps) {
         .filter(Boolean),
     [results.data],
   );
-  const columns = useMemo<ColumnDef<Resource>[]>(
+  // Cell texts are computed once per page and columns: a selection change re-renders no row but its own.
+  const rows = useMemo<ResultRowModel[]>(
     () =>
-      fields.map((field) => ({
-        id: field,
-        header: fieldLabel(field),
-        cell: (context) => fieldText(context.row.original, field, schema.data, parameters.data),
+      resources.map((resource) => ({
+        id: resource.id ?? '',
+        resource,
+        cells: fields.map((field) => fieldText(resource, field, schema.data, parameters.data)),
       })),
-    [fields, schema.data, parameters.data],
+    [resources, fields, schema.data, parameters.data],
   );
-  const table = useReactTable({
-    data: resources,
-    columns,
-    getCoreRowModel: getCoreRowModel(),
-    getRowId: (r) => r.id ?? '',
+  const onClickRef = useRef(props.onClick);
+  useLayoutEffect(() => {
+    onClickRef.current = props.onClick;
   });
+  const toggle = useCallback(
+    (id: string) =>
+      setSelected((current) => {
+        const next = new Set(current);
+        if (next.has(id)) next.delete(id);
+        else next.add(id);
+        return next;
+      }),
+    [],
+  );
+  const open = useCallback((event: MouseEvent, resource: Resource) => {
+    if ((event.target as HTMLElement).closest('input[type=checkbox]')) return;
+    const alternate = event.button === 1 || event.ctrlKey || event.metaKey;
+    onClickRef.current(resource, alternate);
+  }, []);
 
   const parameterFor = (field: string) => columnSearchParameter(field, schema.data, parameters.data ?? []);
   const addFilters = (filters: Filter[]) => onChange(withFilters(search, [...(request.filters ?? []), ...filters]));
@@ -110,12 +123,6 @@ export function SearchControl(props: SearchControlProps) {
   const page = currentPage(request);
   const range = formatPageRange(offset, resources.length, total, request.total === 'estimate');
   const hasNext = total !== undefined ? offset + resources.length < total : resources.length === count;
-
-  function rowClick(event: MouseEvent, resource: Resource): void {
-    if ((event.target as HTMLElement).closest('input[type=checkbox]')) return;
-    const alternate = event.button === 1 || event.ctrlKey || event.metaKey;
-    props.onClick(resource, alternate);
-  }
 
   return (
     <Paper variant="outlined" sx={{ width: '100%', overflow: 'hidden' }}>
@@ -151,6 +158,11 @@ export function SearchControl(props: SearchControlProps) {
             <RefreshIcon fontSize="small" />
           </IconButton>
           <Box sx={{ flexGrow: 1 }} />
+          {props.checkboxesEnabled && selected.size > 0 && (
+            <Typography variant="body2" color="text.secondary" aria-live="polite">
+              {selected.size} selected
+            </Typography>
+          )}
           <Typography variant="body2" aria-live="polite">
             {range}
           </Typography>
@@ -185,67 +197,45 @@ export function SearchControl(props: SearchControlProps) {
       <TableContainer sx={{ maxHeight: '70vh' }}>
         <Table size="small" stickyHeader aria-label={`${request.resourceType} search results`}>
           <TableHead>
-            {table.getHeaderGroups().map((group) => (
-              <TableRow key={group.id}>
-                {props.checkboxesEnabled && (
-                  <TableCell padding="checkbox">
-                    <Checkbox
-                      checked={allSelected}
-                      indeterminate={!allSelected && selected.size > 0}
-                      onChange={() => setSelected(allSelected ? new Set() : new Set(resources.map((r) => r.id ?? '')))}
-                      slotProps={{ input: { 'aria-label': 'Select all' } }}
-                    />
-                  </TableCell>
-                )}
-                {group.headers.map((header) => (
-                  <TableCell
-                    key={header.id}
-                    sortDirection={sortDirection(request.sortRules, parameterFor(header.id)?.code ?? header.id)}
+            <TableRow>
+              {props.checkboxesEnabled && (
+                <TableCell padding="checkbox">
+                  <Checkbox
+                    checked={allSelected}
+                    indeterminate={!allSelected && selected.size > 0}
+                    onChange={() => setSelected(allSelected ? new Set() : new Set(resources.map((r) => r.id ?? '')))}
+                    slotProps={{ input: { 'aria-label': 'Select all' } }}
+                  />
+                </TableCell>
+              )}
+              {fields.map((field) => (
+                <TableCell
+                  key={field}
+                  sortDirection={sortDirection(request.sortRules, parameterFor(field)?.code ?? field)}
+                >
+                  <Button
+                    size="small"
+                    color="inherit"
+                    endIcon={<ArrowDropDownIcon />}
+                    sx={{ fontWeight: 600, textTransform: 'none', px: 0.5 }}
+                    onClick={(event) => setMenu({ anchor: event.currentTarget, field })}
                   >
-                    <Button
-                      size="small"
-                      color="inherit"
-                      endIcon={<ArrowDropDownIcon />}
-                      sx={{ fontWeight: 600, textTransform: 'none', px: 0.5 }}
-                      onClick={(event) => setMenu({ anchor: event.currentTarget, field: header.id })}
-                    >
-                      {flexRender(header.column.columnDef.header, header.getContext())}
-                    </Button>
-                  </TableCell>
-                ))}
-              </TableRow>
-            ))}
+                    {fieldLabel(field)}
+                  </Button>
+                </TableCell>
+              ))}
+            </TableRow>
           </TableHead>
           <TableBody>
-            {table.getRowModel().rows.map((row) => (
-              <TableRow
+            {rows.map((row) => (
+              <ResultRow
                 key={row.id}
-                hover
+                row={row}
+                checkbox={!!props.checkboxesEnabled}
                 selected={selected.has(row.id)}
-                sx={{ cursor: 'pointer' }}
-                onClick={(event) => rowClick(event, row.original)}
-                onAuxClick={(event) => event.button === 1 && rowClick(event, row.original)}
-              >
-                {props.checkboxesEnabled && (
-                  <TableCell padding="checkbox">
-                    <Checkbox
-                      checked={selected.has(row.id)}
-                      onChange={() =>
-                        setSelected((current) => {
-                          const next = new Set(current);
-                          if (next.has(row.id)) next.delete(row.id);
-                          else next.add(row.id);
-                          return next;
-                        })
-                      }
-                      slotProps={{ input: { 'aria-label': `Select ${row.original.resourceType}/${row.id}` } }}
-                    />
-                  </TableCell>
-                )}
-                {row.getVisibleCells().map((cell) => (
-                  <TableCell key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</TableCell>
-                ))}
-              </TableRow>
+                onToggle={toggle}
+                onOpen={open}
+              />
             ))}
           </TableBody>
         </Table>
@@ -291,15 +281,15 @@ export function SearchControl(props: SearchControlProps) {
         <ColumnMenu
           anchor={menu.anchor}
           code={parameterFor(menu.field)?.code ?? menu.field}
-          parameter={parameterFor(menu.field)}
+          parameters={columnSearchParameters(menu.field, schema.data, parameters.data ?? [])}
           onClose={() => setMenu(undefined)}
           onSort={(descending) => {
             setMenu(undefined);
             onChange(withSort(search, { code: parameterFor(menu.field)?.code ?? menu.field, descending }));
           }}
-          onPrompt={(operator) => {
+          onPrompt={(code, operator) => {
             setMenu(undefined);
-            setPrompt({ code: parameterFor(menu.field)?.code ?? menu.field, operator });
+            setPrompt({ code, operator });
           }}
           onAddFilters={(filters) => {
             setMenu(undefined);
@@ -327,3 +317,44 @@ function sortDirection(rules: ConsoleSearch['request']['sortRules'], code: strin
   const rule = rules?.find((r) => r.code === code);
   return rule ? (rule.descending ? 'desc' : 'asc') : false;
 }
+
+interface ResultRowModel {
+  id: string;
+  resource: Resource;
+  cells: string[];
+}
+
+/** One result row; memoised on its model, its selection and stable callbacks. */
+const ResultRow = memo(function ResultRow(props: {
+  row: ResultRowModel;
+  checkbox: boolean;
+  selected: boolean;
+  onToggle: (id: string) => void;
+  onOpen: (event: MouseEvent, resource: Resource) => void;
+}) {
+  const { row, onOpen } = props;
+  return (
+    <TableRow
+      hover
+      selected={props.selected}
+      sx={rowStyle}
+      onClick={(event) => onOpen(event, row.resource)}
+      onAuxClick={(event) => event.button === 1 && onOpen(event, row.resource)}
+    >
+      {props.checkbox && (
+        <TableCell padding="checkbox">
+          <Checkbox
+            checked={props.selected}
+            onChange={() => props.onToggle(row.id)}
+            slotProps={{ input: { 'aria-label': `Select ${row.resource.resourceType}/${row.id}` } }}
+          />
+        </TableCell>
+      )}
+      {row.cells.map((text, index) => (
+        <TableCell key={index}>{text}</TableCell>
+      ))}
+    </TableRow>
+  );
+});
+
+const rowStyle = { cursor: 'pointer' } as const;

@@ -15,11 +15,13 @@ import { useNotify } from 'react-admin';
 import type { Bundle, Resource } from '@medplum/fhirtypes';
 import { isKnownResourceType } from '../../data-provider/rules';
 import { useFhirClient } from '../resources/useFhirClient';
+import { BulkBotDialog } from './BulkBotDialog';
+import { canOfferBulk, type BulkCaller } from './bulkAccess';
 import { resourceLink } from './rowLink';
 import { SearchControl } from './SearchControl';
 import { formatConsoleSearch, lastSearch, parseConsoleSearch, rememberSearch, type ConsoleSearch } from './searchState';
 
-/** `/:resourceType`: the generic search list with checkboxes, New..., Export... and Delete.... */
+/** `/:resourceType`: the generic search list with checkboxes, New..., Export..., Delete... and Bulk.... */
 export function SearchListPage() {
   const { resourceType = '' } = useParams();
   const location = useLocation();
@@ -29,6 +31,12 @@ export function SearchListPage() {
   const notify = useNotify();
   const known = isKnownResourceType(resourceType);
   const [toDelete, setToDelete] = useState<string[]>();
+  const [bulkIds, setBulkIds] = useState<string[]>();
+  const caller: BulkCaller = {
+    policy: client.getAccessPolicy(),
+    superAdmin: client.isSuperAdmin(),
+    projectAdmin: client.isProjectAdmin(),
+  };
 
   // With no query in the address, continue the last search of this type.
   const remembered = !location.search && known ? lastSearch(window.localStorage, resourceType) : undefined;
@@ -66,6 +74,11 @@ export function SearchListPage() {
     else navigate(link);
   };
 
+  async function refreshList(): Promise<void> {
+    client.invalidateSearches(resourceType);
+    await queryClient.invalidateQueries({ queryKey: ['hearth-search', resourceType] });
+  }
+
   async function deleteSelected(ids: string[]): Promise<void> {
     setToDelete(undefined);
     const batch: Bundle = {
@@ -81,8 +94,7 @@ export function SearchListPage() {
     } catch (error) {
       notify((error as Error).message, { type: 'error' });
     }
-    client.invalidateSearches(resourceType);
-    await queryClient.invalidateQueries({ queryKey: ['hearth-search', resourceType] });
+    await refreshList();
   }
 
   return (
@@ -98,7 +110,17 @@ export function SearchListPage() {
         onNew={() => navigate(`/${resourceType}/new`)}
         exportEnabled
         onDelete={(ids) => setToDelete(ids)}
+        onBulk={canOfferBulk(caller) ? (ids) => setBulkIds(ids) : undefined}
       />
+      {bulkIds && (
+        <BulkBotDialog
+          resourceType={resourceType}
+          ids={bulkIds}
+          caller={caller}
+          onClose={() => setBulkIds(undefined)}
+          onFinished={() => void refreshList()}
+        />
+      )}
       <Dialog open={!!toDelete} onClose={() => setToDelete(undefined)}>
         <DialogTitle>Delete {resourceType}</DialogTitle>
         <DialogContent>

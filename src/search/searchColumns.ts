@@ -19,21 +19,40 @@ export function fieldLabel(field: string): string {
   return words.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ');
 }
 
-/** The search parameter a column sorts and filters by: `_id`, `_lastUpdated`, a code, or the one over the element. */
+/** The search parameter a column sorts by: `_id`, `_lastUpdated`, a code, or the first over the element. */
 export function columnSearchParameter(
   field: string,
   schema: TypeSchema | undefined,
   parameters: readonly SearchParameterModel[],
 ): SearchParameterModel | undefined {
+  return columnSearchParameters(field, schema, parameters)[0];
+}
+
+/**
+ * The search parameters a column filters by: the one named like the field, else those whose every
+ * path lies within the column's element. A choice column has one per type (Observation `value[x]`:
+ * value-concept, value-date, value-quantity, value-string); parameters that also reach elsewhere
+ * (combo-value-quantity reaches component.value too) belong to no single column.
+ */
+export function columnSearchParameters(
+  field: string,
+  schema: TypeSchema | undefined,
+  parameters: readonly SearchParameterModel[],
+): SearchParameterModel[] {
   const code = field === 'id' ? '_id' : field;
   const direct = parameters.find((parameter) => parameter.code === code);
-  if (direct || !schema || field.startsWith('_')) return direct;
+  if (direct) return [direct];
+  if (!schema || field.startsWith('_')) return [];
   const element = field.replace(/\[x\]$/, '');
-  return parameters.find((parameter) =>
-    searchParameterPaths(parameter.expression, schema.type).some(
-      (path) => path === element || path.startsWith(element),
-    ),
-  );
+  const isChoice = field.endsWith('[x]');
+  const within = (path: string) =>
+    path === element ||
+    path.startsWith(`${element}.`) ||
+    (isChoice && path.startsWith(element) && /^[A-Z]/.test(path.slice(element.length)));
+  return parameters.filter((parameter) => {
+    const paths = searchParameterPaths(parameter.expression, schema.type);
+    return paths.length > 0 && paths.every(within);
+  });
 }
 
 /** A column's display text for one resource: the values of its element(s) or search parameter, by type. */

@@ -93,6 +93,7 @@ describe('console search state', () => {
     expect(formatPageRange(40, 17, 57, false)).toBe('41-57 of 57');
     expect(formatPageRange(0, 20, 1200, true)).toBe('1-20 of ~1,200');
     expect(formatPageRange(0, 0, 0, false)).toBe('');
+    expect(formatPageRange(1000, 1000, 2500, false)).toBe('1,001-2,000 of 2,500');
   });
 
   it('remembers the last search per type', () => {

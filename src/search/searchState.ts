@@ -82,7 +82,7 @@ export function currentPage(request: SearchRequest): number {
 export function formatPageRange(offset: number, shown: number, total: number | undefined, estimate: boolean): string {
   if (shown === 0) return '';
   const totalText = total === undefined ? '?' : `${estimate ? '~' : ''}${total.toLocaleString('en-US')}`;
-  return `${offset + 1}-${offset + shown} of ${totalText}`;
+  return `${(offset + 1).toLocaleString('en-US')}-${(offset + shown).toLocaleString('en-US')} of ${totalText}`;
 }
 
 export function rememberSearch(storage: Storage, resourceType: string, query: string): void {
