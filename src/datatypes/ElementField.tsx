@@ -1,9 +1,13 @@
-import { useState } from 'react';
-import { Box, Button, IconButton, MenuItem, TextField, Typography } from '@mui/material';
+import { useState, type ComponentProps } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Box, Button, CircularProgress, IconButton, MenuItem, TextField, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import { choiceKey } from '../../schema-engine';
-import { childElements, type ElementSchema, type TypeSchema } from '../resources/typeSchema';
+import { stripIndexes } from '../resources/outcomeErrors';
+import { childElements, schemaLoaderFor, type ElementSchema, type TypeSchema } from '../resources/typeSchema';
+import { useFhirClient } from '../resources/useFhirClient';
+import { isKnownResourceType } from '../../data-provider/rules';
 import { fieldLabel } from '../search/searchColumns';
 import { AddressInput } from './AddressInput';
 import { AnnotationInput } from './AnnotationInput';
@@ -87,7 +91,7 @@ function SingleInput(props: SingleProps) {
     case 'Attachment':
       return <AttachmentInput {...common} value={v} />;
     case 'Reference':
-      return <ReferenceInput {...common} value={v} targetProfiles={element.targetProfiles} />;
+      return <ProfiledReferenceInput {...common} value={v} targetProfiles={element.targetProfiles} />;
     case 'CodeableConcept':
       return <CodeableConceptInput {...common} value={v} valueSet={element.binding?.valueSet} />;
     case 'Coding':
@@ -107,6 +111,42 @@ function SingleInput(props: SingleProps) {
     default:
       return <ComplexTypeInput {...common} value={v} type={type} />;
   }
+}
+
+const BASE_DEFINITION = 'http://hl7.org/fhir/StructureDefinition/';
+
+/**
+ * A Reference whose targets are profiles (US Core's subject → us-core-patient): the picker searches
+ * the profiles' base types, read from their definitions (a profile's url does not name its type).
+ */
+function ProfiledReferenceInput(props: ComponentProps<typeof ReferenceInput>) {
+  const client = useFhirClient();
+  const profiled = props.targetProfiles.filter((url) => {
+    const last = url.split('/').pop() ?? '';
+    return last !== 'Resource' && !isKnownResourceType(last);
+  });
+  const types = useQuery({
+    queryKey: ['hearth-target-types', ...profiled],
+    queryFn: () =>
+      Promise.all(
+        profiled.map((url) =>
+          schemaLoaderFor(client)
+            .loadProfile(url)
+            .then((schema) => schema.type),
+        ),
+      ),
+    enabled: profiled.length > 0,
+    staleTime: Infinity,
+    retry: false,
+  });
+  if (profiled.length === 0) return <ReferenceInput {...props} />;
+  if (types.error) return <ReferenceInput {...props} targetProfiles={[]} />;
+  if (!types.data) return <CircularProgress size={20} aria-label="Loading..." />;
+  const targets = props.targetProfiles.map((url) => {
+    const at = profiled.indexOf(url);
+    return at < 0 ? url : BASE_DEFINITION + types.data[at];
+  });
+  return <ReferenceInput {...props} targetProfiles={targets} />;
 }
 
 /** A backbone element: the nested elements of the owning definition, recursively. */
@@ -160,7 +200,8 @@ export function ElementField(props: ElementFieldProps) {
   const policyReadonly = !!((props.topLevel && context.readonlyFields.includes(element.name)) || element.readOnly);
   const disabled = !!(props.disabled || context.disabled || policyReadonly);
   const label = props.label ?? fieldLabel(element.name);
-  const error = context.errors.get(props.path);
+  // Issues are keyed without array indexes; slice entries' paths carry theirs (unique input ids).
+  const error = context.errors.get(stripIndexes(props.path));
   const readOnlyMark = policyReadonly ? (
     <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
       {label}: Read Only

@@ -11,6 +11,7 @@ export interface SliceEntryInputProps {
   element: ElementSchema;
   slice: SliceModel;
   schema: TypeSchema;
+  /** Path of this entry with its array index (`Observation.component[1]`): input ids stay unique. */
   path: string;
   label: string;
   /** Several entries of the slice: each in its own labelled box. */
@@ -36,7 +37,7 @@ export function SliceEntryInput(props: SliceEntryInputProps) {
       <PrimitiveInput
         type={type}
         label={props.label}
-        path={`${props.path}:${slice.name}`}
+        path={props.path}
         value={props.value as never}
         disabled={props.disabled || slice.fixed !== undefined || slice.pattern !== undefined}
         onChange={props.onChange}

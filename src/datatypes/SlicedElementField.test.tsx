@@ -10,7 +10,8 @@ import { ResourceForm } from '../resources/ResourceForm';
 import { setSchemaLoader } from '../resources/typeSchema';
 import { FhirClientContext } from '../resources/useFhirClient';
 
-const client = {} as FhirClient;
+const searchResources = vi.fn(async () => [{ resourceType: 'Patient', id: 'p9', name: [{ family: 'Found' }] }]);
+const client = { searchResources } as unknown as FhirClient;
 const loader = new SchemaLoader(recordedSource());
 setSchemaLoader(client, loader);
 
@@ -77,6 +78,9 @@ describe('sliced elements in the resource editor', { timeout: 30_000 }, () => {
     expect(within(systolic).queryByRole('button', { name: /Remove Systolic/ })).toBeNull();
     expect(within(systolic).queryByRole('button', { name: /Add Systolic/ })).toBeNull();
     expect(within(slice('Diastolic')).getByText(/Diastolic \*/)).toBeInTheDocument();
+    // Each entry's inputs have their own ids, so every label names its own input.
+    expect(within(slice('Diastolic')).getByRole('spinbutton', { name: /Value/ })).toHaveValue(80);
+    expect(within(slice('Systolic')).getByRole('spinbutton', { name: /Value/ })).toHaveValue(120);
     // The unsliced component is listed as the ordinary array after the slices (open slicing).
     const others = slice('Other Component');
     expect(within(others).getByRole('button', { name: 'Remove Other Component 1' })).toBeInTheDocument();
@@ -137,6 +141,16 @@ describe('sliced elements in the resource editor', { timeout: 30_000 }, () => {
     // The new systolic entry goes before the diastolic one (slices keep their order).
     expect(saved.component?.map((c) => c.code.coding?.[0].code)).toEqual(['8480-6', '8462-4']);
     expect(saved.component?.[0].valueQuantity).toEqual({ value: 118, system: mmHg.system, code: mmHg.code });
+  });
+
+  it("a reference to a profile (US Core subject → us-core-patient) searches the profile's base type", async () => {
+    const { user } = await renderForm(bpUrl, { ...storedBp, subject: undefined } as Observation);
+    const subject = await screen.findByRole('combobox', { name: /^Subject/ });
+    expect(screen.queryByLabelText('Subject type')).toBeNull();
+    await user.type(subject, 'Fou');
+    await waitFor(() =>
+      expect(searchResources).toHaveBeenCalledWith('Patient', { name: 'Fou', _count: '10' }, expect.anything()),
+    );
   });
 
   it('US Core Patient extensions: each slice with its url fixed, nested race slices, unknown extensions kept', async () => {

@@ -11,6 +11,7 @@ import {
   sliceInsertionIndex,
   type SliceModel,
 } from '../../schema-engine';
+import { stripIndexes } from '../resources/outcomeErrors';
 import { useTypeSchema } from '../resources/schemaHooks';
 import type { ElementSchema, TypeSchema } from '../resources/typeSchema';
 import { fieldLabel } from '../search/searchColumns';
@@ -122,7 +123,7 @@ function SliceGroup(props: SliceGroupProps) {
   const profileUrl = slice.types.find((t) => t.code === 'Extension')?.profiles[0];
   // The extension's profile says which nested slices a new entry needs (race: its text).
   const profile = useTypeSchema(profileUrl ? 'Extension' : undefined, profileUrl);
-  const error = context.errors.get(`${props.path}:${slice.name}`);
+  const error = context.errors.get(stripIndexes(`${props.path}:${slice.name}`));
   const canAdd = !props.disabled && canAddToSlice(slice, indexes.length, element, props.items.length);
   const canRemove = !props.disabled && canRemoveFromSlice(slice, indexes.length);
   const single = slice.max === 1;
@@ -159,7 +160,7 @@ function SliceGroup(props: SliceGroupProps) {
                 element={element}
                 slice={slice}
                 schema={props.schema}
-                path={props.path}
+                path={`${props.path}[${index}]`}
                 label={single ? name : `${name} ${n + 1}`}
                 grouped={!single}
                 value={props.items[index]}
