@@ -36,7 +36,14 @@ export function ResourceVersionPage() {
       {version.data && (
         <Paper variant="outlined" sx={{ p: 2, display: 'flex', flexDirection: 'column', gap: 2 }}>
           <ResourceDetails resource={version.data} />
-          <Box component="pre" sx={{ m: 0, p: 1, bgcolor: 'action.hover', overflow: 'auto', fontSize: 13 }}>
+          {/* Focusable so keyboard users can scroll wide JSON (WCAG 2.1.1). */}
+          <Box
+            component="pre"
+            tabIndex={0}
+            role="region"
+            aria-label={`JSON of version ${versionId}`}
+            sx={{ m: 0, p: 1, bgcolor: 'action.hover', overflow: 'auto', fontSize: 13 }}
+          >
             {JSON.stringify(version.data, null, 2)}
           </Box>
         </Paper>

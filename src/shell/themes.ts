@@ -6,13 +6,27 @@ export const HEADER_HEIGHT = 60;
 export const NAVBAR_WIDTH = 250;
 export const NARROW_BREAKPOINT = 768;
 
+// A disabled field's helper text still informs (format, time zone, 'Read Only'): keep it at the
+// secondary text colour, which meets WCAG AA, instead of the disabled grey, which does not.
+const readableHelperText = {
+  MuiFormHelperText: {
+    styleOverrides: {
+      root: ({ theme }: { theme: { palette: { text: { secondary: string } } } }) => ({
+        '&.Mui-disabled': { color: theme.palette.text.secondary },
+      }),
+    },
+  },
+};
+
 // Darker primary colours than the defaults so links and buttons keep WCAG AA contrast on both backgrounds.
 export const lightTheme: RaThemeOptions = deepmerge(defaultLightTheme, {
   palette: { mode: 'light', primary: { main: '#1565c0' }, secondary: { main: '#00695c' } },
   sidebar: { width: NAVBAR_WIDTH, closedWidth: 0 },
+  components: readableHelperText,
 });
 
 export const darkTheme: RaThemeOptions = deepmerge(defaultDarkTheme, {
   palette: { mode: 'dark', primary: { main: '#90caf9' }, secondary: { main: '#80cbc4' } },
   sidebar: { width: NAVBAR_WIDTH, closedWidth: 0 },
+  components: readableHelperText,
 });

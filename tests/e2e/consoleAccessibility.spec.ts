@@ -1,0 +1,84 @@
+import { expect, test, type Page } from '@playwright/test';
+import { collectErrors, demoPassword, expectAccessible } from './signInSupport';
+
+/**
+ * axe-core on whole pages of the resource console (header, navigation and content), in light and
+ * dark: details, editor, history, JSON, a version page, a new Observation and the DiagnosticReport view.
+ */
+
+async function signIn(page: Page): Promise<void> {
+  await page.goto('/signin');
+  await page.getByLabel('Email').fill('alice@demo.hearth.example');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('textbox', { name: 'Password' }).fill(demoPassword);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).not.toHaveURL(/\/signin/);
+}
+
+async function firstId(page: Page, search: string): Promise<string> {
+  return page.evaluate(async (search) => {
+    const login = JSON.parse(localStorage.getItem('hearth.activeLogin') ?? '{}');
+    const response = await fetch(`/fhir/R4/${search}`, { headers: { authorization: `Bearer ${login.accessToken}` } });
+    const bundle = (await response.json()) as { entry?: { resource: { id: string } }[] };
+    return bundle.entry?.[0]?.resource.id ?? '';
+  }, search);
+}
+
+async function expectAccessibleInBothSchemes(page: Page): Promise<void> {
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expectAccessible(page);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect
+    .poll(() => page.evaluate(() => getComputedStyle(document.body).backgroundColor))
+    .not.toBe('rgb(255, 255, 255)');
+  await expectAccessible(page);
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+test.describe('resource console accessibility (whole page)', () => {
+  test('details, edit, history, JSON and version pages of a Patient', async ({ page }) => {
+    test.setTimeout(120_000);
+    const errors = collectErrors(page);
+    await signIn(page);
+    const id = await firstId(page, 'Patient?_count=1&_sort=_lastUpdated');
+    expect(id).not.toBe('');
+
+    await page.goto(`/Patient/${id}/details`);
+    await expect(page.getByRole('main').getByRole('tab', { name: 'Details', selected: true })).toBeVisible();
+    await expectAccessibleInBothSchemes(page);
+
+    await page.goto(`/Patient/${id}/edit`);
+    await expect(page.getByRole('main').getByRole('button', { name: 'Update' })).toBeVisible();
+    await expectAccessibleInBothSchemes(page);
+
+    await page.goto(`/Patient/${id}/history`);
+    const history = page.getByRole('main').getByRole('table');
+    await expect(history.getByRole('columnheader', { name: 'Author' })).toBeVisible();
+    await expectAccessibleInBothSchemes(page);
+
+    await history.getByRole('link').first().click();
+    await expect(page).toHaveURL(/\/_history\/[^/]+$/);
+    await expectAccessibleInBothSchemes(page);
+
+    await page.goto(`/Patient/${id}/json`);
+    await expect(page.getByRole('main').getByLabel('JSON')).toBeVisible();
+    await expectAccessibleInBothSchemes(page);
+    expect(errors).toEqual([]);
+  });
+
+  test('a new Observation and a DiagnosticReport', async ({ page }) => {
+    test.setTimeout(120_000);
+    const errors = collectErrors(page);
+    await signIn(page);
+    await page.goto('/Observation/new');
+    await expect(page.getByRole('main').getByRole('button', { name: 'Create' })).toBeVisible();
+    await expectAccessibleInBothSchemes(page);
+
+    const report = await firstId(page, 'DiagnosticReport?_count=1');
+    expect(report).not.toBe('');
+    await page.goto(`/DiagnosticReport/${report}`);
+    await expect(page.getByRole('main').getByText('Issued').first()).toBeVisible();
+    await expectAccessibleInBothSchemes(page);
+    expect(errors).toEqual([]);
+  });
+});
