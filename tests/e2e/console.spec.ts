@@ -41,7 +41,7 @@ test.describe('resource console', () => {
     await main(page).getByRole('button', { name: 'Add Name' }).click();
     await main(page).getByLabel('Given').fill('Testa Maria');
     await main(page).getByLabel('Family').fill('Console');
-    await main(page).getByLabel('Birth Date').fill('1980-02-03');
+    await main(page).getByLabel('Birth Date', { exact: true }).fill('1980-02-03');
     await page.screenshot({ path: `${shots}/console-editor-light.png`, fullPage: true });
     await main(page).getByRole('button', { name: 'Create' }).click();
     await expect(page).toHaveURL(/\/Patient\/[0-9a-f-]+\/details$/);
@@ -66,13 +66,9 @@ test.describe('resource console', () => {
     await main(page).getByRole('tab', { name: 'History' }).click();
     const history = main(page).getByRole('table', { name: 'History' }).locator('tbody tr');
     await expect(history).toHaveCount(3);
-    await expect(
-      main(page)
-        .getByRole('table', { name: 'Changes in version' + '' })
-        .first(),
-    )
-      .toBeVisible()
-      .catch(() => {});
+    const newest = (await history.first().getByRole('link').textContent())?.trim();
+    const patched = main(page).getByRole('table', { name: `Changes in version ${newest}` });
+    await expect(patched.getByRole('row', { name: /gender.*female/ })).toBeVisible();
     await expect(main(page).getByText('Created ·')).toBeVisible();
     await page.screenshot({ path: `${shots}/console-history-light.png`, fullPage: true });
     await history.first().getByRole('link').click();
@@ -126,6 +122,58 @@ test.describe('resource console', () => {
     expect(observation.valueQuantity).toEqual({ value: 72, unit: '/min' });
     await expect(main(page).locator('[data-status-color="green"]')).toHaveText('final');
     await page.screenshot({ path: `${shots}/console-details-light.png`, fullPage: true });
+  });
+
+  test('an Observation is edited to another value[x] type, patched, viewed in history and deleted', async ({
+    page,
+  }) => {
+    const errors = collectErrors(page);
+    await signIn(page, 'alice@demo.hearth.example');
+    const created = await api(page, 'POST', 'Observation', {
+      resourceType: 'Observation',
+      status: 'preliminary',
+      code: { text: 'Mood' },
+      valueQuantity: { value: 3, unit: 'score' },
+    });
+    const id = created.id as string;
+
+    // Edit: the choice type switch replaces valueQuantity by valueString.
+    await page.goto(`/Observation/${id}/edit`);
+    await expect(main(page).locator('[id="field-Observation-value-value"]')).toHaveValue('3');
+    await main(page).getByLabel('Value type').click();
+    await page.getByRole('option', { name: 'string', exact: true }).click();
+    await main(page).locator('[id="field-Observation-value"]').fill('Calm and cheerful');
+    await main(page).getByRole('button', { name: 'Update' }).click();
+    await expect(page).toHaveURL(new RegExp(`/Observation/${id}/details$`));
+    await expect(main(page).getByText('Calm and cheerful')).toBeVisible();
+    const edited = await api(page, 'GET', `Observation/${id}`);
+    expect(edited.valueString).toBe('Calm and cheerful');
+    expect(edited.valueQuantity).toBeUndefined();
+
+    // Patch: status through More actions → Patch (a JSON Patch guarded by the version).
+    await main(page).getByRole('tab', { name: 'Edit' }).click();
+    await main(page).getByLabel('Status').fill('final');
+    await main(page).getByRole('button', { name: 'More actions' }).click();
+    await page.getByRole('menuitem', { name: 'Patch' }).click();
+    await expect(page).toHaveURL(new RegExp(`/Observation/${id}/details$`));
+    await expect(main(page).locator('[data-status-color="green"]')).toHaveText('final');
+
+    // History: three versions; the edit shows valueQuantity going and valueString coming.
+    await main(page).getByRole('tab', { name: 'History' }).click();
+    const history = main(page).getByRole('table', { name: 'History' }).locator('tbody tr');
+    await expect(history).toHaveCount(3);
+    const second = main(page).getByRole('table', { name: `Changes in version ${edited.meta.versionId}` });
+    await expect(second.getByRole('row', { name: /valueString.*Calm and cheerful/ })).toBeVisible();
+    await expect(second.getByRole('row', { name: /valueQuantity/ })).toBeVisible();
+
+    // Delete with confirmation: the resource is gone (410).
+    await page.goto(`/Observation/${id}/edit`);
+    await main(page).getByRole('button', { name: 'More actions' }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await expect(page).toHaveURL(/\/Observation(\?.*)?$/);
+    expect(await apiStatus(page, 'GET', `Observation/${id}`)).toBe(410);
+    expect(errors).toEqual([]);
   });
 
   test('the search list: fields, filters of each parameter type, paging, export and bulk delete', async ({ page }) => {
