@@ -96,7 +96,8 @@ export function DateTimeInput(props: InputProps<string> & { type: TemporalType }
         type={PICKER_TYPE[type]}
         disabled={props.disabled}
         value={pickerValue(type, props.value)}
-        sx={{ flex: '0 1 230px' }}
+        // The native picker's icon and popup follow the app's light or dark scheme.
+        sx={(theme) => ({ flex: '0 1 230px', '& input': { colorScheme: theme.palette.mode } })}
         slotProps={{
           htmlInput: { step: 1, 'aria-label': pickerLabel },
           inputLabel: { shrink: true },
