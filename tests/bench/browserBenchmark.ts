@@ -293,8 +293,15 @@ export function browserSection(result: BrowserBenchResult, date = new Date()): s
     "team guide's flags, 1280×800) against the built app served by `npm start`'s server on a fresh embedded database,",
     `signed in as the super admin; ${cpus().length} cores shared, load average ${result.loadAverage.toFixed(1)} at the end.`,
     'Part of `npm run bench`; run alone with `npx tsx tests/bench/browserBenchmark.ts` (rewrites this section).',
+    ...(result.loadAverage > cpus().length
+      ? [
+          `**The machine was busy** (load average ${result.loadAverage.toFixed(1)} on ${cpus().length} cores, other jobs running): the browser`,
+          'and the server competed for the CPU, so these times are pessimistic; rerun on a quiet machine before judging a ✗.',
+        ]
+      : []),
     '',
-    `**Editor** (\`/{type}/new\`, ${runs} cold page loads per type after one warm-up): from the User Timing mark`,
+    `**Editor** (\`/{type}/new\`, ${runs} fresh page loads per type, scripts from the browser cache after one warm-up load):`,
+    'from the User Timing mark',
     "`hearth:schema-loaded:<type>` (set when the type's schema data has arrived and its model is built,",
     "src/resources/schemaHooks.ts) to `hearth:editor-ready` (a layout effect of the editor, after the form's fields are",
     'committed to the DOM, src/resources/ResourceEditor.tsx). Nested inputs of datatypes without an input of',
@@ -308,7 +315,7 @@ export function browserSection(result: BrowserBenchResult, date = new Date()): s
         `| ${e.type} | ${e.controls} | **${median(e.renderMs).toFixed(0)}** | ${p95(e.renderMs).toFixed(0)} | ${max(e.renderMs).toFixed(0)} | ${median(e.totalMs).toFixed(0)} | ${median(e.settledMs).toFixed(0)} | p95 ≤ ${EDITOR_BUDGET_MS} ${yes(p95(e.renderMs) <= EDITOR_BUDGET_MS)} |`,
     ),
     '',
-    `**List** (\`/Observation?_count=${LIST_ROWS}\`, ${result.observations.toLocaleString('en')} Observations on the server, ${list.length} cold page loads after`,
+    `**List** (\`/Observation?_count=${LIST_ROWS}\`, ${result.observations.toLocaleString('en')} Observations on the server, ${list.length} fresh page loads after`,
     'one warm-up). Rows rendered: the first DOM change with table rows and',
     `'1-${LIST_ROWS.toLocaleString('en-US')} of' in the toolbar (a MutationObserver installed before the app); the list's own`,
     '`hearth:list-rows-rendered` mark is shown beside it when the app sets one. Long',
