@@ -98,7 +98,7 @@ describe('slice fields of the editor', () => {
       element(await loader.loadProfile(patientUrl), 'extension').slicing!.slices[0],
       element(await loader.loadProfile(patientUrl), 'extension').slicing!,
     );
-    expect(raceChildren.map((c) => c.element.name)).toEqual(['extension', 'url']);
+    expect(raceChildren.map((c) => c.element.name)).toEqual(['url', 'extension']);
   });
 
   it('a new entry of a profiled extension slice starts with its url and its required nested slices', async () => {

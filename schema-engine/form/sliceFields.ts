@@ -98,7 +98,7 @@ function isSliced(element: ElementModel): boolean {
 /**
  * The inputs of one entry of a slice, in definition order: `children` are the entry type's children
  * (inline backbone children, or the datatype's / extension profile's top-level elements), narrowed by
- * the slice's own constraints. Left out: `id`, elements the slice forbids (max 0, e.g. a complex
+ * the slice's own constraints; an extension's url first. Left out: `id`, elements the slice forbids (max 0, e.g. a complex
  * extension's value[x]) and extensions the profile does not slice (their data stays in the entry).
  */
 export function sliceEntryChildren(
@@ -119,7 +119,8 @@ export function sliceEntryChildren(
       discriminated.has(element.isChoice ? key : element.name);
     result.push({ element, fixed });
   }
-  return result;
+  // An extension's url says what it is: shown first, before its nested extensions.
+  return [...result.filter((c) => c.element.name === 'url'), ...result.filter((c) => c.element.name !== 'url')];
 }
 
 /**

@@ -67,6 +67,7 @@ export function SliceEntryInput(props: SliceEntryInputProps) {
       onParentChange={(next) => props.onChange(Object.keys(next).length ? next : undefined)}
     />
   ));
-  if (props.grouped) return <FieldGroup label={props.label}>{fields}</FieldGroup>;
-  return <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, '& > *': { flex: '1 1 220px' } }}>{fields}</Box>;
+  // One input per row: datatype groups (Quantity, CodeableConcept) lay out their parts across the width.
+  const rows = <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1, width: '100%' }}>{fields}</Box>;
+  return props.grouped ? <FieldGroup label={props.label}>{rows}</FieldGroup> : rows;
 }

@@ -54,6 +54,8 @@ export function ResourceEditor(props: { resource: Resource }) {
     staleTime: Infinity,
     retry: false,
   });
+  // The form waits for the defaults: mounting it before would drop what the user typed when they arrive.
+  const awaitingDefaults = isNew && !!profileUrl && !prefilled.data && !prefilled.error;
 
   if (!canEditResourceType(policy, client.isSuperAdmin(), resourceType)) {
     return (
@@ -131,7 +133,8 @@ export function ResourceEditor(props: { resource: Resource }) {
       )}
       {schema.error && <Alert severity="error">{schema.error.message}</Alert>}
       {!schema.data && !schema.error && <CircularProgress aria-label="Loading..." />}
-      {schema.data && (
+      {schema.data && awaitingDefaults && <CircularProgress aria-label="Loading..." />}
+      {schema.data && !awaitingDefaults && (
         <ResourceForm
           key={`${formKey}:${profileUrl ?? ''}:${prefilled.dataUpdatedAt}`}
           schema={schema.data}

@@ -44,6 +44,18 @@ function slice(page: Page, name: string): Locator {
   return main(page).getByRole('group', { name, exact: true });
 }
 
+/** Scrolls the element to the top of the window, below the shell's app bar (for the screenshots). */
+async function scrollToTop(locator: Locator): Promise<void> {
+  await locator.evaluate((element) => {
+    element.scrollIntoView({ block: 'start' });
+    // The window or the layout's scroll container: whichever scrolled, give back the app bar's height.
+    window.scrollBy(0, -80);
+    let parent = element.parentElement;
+    while (parent && parent.scrollHeight <= parent.clientHeight) parent = parent.parentElement;
+    parent?.scrollBy(0, -80);
+  });
+}
+
 async function closeToasts(page: Page): Promise<void> {
   for (const close of await page.getByRole('button', { name: 'Close notification' }).all()) await close.click();
 }
@@ -88,7 +100,7 @@ test.describe('profiles in the resource editor', () => {
     await systolic.getByLabel('Unit', { exact: true }).fill('mm[Hg]');
     await diastolic.getByRole('spinbutton', { name: 'Value' }).fill('79');
     await diastolic.getByLabel('Unit', { exact: true }).fill('mm[Hg]');
-    await main(page).getByRole('group', { name: 'Component', exact: true }).scrollIntoViewIfNeeded();
+    await scrollToTop(main(page).getByRole('group', { name: 'Component', exact: true }));
     await shoot(page, 'console-editor-slices');
     await expectAccessible(page);
 
@@ -173,7 +185,7 @@ test.describe('profiles in the resource editor', () => {
     // Nothing was written.
     expect((await api(page, 'GET', `Observation/${id}`)).body.meta.versionId).toBe(observation.body.meta.versionId);
     await closeToasts(page);
-    await diastolic.scrollIntoViewIfNeeded();
+    await scrollToTop(main(page).getByRole('group', { name: 'Component', exact: true }));
     await shoot(page, 'console-editor-slices-error');
 
     await diastolic.getByRole('button', { name: 'Add Diastolic' }).click();
@@ -187,5 +199,29 @@ test.describe('profiles in the resource editor', () => {
       '8480-6',
       '8462-4',
     ]);
+  });
+
+  test('US Core Patient extensions: each slice its own input with the url fixed, race with its nested slices', async ({
+    page,
+  }) => {
+    await signIn(page, 'alice@demo.hearth.example');
+    await page.goto('/Patient/new');
+    await chooseProfile(page, 'US Core Patient Profile');
+    const race = slice(page, 'Race');
+    await race.getByRole('button', { name: 'Add Race' }).click();
+    // A new race extension starts with its required text slice; its url is fixed by the profile.
+    await expect(race.getByRole('textbox', { name: 'Url', exact: true }).first()).toHaveValue(
+      'http://hl7.org/fhir/us/core/StructureDefinition/us-core-race',
+    );
+    await expect(race.getByRole('textbox', { name: 'Url', exact: true }).first()).toBeDisabled();
+    const text = race.getByRole('group', { name: 'Text', exact: true });
+    await expect(text.getByText('Text *')).toBeVisible();
+    await text.getByRole('textbox', { name: 'Value', exact: true }).fill('Mixed');
+    await expect(race.getByRole('group', { name: 'Omb Category', exact: true }).getByText('(0..5)')).toBeVisible();
+    await slice(page, 'Birthsex').getByRole('button', { name: 'Add Birthsex' }).click();
+    await expect(slice(page, 'Birthsex').getByRole('button', { name: 'Add Birthsex' })).toHaveCount(0);
+    await scrollToTop(main(page).getByRole('group', { name: 'Extension', exact: true }));
+    await shoot(page, 'console-editor-slices-extensions');
+    await expectAccessible(page);
   });
 });
