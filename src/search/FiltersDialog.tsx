@@ -2,7 +2,6 @@ import { useState } from 'react';
 import {
   Button,
   Dialog,
-  Divider,
   DialogActions,
   DialogContent,
   DialogTitle,
@@ -123,12 +122,15 @@ export function FiltersDialog(props: {
                         } else update(index, { operator: chosen as Operator, helper: undefined });
                       }}
                     >
-                      {operators.map((operator) => (
-                        <MenuItem key={operator} value={operator}>
+                      {operators.map((operator, i) => (
+                        <MenuItem
+                          key={operator}
+                          value={operator}
+                          divider={isDateType(type) && i === operators.length - 1}
+                        >
                           {OPERATOR_LABELS[operator] ?? operator}
                         </MenuItem>
                       ))}
-                      {isDateType(type) && <Divider />}
                       {isDateType(type) &&
                         DATE_HELPERS.map((helper) => (
                           <MenuItem key={helper.key} value={helperPrefix + helper.key}>

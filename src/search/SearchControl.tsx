@@ -3,7 +3,6 @@ import {
   Alert,
   Box,
   Button,
-  Checkbox,
   IconButton,
   LinearProgress,
   Paper,
@@ -16,6 +15,8 @@ import {
   Toolbar,
   Typography,
   useMediaQuery,
+  alpha,
+  type Theme,
 } from '@mui/material';
 import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
@@ -195,16 +196,19 @@ export function SearchControl(props: SearchControlProps) {
       )}
       {results.isFetching && <LinearProgress aria-label="Loading results" />}
       <TableContainer sx={{ maxHeight: '70vh' }}>
-        <Table size="small" stickyHeader aria-label={`${request.resourceType} search results`}>
+        <Table size="small" stickyHeader aria-label={`${request.resourceType} search results`} sx={tableStyle}>
           <TableHead>
             <TableRow>
               {props.checkboxesEnabled && (
                 <TableCell padding="checkbox">
-                  <Checkbox
+                  <input
+                    type="checkbox"
+                    aria-label="Select all"
                     checked={allSelected}
-                    indeterminate={!allSelected && selected.size > 0}
+                    ref={(input) => {
+                      if (input) input.indeterminate = !allSelected && selected.size > 0;
+                    }}
                     onChange={() => setSelected(allSelected ? new Set() : new Set(resources.map((r) => r.id ?? '')))}
-                    slotProps={{ input: { 'aria-label': 'Select all' } }}
                   />
                 </TableCell>
               )}
@@ -324,7 +328,11 @@ interface ResultRowModel {
   cells: string[];
 }
 
-/** One result row; memoised on its model, its selection and stable callbacks. */
+/**
+ * One result row; memoised on its model, its selection and stable callbacks. Plain `tr`/`td` and a
+ * native checkbox styled by the table (`tableStyle`): a page of 1,000 rows renders and selects
+ * without the cost of a styled MUI component per cell.
+ */
 const ResultRow = memo(function ResultRow(props: {
   row: ResultRowModel;
   checkbox: boolean;
@@ -334,27 +342,52 @@ const ResultRow = memo(function ResultRow(props: {
 }) {
   const { row, onOpen } = props;
   return (
-    <TableRow
-      hover
-      selected={props.selected}
-      sx={rowStyle}
+    <tr
+      data-selected={props.selected || undefined}
       onClick={(event) => onOpen(event, row.resource)}
       onAuxClick={(event) => event.button === 1 && onOpen(event, row.resource)}
     >
       {props.checkbox && (
-        <TableCell padding="checkbox">
-          <Checkbox
+        <td className="checkbox-cell">
+          <input
+            type="checkbox"
             checked={props.selected}
             onChange={() => props.onToggle(row.id)}
-            slotProps={{ input: { 'aria-label': `Select ${row.resource.resourceType}/${row.id}` } }}
+            aria-label={`Select ${row.resource.resourceType}/${row.id}`}
           />
-        </TableCell>
+        </td>
       )}
       {row.cells.map((text, index) => (
-        <TableCell key={index}>{text}</TableCell>
+        <td key={index}>{text}</td>
       ))}
-    </TableRow>
+    </tr>
   );
 });
 
-const rowStyle = { cursor: 'pointer' } as const;
+/** The rows' look, as MUI's small table has it, in one style rule for the whole table. */
+function tableStyle(theme: Theme) {
+  return {
+    colorScheme: theme.palette.mode,
+    '& input[type=checkbox]': {
+      width: 18,
+      height: 18,
+      margin: '12px',
+      verticalAlign: 'middle',
+      accentColor: theme.palette.primary.main,
+      cursor: 'pointer',
+    },
+    '& tbody tr': { cursor: 'pointer' },
+    '& tbody tr:hover': { backgroundColor: theme.palette.action.hover },
+    '& tbody tr[data-selected=true]': {
+      backgroundColor: alpha(theme.palette.primary.main, theme.palette.action.selectedOpacity),
+    },
+    '& tbody td': {
+      ...theme.typography.body2,
+      padding: '6px 16px',
+      borderBottom: `1px solid ${theme.palette.divider}`,
+      color: theme.palette.text.primary,
+      textAlign: 'left',
+    },
+    '& tbody td.checkbox-cell': { padding: '0 0 0 4px', width: 48 },
+  };
+}
