@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Patient } from '@medplum/fhirtypes';
 import { EXPORT_LIMIT, toCsv, toTransactionBundle } from './exportRecords';
 import type { SearchParameterModel, TypeSchema } from '../resources/typeSchema';
-import { columnSearchParameter, fieldLabel } from './searchColumns';
+import { columnSearchParameter, columnSearchParameters, fieldLabel } from './searchColumns';
 
 const patients: Patient[] = [
   { resourceType: 'Patient', id: 'a', meta: { versionId: '1', lastUpdated: '2024-01-02T03:04:05Z' }, gender: 'female' },
@@ -56,5 +56,38 @@ describe('search columns', () => {
     expect(columnSearchParameter('gender', schema, parameters)?.code).toBe('gender');
     expect(columnSearchParameter('_lastUpdated', schema, parameters)?.code).toBe('_lastUpdated');
     expect(columnSearchParameter('photo', schema, parameters)).toBeUndefined();
+  });
+
+  it('give a choice column one parameter per type, leaving out those that reach other elements too', () => {
+    const parameter = (code: string, type: string, expression: string) => ({
+      code,
+      type,
+      expression,
+      target: [],
+      base: [],
+    });
+    const parameters = [
+      parameter(
+        'combo-value-quantity',
+        'quantity',
+        '(Observation.value as Quantity) | (Observation.component.value as Quantity)',
+      ),
+      parameter('value-concept', 'token', '(Observation.value as CodeableConcept)'),
+      parameter('value-quantity', 'quantity', '(Observation.value as Quantity) | (Observation.value as SampledData)'),
+      parameter('code-value-quantity', 'composite', 'Observation'),
+      parameter('subject', 'reference', 'Observation.subject'),
+      parameter('patient', 'reference', 'Observation.subject.where(resolve() is Patient)'),
+      parameter('valueset-ish', 'token', 'Observation.valueSetting'),
+    ] as unknown as SearchParameterModel[];
+    const schema = {
+      type: 'Observation',
+      elements: new Map([['value[x]', { types: ['Quantity', 'CodeableConcept', 'string', 'SampledData'] }]]),
+    } as unknown as TypeSchema;
+    expect(columnSearchParameters('value[x]', schema, parameters).map((p) => p.code)).toEqual([
+      'value-concept',
+      'value-quantity',
+    ]);
+    // A parameter named like the field is the column's only one.
+    expect(columnSearchParameters('subject', schema, parameters).map((p) => p.code)).toEqual(['subject']);
   });
 });

@@ -44,11 +44,12 @@ export function columnSearchParameters(
   if (direct) return [direct];
   if (!schema || field.startsWith('_')) return [];
   const element = field.replace(/\[x\]$/, '');
-  const isChoice = field.endsWith('[x]');
+  // A choice element's values live under `value` + type (valueQuantity, valueCodeableConcept...).
+  const choiceKeys = field.endsWith('[x]')
+    ? (schema.elements.get(field)?.types ?? []).map((type) => choiceKey(element, type))
+    : [];
   const within = (path: string) =>
-    path === element ||
-    path.startsWith(`${element}.`) ||
-    (isChoice && path.startsWith(element) && /^[A-Z]/.test(path.slice(element.length)));
+    [element, ...choiceKeys].some((root) => path === root || path.startsWith(`${root}.`));
   return parameters.filter((parameter) => {
     const paths = searchParameterPaths(parameter.expression, schema.type);
     return paths.length > 0 && paths.every(within);
