@@ -185,7 +185,7 @@ test.describe('profiles in the resource editor', () => {
     // Nothing was written.
     expect((await api(page, 'GET', `Observation/${id}`)).body.meta.versionId).toBe(observation.body.meta.versionId);
     await closeToasts(page);
-    await scrollToTop(main(page).getByRole('group', { name: 'Component', exact: true }));
+    await scrollToTop(diastolic);
     await shoot(page, 'console-editor-slices-error');
 
     await diastolic.getByRole('button', { name: 'Add Diastolic' }).click();
@@ -220,7 +220,7 @@ test.describe('profiles in the resource editor', () => {
     await expect(race.getByRole('group', { name: 'Omb Category', exact: true }).getByText('(0..5)')).toBeVisible();
     await slice(page, 'Birthsex').getByRole('button', { name: 'Add Birthsex' }).click();
     await expect(slice(page, 'Birthsex').getByRole('button', { name: 'Add Birthsex' })).toHaveCount(0);
-    await scrollToTop(main(page).getByRole('group', { name: 'Extension', exact: true }));
+    await scrollToTop(main(page).getByRole('group', { name: 'Extension', exact: true }).first());
     await shoot(page, 'console-editor-slices-extensions');
     await expectAccessible(page);
   });
