@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
 import type { Observation, OperationOutcome, Patient, Resource } from '@medplum/fhirtypes';
 import type { FhirClient } from '../../data-provider/client';
-import { SchemaLoader } from '../../schema-engine';
+import { SchemaLoader, type TypeSchema } from '../../schema-engine';
 import { recordedSource } from '../../schema-engine/test-support/recordedDefinitions';
 import { ResourceForm } from '../resources/ResourceForm';
 import { setSchemaLoader } from '../resources/typeSchema';
@@ -49,8 +49,13 @@ const storedBp: Observation = {
   ],
 };
 
-async function renderForm(profile: string, defaultValue: Resource, outcome?: OperationOutcome) {
-  const schema = await loader.loadProfile(profile);
+async function renderForm(
+  profile: string,
+  defaultValue: Resource,
+  outcome?: OperationOutcome,
+  change: (schema: TypeSchema) => TypeSchema = (schema) => schema,
+) {
+  const schema = change(await loader.loadProfile(profile));
   const onSubmit = vi.fn();
   render(
     <QueryClientProvider client={new QueryClient()}>
@@ -106,6 +111,23 @@ describe('sliced elements in the resource editor', { timeout: 30_000 }, () => {
     expect(saved.component?.[1].valueQuantity).toEqual({ value: 135, ...mmHg });
     expect(saved.component?.[2]).toEqual(storedBp.component?.[2]);
     expect(saved.category).toEqual(storedBp.category);
+  });
+
+  it('closed slicing offers no other values, and keeps the ones it does not show', async () => {
+    const closed = (schema: TypeSchema): TypeSchema => ({
+      ...schema,
+      topLevel: schema.topLevel.map((element) =>
+        element.name === 'component' && element.slicing
+          ? { ...element, slicing: { ...element.slicing, rules: 'closed' } }
+          : element,
+      ),
+    });
+    const { onSubmit, user } = await renderForm(bpUrl, storedBp, undefined, closed);
+    await waitFor(() => slice('Systolic'));
+    expect(screen.queryByRole('group', { name: 'Other Component' })).toBeNull();
+    expect(screen.getByRole('group', { name: 'Other Category' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Update' }));
+    expect(onSubmit).toHaveBeenLastCalledWith(storedBp);
   });
 
   it('removes an unsliced value without touching the slices', async () => {
