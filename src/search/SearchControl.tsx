@@ -32,7 +32,13 @@ import { ExportDialog } from './ExportDialog';
 import { FieldsDialog } from './FieldsDialog';
 import { FilterPromptDialog } from './FilterPromptDialog';
 import { FiltersDialog } from './FiltersDialog';
-import { availableFields, columnSearchParameter, columnSearchParameters, fieldLabel, fieldText } from './searchColumns';
+import {
+  availableFields,
+  columnFormatter,
+  columnSearchParameter,
+  columnSearchParameters,
+  fieldLabel,
+} from './searchColumns';
 import {
   currentPage,
   formatPageRange,
@@ -86,15 +92,14 @@ export function SearchControl(props: SearchControlProps) {
     [results.data],
   );
   // Cell texts are computed once per page and columns: a selection change re-renders no row but its own.
-  const rows = useMemo<ResultRowModel[]>(
-    () =>
-      resources.map((resource) => ({
-        id: resource.id ?? '',
-        resource,
-        cells: fields.map((field) => fieldText(resource, field, schema.data, parameters.data)),
-      })),
-    [resources, fields, schema.data, parameters.data],
-  );
+  const rows = useMemo<ResultRowModel[]>(() => {
+    const formatters = fields.map((field) => columnFormatter(field, schema.data, parameters.data));
+    return resources.map((resource) => ({
+      id: resource.id ?? '',
+      resource,
+      cells: formatters.map((format) => format(resource)),
+    }));
+  }, [resources, fields, schema.data, parameters.data]);
   const onClickRef = useRef(props.onClick);
   useLayoutEffect(() => {
     onClickRef.current = props.onClick;

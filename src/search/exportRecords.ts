@@ -1,6 +1,6 @@
 import type { Bundle, Resource } from '@medplum/fhirtypes';
 import type { TypeSchema } from '../resources/typeSchema';
-import { fieldLabel, fieldText } from './searchColumns';
+import { columnFormatter, fieldLabel } from './searchColumns';
 
 /** Export is limited to 1,000 records (app-spec §5, §9). */
 export const EXPORT_LIMIT = 1000;
@@ -12,7 +12,8 @@ function csvCell(text: string): string {
 /** The shown columns as CSV (header row, then one row per resource), CRLF line ends. */
 export function toCsv(resources: Resource[], fields: string[], schema: TypeSchema | undefined): string {
   const rows = [fields.map((field) => csvCell(fieldLabel(field)))];
-  for (const resource of resources) rows.push(fields.map((field) => csvCell(fieldText(resource, field, schema))));
+  const formatters = fields.map((field) => columnFormatter(field, schema));
+  for (const resource of resources) rows.push(formatters.map((format) => csvCell(format(resource))));
   return rows.map((row) => row.join(',')).join('\r\n') + '\r\n';
 }
 
