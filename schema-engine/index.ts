@@ -88,6 +88,7 @@ export {
   canAddToSlice,
   canRemoveFromSlice,
   groupBySlice,
+  nestedSliceConstraints,
   profiledSliceInitialValue,
   replaceOtherValues,
   sliceEntryChildren,

@@ -7,6 +7,7 @@ import {
   canAddToSlice,
   canRemoveFromSlice,
   groupBySlice,
+  nestedSliceConstraints,
   profiledSliceInitialValue,
   replaceOtherValues,
   sliceEntryChildren,
@@ -99,6 +100,37 @@ describe('slice fields of the editor', () => {
       element(await loader.loadProfile(patientUrl), 'extension').slicing!,
     );
     expect(raceChildren.map((c) => c.element.name)).toEqual(['url', 'extension']);
+  });
+
+  it("a slice's fixed values inside a child (the component Quantity's system and code) make a nested slice", async () => {
+    const schema = await loader.loadProfile(bpUrl);
+    const component = element(schema, 'component');
+    const [sys] = component.slicing?.slices ?? [];
+    const children = sliceEntryChildren(component.children, sys, component.slicing!);
+    const value = children.find((c) => c.element.name === 'value')!.element;
+    const nested = nestedSliceConstraints(sys, value);
+    expect(nested?.types.map((t) => t.code)).toEqual(['Quantity']);
+    expect(nested?.elements.get('system')?.fixedValue?.value).toBe('http://unitsofmeasure.org');
+    expect(nested?.elements.get('code')?.fixedValue?.value).toBe('mm[Hg]');
+    await loader.loadTypes(['Quantity']);
+    const parts = sliceEntryChildren(loader.getType('Quantity')!.topLevel, nested!, {
+      discriminators: [],
+      rules: 'open',
+      ordered: false,
+      slices: [nested!],
+    });
+    expect(parts.map((p) => [p.element.name, p.fixed])).toEqual([
+      ['value', false],
+      ['comparator', false],
+      ['unit', false],
+      ['system', true],
+      ['code', true],
+    ]);
+    // Nothing fixed below: no nested slice (the ordinary input is used).
+    const interpretation = children.find((c) => c.element.name === 'interpretation')!.element;
+    expect(nestedSliceConstraints(sys, interpretation)).toBeUndefined();
+    const code = children.find((c) => c.element.name === 'code')!.element;
+    expect(nestedSliceConstraints(sys, code)).toBeUndefined();
   });
 
   it('a new entry of a profiled extension slice starts with its url and its required nested slices', async () => {

@@ -192,3 +192,31 @@ export function profiledSliceInitialValue(slice: SliceModel, profile: TypeSchema
   }
   return entry;
 }
+
+/**
+ * The constraints a slice puts inside one of its children (`value[x].system` and `value[x].code` fixed
+ * under US Core blood pressure's components), as a slice of that child, so its parts can be shown with
+ * the fixed ones read-only. undefined when the slice fixes nothing below the child, or when the child
+ * is an array or a choice of several types (the ordinary input is used then).
+ */
+export function nestedSliceConstraints(slice: SliceModel, child: ElementModel): SliceModel | undefined {
+  if (child.isArray || child.types.length !== 1) return undefined;
+  const key = relativeKey(child);
+  const elements = new Map<string, ElementModel>();
+  let fixes = false;
+  for (const [path, element] of slice.elements) {
+    if (!path.startsWith(`${key}.`)) continue;
+    elements.set(path.slice(key.length + 1), element);
+    if (element.fixedValue !== undefined || element.patternValue !== undefined) fixes = true;
+  }
+  if (!fixes) return undefined;
+  const own = slice.elements.get(key);
+  return {
+    name: child.name,
+    min: own?.min ?? child.min,
+    max: own?.max ?? child.max,
+    types:
+      child.typeDetails.length > 0 ? child.typeDetails : [{ code: child.types[0], profiles: [], targetProfiles: [] }],
+    elements,
+  };
+}

@@ -78,7 +78,12 @@ describe('sliced elements in the resource editor', { timeout: 30_000 }, () => {
     const systolic = await waitFor(() => slice('Systolic'));
     expect(within(systolic).getByText(/Systolic \*/)).toBeInTheDocument();
     expect(within(systolic).getByText('(1..1)')).toBeInTheDocument();
-    expect(within(systolic).getByText('Code: fixed by the profile')).toBeInTheDocument();
+    // The component's code and, inside its Quantity, the unit's system and code are fixed by the slice.
+    expect(within(systolic).getAllByText('Code: fixed by the profile')).toHaveLength(2);
+    const unitSystem = within(systolic).getByRole('textbox', { name: /^System/ });
+    expect(unitSystem).toBeDisabled();
+    expect(unitSystem).toHaveValue('http://unitsofmeasure.org');
+    expect(within(systolic).getByRole('textbox', { name: /^Unit/ })).toBeEnabled();
     // Min 1, max 1: neither removable nor addable.
     expect(within(systolic).queryByRole('button', { name: /Remove Systolic/ })).toBeNull();
     expect(within(systolic).queryByRole('button', { name: /Add Systolic/ })).toBeNull();

@@ -82,7 +82,8 @@ test.describe('profiles in the resource editor', () => {
     await expect(diastolic).toBeVisible();
     // Required (1..1): no remove and no add; the code is fixed by the profile.
     await expect(systolic.getByText('Systolic *')).toBeVisible();
-    await expect(systolic.getByText('Code: fixed by the profile')).toBeVisible();
+    await expect(systolic.getByText('Code: fixed by the profile').first()).toBeVisible();
+    await expect(systolic.getByRole('textbox', { name: 'System', exact: true })).toBeDisabled();
     await expect(systolic.getByRole('button', { name: /Remove Systolic/ })).toHaveCount(0);
     await expect(systolic.getByRole('button', { name: /Add Systolic/ })).toHaveCount(0);
     await expect(slice(page, 'VSCat').getByText(/Coding.*fixed by the profile/)).toBeVisible();
@@ -97,9 +98,9 @@ test.describe('profiles in the resource editor', () => {
     await main(page).getByRole('combobox', { name: 'Subject', exact: true }).fill('Slicewell');
     await page.getByRole('option').first().click();
     await systolic.getByRole('spinbutton', { name: 'Value' }).fill('121');
-    await systolic.getByLabel('Unit', { exact: true }).fill('mm[Hg]');
+    await systolic.getByRole('textbox', { name: 'Unit', exact: true }).fill('mm[Hg]');
     await diastolic.getByRole('spinbutton', { name: 'Value' }).fill('79');
-    await diastolic.getByLabel('Unit', { exact: true }).fill('mm[Hg]');
+    await diastolic.getByRole('textbox', { name: 'Unit', exact: true }).fill('mm[Hg]');
     await scrollToTop(main(page).getByRole('group', { name: 'Component', exact: true }));
     await shoot(page, 'console-editor-slices');
     await expectAccessible(page);
@@ -190,7 +191,7 @@ test.describe('profiles in the resource editor', () => {
 
     await diastolic.getByRole('button', { name: 'Add Diastolic' }).click();
     await diastolic.getByRole('spinbutton', { name: 'Value' }).fill('85');
-    await diastolic.getByLabel('Unit', { exact: true }).fill('mm[Hg]');
+    await diastolic.getByRole('textbox', { name: 'Unit', exact: true }).fill('mm[Hg]');
     await main(page).getByRole('button', { name: 'Update' }).click();
     await expect(page).toHaveURL(new RegExp(`/Observation/${id}/details$`));
     const saved = (await api(page, 'GET', `Observation/${id}`)).body;
