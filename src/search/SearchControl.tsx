@@ -1,4 +1,14 @@
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
+import {
+  memo,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type MouseEvent,
+} from 'react';
 import {
   Alert,
   Box,
@@ -83,13 +93,16 @@ export function SearchControl(props: SearchControlProps) {
   }, [results.error, notify]);
   useEffect(() => setSelected(new Set()), [request.resourceType, request.offset]);
 
+  // A new page renders in the background, in slices React interrupts for input: a page of 1,000
+  // rows does not hold the main thread in one long task. Rows and range change together.
+  const shownBundle = useDeferredValue(results.data);
   const resources = useMemo(
     () =>
-      (results.data?.entry ?? [])
+      (shownBundle?.entry ?? [])
         .filter((entry) => entry.search?.mode !== 'include')
         .map((entry) => entry.resource as Resource)
         .filter(Boolean),
-    [results.data],
+    [shownBundle],
   );
   // Cell texts are computed once per page and columns: a selection change re-renders no row but its own.
   const rows = useMemo<ResultRowModel[]>(() => {
@@ -125,7 +138,7 @@ export function SearchControl(props: SearchControlProps) {
   const allSelected = resources.length > 0 && resources.every((r) => selected.has(r.id ?? ''));
   const count = request.count ?? 20;
   const offset = request.offset ?? 0;
-  const total = results.data?.total;
+  const total = shownBundle?.total;
   const page = currentPage(request);
   const range = formatPageRange(offset, resources.length, total, request.total === 'estimate');
   const hasNext = total !== undefined ? offset + resources.length < total : resources.length === count;
@@ -249,7 +262,7 @@ export function SearchControl(props: SearchControlProps) {
           </TableBody>
         </Table>
       </TableContainer>
-      {results.isSuccess && resources.length === 0 && (
+      {results.isSuccess && shownBundle === results.data && resources.length === 0 && (
         <Box sx={{ p: 3, textAlign: 'center' }}>
           <Typography color="text.secondary">No results</Typography>
         </Box>

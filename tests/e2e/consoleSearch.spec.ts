@@ -315,13 +315,13 @@ test.describe('search list', () => {
     });
     expect(bundle.entry).toHaveLength(1000);
 
-    // When the 1,000th row is in the page, and the longest main-thread task until then (the freeze).
+    // When the 1,000th row is in the page, and the longest main-thread task after the first paint (the freeze).
     await page.addInitScript(() => {
-      const tasks: number[] = [];
-      (window as unknown as { longTasks: number[] }).longTasks = tasks;
-      new PerformanceObserver((list) => list.getEntries().forEach((entry) => tasks.push(entry.duration))).observe({
-        type: 'longtask',
-      });
+      const tasks: { start: number; duration: number }[] = [];
+      (window as unknown as { longTasks: typeof tasks }).longTasks = tasks;
+      new PerformanceObserver((list) =>
+        list.getEntries().forEach((entry) => tasks.push({ start: entry.startTime, duration: entry.duration })),
+      ).observe({ type: 'longtask' });
       const observer = new MutationObserver(() => {
         if (document.querySelectorAll('main tbody tr').length < 1000) return;
         (window as unknown as { rowsAt: number }).rowsAt = performance.now();
@@ -336,8 +336,14 @@ test.describe('search list', () => {
     await expect(table.locator('tbody tr')).toHaveCount(1000, { timeout: 60_000 });
     await expect(main(page).getByText('1-1,000 of 1,000')).toBeVisible();
     const rendered = await page.evaluate(() => {
-      const { rowsAt, longTasks } = window as unknown as { rowsAt: number; longTasks: number[] };
-      return { rowsAt, longest: Math.max(0, ...longTasks) };
+      const { rowsAt, longTasks } = window as unknown as {
+        rowsAt: number;
+        longTasks: { start: number; duration: number }[];
+      };
+      // After the first paint: the app's boot before it is the bundle's concern, not the list's.
+      const painted = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0;
+      const after = longTasks.filter((task) => task.start + task.duration > painted);
+      return { rowsAt, longest: Math.max(0, ...after.map((task) => task.duration)) };
     });
 
     // Scrolling to the end and back (the table scrolls inside its container), a frame per screenful.
@@ -371,7 +377,7 @@ test.describe('search list', () => {
     const toggleOne = await clickTime('main tbody tr:first-child input[type=checkbox]');
     await expect(main(page).getByText('999 selected')).toBeVisible();
     await expect(table.locator('tbody tr').first().getByRole('checkbox')).not.toBeChecked();
-    const timing = `1,000 rows: in the page ${Math.round(rendered.rowsAt)} ms after navigation (longest task ${Math.round(rendered.longest)} ms), scrolling ${Math.round(scrolled)} ms a screenful, select all ${Math.round(selectAll)} ms, one checkbox ${Math.round(toggleOne)} ms`;
+    const timing = `1,000 rows: in the page ${Math.round(rendered.rowsAt)} ms after navigation (longest task after first paint ${Math.round(rendered.longest)} ms), scrolling ${Math.round(scrolled)} ms a screenful, select all ${Math.round(selectAll)} ms, one checkbox ${Math.round(toggleOne)} ms`;
     test.info().annotations.push({ type: 'timing', description: timing });
     console.log(timing);
 
