@@ -144,7 +144,7 @@ export function FiltersDialog(props: {
                       size="small"
                       fullWidth
                       label={`Value ${index + 1}`}
-                      type={valueInputType(type)}
+                      type={row.helper ? 'text' : valueInputType(type)}
                       disabled={!!row.helper}
                       placeholder={row.helper ? 'set by the shortcut' : valuePlaceholder(type)}
                       slotProps={{ inputLabel: { shrink: true } }}
