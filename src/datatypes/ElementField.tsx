@@ -252,10 +252,12 @@ export function ElementField(props: ElementFieldProps) {
     />
   );
   if (!element.isArray) {
+    // A fixed value's note goes under its input, so inputs side by side stay aligned.
     return (
       <Box sx={{ flexBasis: '100%' }}>
-        {readOnlyMark}
+        {policyReadonly && readOnlyMark}
         {single(value, setValue, label, props.path)}
+        {!policyReadonly && readOnlyMark}
       </Box>
     );
   }
