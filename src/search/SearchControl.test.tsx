@@ -44,6 +44,17 @@ function setup(
 }
 
 describe('SearchControl', { timeout: 30_000 }, () => {
+  it('shows active filters in words; removing one keeps the others and resets the offset', async () => {
+    const { onChange, user } = setup('gender=female&birthdate=ge1980-01-01&_offset=20', () => patients(3));
+    const filters = await screen.findByLabelText('Active filters');
+    expect(filters).toHaveTextContent('gender equals female');
+    expect(filters).toHaveTextContent('birthdate greater than or equals 1980-01-01');
+    await user.click(screen.getByLabelText('Remove filter gender equals female'));
+    const next = onChange.mock.calls[0][0].request;
+    expect(next.filters).toEqual([{ code: 'birthdate', operator: 'ge', value: '1980-01-01' }]);
+    expect(next.offset ?? 0).toBe(0);
+  });
+
   it('shows the page, first-last of total, and moves pages by the page size', async () => {
     const { search, onChange, user } = setup('_count=20&_offset=20', (q) =>
       patients(20, q.includes('_offset=20') ? 20 : 0),

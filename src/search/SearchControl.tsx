@@ -13,6 +13,7 @@ import {
   Alert,
   Box,
   Button,
+  Chip,
   IconButton,
   LinearProgress,
   Paper,
@@ -32,6 +33,7 @@ import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
+import CancelIcon from '@mui/icons-material/Cancel';
 import { useNotify } from 'react-admin';
 import type { Resource } from '@medplum/fhirtypes';
 import { isAbortError } from '../../data-provider/client';
@@ -49,6 +51,7 @@ import {
   columnSearchParameters,
   fieldLabel,
 } from './searchColumns';
+import { activeFilterText } from './activeFilterText';
 import {
   currentPage,
   formatPageRange,
@@ -205,11 +208,25 @@ export function SearchControl(props: SearchControlProps) {
       )}
       {(request.filters?.length ?? 0) > 0 && !props.hideToolbar && (
         <Box sx={{ px: 2, pb: 1, display: 'flex', gap: 1, flexWrap: 'wrap' }} aria-label="Active filters">
-          {request.filters?.map((filter, index) => (
-            <Typography key={index} variant="caption" sx={{ bgcolor: 'action.selected', px: 1, borderRadius: 1 }}>
-              {filter.code} {filter.operator} {filter.value}
-            </Typography>
-          ))}
+          {request.filters?.map((filter, index) => {
+            const text = activeFilterText(filter);
+            return (
+              <Chip
+                key={index}
+                size="small"
+                label={text}
+                onDelete={() =>
+                  onChange(
+                    withFilters(
+                      search,
+                      (request.filters ?? []).filter((_, other) => other !== index),
+                    ),
+                  )
+                }
+                deleteIcon={<CancelIcon aria-label={`Remove filter ${text}`} />}
+              />
+            );
+          })}
         </Box>
       )}
       {results.isFetching && <LinearProgress aria-label="Loading results" />}
