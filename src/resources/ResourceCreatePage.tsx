@@ -5,9 +5,10 @@ import type { Resource } from '@medplum/fhirtypes';
 import { isKnownResourceType } from '../../data-provider/rules';
 import { ResourceEditor } from './ResourceEditor';
 
-/** `/:resourceType/new`: the editor on an empty resource of the type. */
-export function ResourceCreatePage() {
-  const { resourceType = '' } = useParams();
+/** `/:resourceType/new`: the editor on an empty resource of the type (or of `props.resourceType`). */
+export function ResourceCreatePage(props: { resourceType?: string }) {
+  const params = useParams();
+  const resourceType = props.resourceType ?? params.resourceType ?? '';
   const navigate = useNavigate();
   const known = isKnownResourceType(resourceType);
   useEffect(() => {

@@ -1,7 +1,7 @@
 import { useLayoutEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, AlertTitle, Box, CircularProgress, MenuItem, TextField } from '@mui/material';
+import { Alert, AlertTitle, Box, CircularProgress } from '@mui/material';
 import { useNotify } from 'react-admin';
 import type { OperationOutcome, Resource, ResourceType } from '@medplum/fhirtypes';
 import { hiddenFieldsFor, readonlyFieldsFor } from '../../data-provider/access';
@@ -9,10 +9,11 @@ import type { PatchOperation } from '../../data-provider/client';
 import { OperationOutcomeError } from '../../data-provider/outcomes';
 import { canEditResourceType, permissionDeniedMessage } from './accessRules';
 import { createJsonPatch, validateResource } from '../../schema-engine';
+import { ProfilePicker } from './ProfilePicker';
 import { ResourceForm } from './ResourceForm';
 import { useTypeSchema } from './schemaHooks';
 import { withProfileDefaults } from './profileDefaults';
-import { listProfiles, schemaLoaderFor, type TypeSchema } from './typeSchema';
+import { schemaLoaderFor, type TypeSchema } from './typeSchema';
 import { resourceQueryKey } from './useResource';
 import { useFhirClient } from './useFhirClient';
 
@@ -35,11 +36,6 @@ export function ResourceEditor(props: { resource: Resource }) {
   const schema = useTypeSchema(resourceType, profileUrl);
   // Benchmark mark (docs/benchmarks.md): the form's fields are committed to the DOM (layout effects run after children's).
   useLayoutEffect(() => void (schema.data && performance.mark('hearth:editor-ready')), [schema.data]);
-  const profiles = useQuery({
-    queryKey: ['hearth-profiles', resourceType],
-    queryFn: () => listProfiles(client, resourceType),
-    staleTime: 60_000,
-  });
   const [outcome, setOutcome] = useState<OperationOutcome>();
   const [submitting, setSubmitting] = useState(false);
   const [formKey, setFormKey] = useState(0);
@@ -112,25 +108,7 @@ export function ResourceEditor(props: { resource: Resource }) {
 
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
-      {(profiles.data ?? []).length > 0 && (
-        <TextField
-          select
-          size="small"
-          label="Profiles"
-          value={profileUrl ?? ''}
-          sx={{ maxWidth: 480 }}
-          onChange={(event) => setProfileUrl(event.target.value || undefined)}
-        >
-          <MenuItem value="">
-            <em>{resourceType} (base definition)</em>
-          </MenuItem>
-          {(profiles.data ?? []).map((profile) => (
-            <MenuItem key={profile.url} value={profile.url}>
-              {profile.title ?? profile.name}
-            </MenuItem>
-          ))}
-        </TextField>
-      )}
+      <ProfilePicker resourceType={resourceType} value={profileUrl} onChange={setProfileUrl} />
       {schema.error && <Alert severity="error">{schema.error.message}</Alert>}
       {!schema.data && !schema.error && <CircularProgress aria-label="Loading..." />}
       {schema.data && awaitingDefaults && <CircularProgress aria-label="Loading..." />}

@@ -20,6 +20,8 @@ export const resourceRouteList: { path: string; element: ReactElement }[] = [
   { path: '/', element: screen(<PatientHomePage />) },
   { path: '/:resourceType', element: screen(<SearchListPage />) },
   { path: '/:resourceType/new', element: screen(<ResourceCreatePage />) },
+  // Onboarding > New Patient (app-spec §2.2): the Patient form until the onboarding issue gives it its own screen.
+  { path: '/onboarding', element: screen(<ResourceCreatePage resourceType="Patient" />) },
   { path: '/:resourceType/:id/_history/:versionId', element: screen(<ResourceVersionPage />) },
   { path: '/:resourceType/:id/*', element: screen(<ResourcePage />) },
   // Row links of resources about a patient (app-spec §2.2); the patient chart issue may wrap these in the chart.

@@ -12,7 +12,7 @@ import {
 import { useFhirClient } from './useFhirClient';
 
 /** Changes after this session writes a StructureDefinition or SearchParameter (schemas load anew). */
-function useDefinitionsGeneration(): number {
+export function useDefinitionsGeneration(): number {
   const client = useFhirClient();
   const subscribe = useCallback((onChange: () => void) => subscribeToDefinitionWrites(client, onChange), [client]);
   return useSyncExternalStore(subscribe, () => definitionsGeneration(client));

@@ -94,12 +94,33 @@ export function loadSearchParameters(client: FhirClient, type: string): Promise<
   return schemaLoaderFor(client).loadSearchParameters(type);
 }
 
-/** Profiles constraining a type (for the 'Profiles' picker), at most 10 (app-spec §9). */
-export async function listProfiles(client: FhirClient, type: string): Promise<StructureDefinition[]> {
-  return client.searchResources('StructureDefinition', {
-    type,
-    derivation: 'constraint',
-    _count: '10',
-    _elements: 'url,name,title,type',
+/** Profile list cap of app-spec §9. */
+export const PROFILE_LIST_CAP = 10;
+
+const PROFILE_ELEMENTS = 'url,name,title,type';
+
+/**
+ * Profiles constraining a type (for the 'Profiles' picker), at most 10 (app-spec §9); with `text`,
+ * those whose title or name contains it (a type can have many more than 10, e.g. Observation).
+ */
+export async function listProfiles(client: FhirClient, type: string, text = ''): Promise<StructureDefinition[]> {
+  const base = { type, derivation: 'constraint', _count: String(PROFILE_LIST_CAP), _elements: PROFILE_ELEMENTS };
+  const filter = text.trim();
+  if (!filter) return client.searchResources('StructureDefinition', base);
+  const [byTitle, byName] = await Promise.all([
+    client.searchResources('StructureDefinition', { ...base, 'title:contains': filter }),
+    client.searchResources('StructureDefinition', { ...base, 'name:contains': filter.replace(/\s+/g, '') }),
+  ]);
+  const unique = new Map([...byTitle, ...byName].map((profile) => [profile.url, profile]));
+  return [...unique.values()].slice(0, PROFILE_LIST_CAP);
+}
+
+/** One profile's url, name and title (the picker shows a chosen profile that is not among the first 10). */
+export async function findProfile(client: FhirClient, url: string): Promise<StructureDefinition | undefined> {
+  const [found] = await client.searchResources('StructureDefinition', {
+    url,
+    _count: '1',
+    _elements: PROFILE_ELEMENTS,
   });
+  return found;
 }

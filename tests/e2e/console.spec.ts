@@ -281,7 +281,7 @@ test.describe('resource console', () => {
       gender: 'female',
     });
     await page.goto(`/Patient/${patient.id}/edit`);
-    await expect(main(page).getByLabel('Profiles')).toContainText(/US Core Patient/i);
+    await expect(main(page).getByLabel('Profiles')).toHaveValue(/US Core Patient/i);
     await main(page).getByLabel('Family').fill('Profiledson');
     await main(page).getByRole('button', { name: 'Update' }).click();
     await expect(main(page).getByRole('heading', { name: 'Uma Profiledson' })).toBeVisible();

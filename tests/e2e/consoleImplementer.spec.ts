@@ -148,7 +148,7 @@ test.describe('implementer definitions take effect without a restart', () => {
 
     await page.goto('/Patient?_count=5');
     await main(page).getByRole('button', { name: 'New...' }).click();
-    await main(page).getByLabel('Profiles').click();
+    await main(page).getByLabel('Profiles').fill(title);
     await page.getByRole('option', { name: title }).click();
     const birthDate = main(page).getByRole('textbox', { name: /^Birth Date\s*\*?$/ });
     await expect(birthDate).toBeVisible();
@@ -165,7 +165,7 @@ test.describe('implementer definitions take effect without a restart', () => {
 
     await openTypeInApp(page, 'Patient');
     await main(page).getByRole('button', { name: 'New...' }).click();
-    await main(page).getByLabel('Profiles').click();
+    await main(page).getByLabel('Profiles').fill(title);
     await page.getByRole('option', { name: title }).click();
     await expect(main(page).getByRole('textbox', { name: /^Birth Date\s*\*?$/ })).toHaveAttribute('required');
   });

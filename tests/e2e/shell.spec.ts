@@ -126,6 +126,7 @@ test.describe('application shell', () => {
     await nav.getByRole('link', { name: 'New Patient' }).click();
     await expect(page).toHaveURL(/\/onboarding$/);
     await expect(nav).toBeHidden();
+    await expect(page.getByRole('heading', { name: 'New Patient' })).toBeVisible();
   });
 
   test('global search finds a patient by name and opens it with the keyboard', async ({ page }) => {
