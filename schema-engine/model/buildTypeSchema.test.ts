@@ -102,7 +102,12 @@ describe('buildTypeSchema on profiles', () => {
       { type: 'value', path: 'code.coding.system' },
     ]);
     const systolic = component?.slicing?.slices.find((s) => s.name === 'SystolicBP');
-    expect(systolic).toMatchObject({ min: 1, max: 1 });
+    // The slice keeps its element's short text (this base profile's is about the whole component).
+    expect(systolic).toMatchObject({
+      min: 1,
+      max: 1,
+      short: 'Used when reporting systolic and diastolic blood pressure.',
+    });
     const coding = systolic?.elements.get('code.coding')?.slicing?.slices.find((s) => s.name === 'SBPCode');
     expect(coding?.elements.get('code')?.fixedValue).toEqual({ type: 'code', value: '8480-6' });
     expect(coding?.elements.get('system')?.fixedValue).toEqual({ type: 'uri', value: 'http://loinc.org' });

@@ -198,6 +198,7 @@ function buildLevel(entries: Entry[], rootType: string, inResource: boolean): Ma
     linkChildren(children);
     const sliceModel: SliceModel = {
       name: splitSlice(key.slice(slice.basePath.length))[1],
+      short: model.short,
       min: model.min,
       max: model.max,
       types: model.typeDetails,

@@ -40,6 +40,8 @@ export interface SlicingDiscriminator {
 /** One named slice of a sliced element. */
 export interface SliceModel {
   name: string;
+  /** The profile's one-line description of the slice (its element's `short`), e.g. 'Systolic Blood Pressure'. */
+  short?: string;
   min: number;
   max: number;
   /** Types allowed in this slice (e.g. an Extension profile url in `profiles`). */

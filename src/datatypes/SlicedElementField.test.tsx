@@ -78,6 +78,8 @@ describe('sliced elements in the resource editor', { timeout: 30_000 }, () => {
     const systolic = await waitFor(() => slice('Systolic'));
     expect(within(systolic).getByText(/Systolic \*/)).toBeInTheDocument();
     expect(within(systolic).getByText('(1..1)')).toBeInTheDocument();
+    // The profile's short text says what the slice is.
+    expect(within(systolic).getByText('· Systolic Blood Pressure')).toBeInTheDocument();
     // The component's code and, inside its Quantity, the unit's system and code are fixed by the slice.
     expect(within(systolic).getAllByText('Code: fixed by the profile')).toHaveLength(2);
     const unitSystem = within(systolic).getByRole('textbox', { name: /^System/ });

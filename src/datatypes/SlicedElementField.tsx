@@ -36,6 +36,14 @@ export function sliceLabel(slice: SliceModel): string {
   return fieldLabel(slice.name);
 }
 
+/** The profile's short text for the slice when it says more than the slice's name. */
+export function sliceDescription(slice: SliceModel): string | undefined {
+  const short = slice.short?.trim();
+  if (!short) return undefined;
+  const words = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+  return words(short) === words(sliceLabel(slice)) ? undefined : short;
+}
+
 /**
  * A sliced array element (e.g. Observation.component under US Core blood pressure, Patient.extension
  * under US Core Patient): each slice as its own labelled group (required from the slice's min, add up
@@ -146,6 +154,11 @@ function SliceGroup(props: SliceGroupProps) {
         <Box component="span" sx={{ ml: 1 }}>
           ({slice.min}..{slice.max === Infinity ? '*' : slice.max})
         </Box>
+        {sliceDescription(slice) && (
+          <Box component="span" sx={{ ml: 1 }}>
+            · {sliceDescription(slice)}
+          </Box>
+        )}
       </Typography>
       <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}>
         {indexes.length === 0 && (
