@@ -62,6 +62,7 @@ import {
   type ConsoleSearch,
 } from './searchState';
 import { useSearchResults } from './useSearchResults';
+import { useProgressiveRows } from './useProgressiveRows';
 
 export interface SearchControlProps {
   search: ConsoleSearch;
@@ -116,6 +117,7 @@ export function SearchControl(props: SearchControlProps) {
       cells: formatters.map((format) => format(resource)),
     }));
   }, [resources, fields, schema.data, parameters.data]);
+  const shownRows = useProgressiveRows(rows);
   const onClickRef = useRef(props.onClick);
   useLayoutEffect(() => {
     onClickRef.current = props.onClick;
@@ -266,7 +268,7 @@ export function SearchControl(props: SearchControlProps) {
             </TableRow>
           </TableHead>
           <TableBody>
-            {rows.map((row) => (
+            {shownRows.map((row) => (
               <ResultRow
                 key={row.id}
                 row={row}

@@ -295,7 +295,7 @@ export function browserSection(result: BrowserBenchResult, date = new Date()): s
     'Part of `npm run bench`; run alone with `npx tsx tests/bench/browserBenchmark.ts` (rewrites this section).',
     ...(result.loadAverage > cpus().length
       ? [
-          `**The machine was busy** (load average ${result.loadAverage.toFixed(1)} on ${cpus().length} cores, other jobs running): the browser`,
+          `**The machine was busy** (load average ${result.loadAverage.toFixed(1)} on ${cpus().length} cores, the benchmark's own server and browser included): the browser`,
           'and the server competed for the CPU, so these times are pessimistic; rerun on a quiet machine before judging a ✗.',
         ]
       : []),
