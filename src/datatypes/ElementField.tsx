@@ -14,6 +14,7 @@ import { AnnotationInput } from './AnnotationInput';
 import { AttachmentInput } from './AttachmentInput';
 import { CodeableConceptInput } from './CodeableConceptInput';
 import { CodeInput } from './CodeInput';
+import { CodeListInput } from './CodeListInput';
 import { CodingInput } from './CodingInput';
 import { ComplexTypeInput } from './ComplexTypeInput';
 import { ContactPointInput } from './ContactPointInput';
@@ -262,6 +263,31 @@ export function ElementField(props: ElementFieldProps) {
     );
   }
   const items = Array.isArray(value) ? (value as unknown[]) : [];
+  const binding = element.binding;
+  // Bound codes are one multi-select holding at most max values (app-spec §5). Items that are not
+  // plain strings (none in valid data) and empty read-only lists keep the general array below.
+  if (type === 'code' && binding?.valueSet && items.every((item) => typeof item === 'string')) {
+    if (!(disabled && items.length === 0)) {
+      return (
+        <Box sx={{ flexBasis: '100%' }}>
+          {policyReadonly && readOnlyMark}
+          <CodeListInput
+            label={label}
+            path={props.path}
+            valueSet={binding.valueSet}
+            strict={binding.strength === 'required'}
+            value={items as string[]}
+            max={element.max}
+            required={element.min > 0}
+            disabled={disabled}
+            error={error}
+            onChange={(codes) => setItems(codes)}
+          />
+          {!policyReadonly && readOnlyMark}
+        </Box>
+      );
+    }
+  }
   return (
     <Box sx={{ flexBasis: '100%' }} role="group" aria-label={label}>
       <Typography variant="subtitle2" component="div" sx={{ mb: 0.5 }}>
