@@ -60,7 +60,10 @@ describe('ProfilePicker', { timeout: 30_000 }, () => {
     const queries = searchResources.mock.calls.map((call) => call[1]);
     expect(queries).toContainEqual(expect.objectContaining({ 'title:contains': 'profile 18', _count: '10' }));
     expect(queries).toContainEqual(expect.objectContaining({ 'name:contains': 'profile18' }));
-    await user.click(screen.getByRole('option', { name: 'Observation profile 18' }));
+    // Each option names its title and, below it, its url (titles can repeat).
+    const option = screen.getByRole('option', { name: /^Observation profile 18/ });
+    expect(option).toHaveTextContent('https://example.org/sd/obs-18');
+    await user.click(option);
     expect(onChange).toHaveBeenLastCalledWith('https://example.org/sd/obs-18');
   });
 

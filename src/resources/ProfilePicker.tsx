@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Autocomplete, TextField } from '@mui/material';
+import { Autocomplete, ListItemText, TextField } from '@mui/material';
 import type { StructureDefinition } from '@medplum/fhirtypes';
 import { useDebounced } from '../datatypes/useValueSetOptions';
 import { useDefinitionsGeneration } from './schemaHooks';
@@ -58,6 +58,19 @@ export function ProfilePicker(props: {
       filterOptions={(found) => found}
       getOptionLabel={profileLabel}
       getOptionKey={(profile) => profile.url ?? ''}
+      // Several profiles can share a title (FHIR's four 'Example Lipid Profile's): the url tells them apart.
+      renderOption={(optionProps, profile) => {
+        const { key, ...rest } = optionProps as typeof optionProps & { key: string };
+        return (
+          <li key={key} {...rest}>
+            <ListItemText
+              primary={profileLabel(profile)}
+              secondary={profile.url}
+              slotProps={{ secondary: { sx: { wordBreak: 'break-all' } } }}
+            />
+          </li>
+        );
+      }}
       isOptionEqualToValue={(option, chosenOption) => option.url === chosenOption.url}
       noOptionsText="Nothing found"
       onInputChange={(_event, input, reason) => setText(reason === 'input' ? input : '')}

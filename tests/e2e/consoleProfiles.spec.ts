@@ -63,7 +63,8 @@ async function closeToasts(page: Page): Promise<void> {
 async function chooseProfile(page: Page, title: string): Promise<void> {
   // The picker searches the server by title or name (a type can have more than the 10 it lists).
   await main(page).getByLabel('Profiles').fill(title);
-  await page.getByRole('option', { name: title, exact: true }).click();
+  // An option reads its title, then its url.
+  await page.getByRole('option', { name: new RegExp(`^${title}\\s*https?://`) }).click();
 }
 
 test.describe('profiles in the resource editor', () => {
