@@ -1,28 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { api, apiStatus, main, signInAs as signIn } from './consoleSupport';
 
-const demoPassword = 'e2e-demo-password';
 // Set SCREENSHOT_DIR=docs/screenshots to refresh the pictures in the docs; CI keeps them out of the tree.
 const shots = process.env.SCREENSHOT_DIR ?? 'test-results/screenshots';
-
-/** The page's content area (the shell has its own search box and type picker). */
-function main(page: Page) {
-  return page.getByRole('main');
-}
 
 function collectErrors(page: Page): string[] {
   const messages: string[] = [];
   page.on('pageerror', (error) => messages.push(error.message));
   return messages;
-}
-
-async function signIn(page: Page, email: string, password = demoPassword): Promise<void> {
-  await page.goto('/signin');
-  await page.getByLabel('Email').fill(email);
-  await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByRole('textbox', { name: 'Password' }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).not.toHaveURL(/\/signin/);
 }
 
 test.describe('resource console', () => {
@@ -379,33 +365,6 @@ async function seriousViolations(page: Page): Promise<string[]> {
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   });
-}
-
-/** A FHIR call with the signed-in page's access token. */
-async function apiStatus(page: Page, method: string, path: string, body?: unknown): Promise<number> {
-  return (await rawApi(page, method, path, body)).status;
-}
-
-async function api(page: Page, method: string, path: string, body?: unknown) {
-  const answer = await rawApi(page, method, path, body);
-  expect(answer.status, JSON.stringify(answer.body)).toBeLessThan(300);
-  return answer.body;
-}
-
-async function rawApi(page: Page, method: string, path: string, body?: unknown) {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const login = JSON.parse(localStorage.getItem('hearth.activeLogin') ?? '{}');
-      const response = await fetch(`/fhir/R4/${path}`, {
-        method,
-        headers: { authorization: `Bearer ${login.accessToken}`, 'content-type': 'application/fhir+json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : undefined };
-    },
-    { method, path, body },
-  );
 }
 
 /** A type Ben's front-desk policy lets him read but not write. */

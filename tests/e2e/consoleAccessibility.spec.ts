@@ -1,19 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
-import { collectErrors, demoPassword, expectAccessible } from './signInSupport';
+import { collectErrors, expectAccessible } from './signInSupport';
+import { signInAs } from './consoleSupport';
 
 /**
  * axe-core on whole pages of the resource console (header, navigation and content), in light and
  * dark: details, editor, history, JSON, a version page, a new Observation and the DiagnosticReport view.
  */
-
-async function signIn(page: Page): Promise<void> {
-  await page.goto('/signin');
-  await page.getByLabel('Email').fill('alice@demo.hearth.example');
-  await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByRole('textbox', { name: 'Password' }).fill(demoPassword);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).not.toHaveURL(/\/signin/);
-}
 
 async function firstId(page: Page, search: string): Promise<string> {
   return page.evaluate(async (search) => {
@@ -39,7 +31,7 @@ test.describe('resource console accessibility (whole page)', () => {
   test('details, edit, history, JSON and version pages of a Patient', async ({ page }) => {
     test.setTimeout(120_000);
     const errors = collectErrors(page);
-    await signIn(page);
+    await signInAs(page, 'alice@demo.hearth.example');
     const id = await firstId(page, 'Patient?_count=1&_sort=_lastUpdated');
     expect(id).not.toBe('');
 
@@ -69,7 +61,7 @@ test.describe('resource console accessibility (whole page)', () => {
   test('a new Observation and a DiagnosticReport', async ({ page }) => {
     test.setTimeout(120_000);
     const errors = collectErrors(page);
-    await signIn(page);
+    await signInAs(page, 'alice@demo.hearth.example');
     await page.goto('/Observation/new');
     await expect(page.getByRole('main').getByRole('button', { name: 'Create' })).toBeVisible();
     await expectAccessibleInBothSchemes(page);

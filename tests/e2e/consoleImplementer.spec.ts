@@ -1,42 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
-import { demoPassword } from './signInSupport';
+import { api, main, signInAs as signIn } from './consoleSupport';
 
 /**
  * An implementer's definitions take effect in the running app: a SearchParameter or a profile
  * saved in the console changes the filters and forms of the same session, without a restart, a
  * rebuild or a reload of the page.
  */
-
-function main(page: Page) {
-  return page.getByRole('main');
-}
-
-async function signIn(page: Page, email: string, password = demoPassword): Promise<void> {
-  await page.goto('/signin');
-  await page.getByLabel('Email').fill(email);
-  await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByRole('textbox', { name: 'Password' }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).not.toHaveURL(/\/signin/);
-}
-
-async function api(page: Page, method: string, path: string, body?: unknown) {
-  const answer = await page.evaluate(
-    async ({ method, path, body }) => {
-      const login = JSON.parse(localStorage.getItem('hearth.activeLogin') ?? '{}');
-      const response = await fetch(`/fhir/R4/${path}`, {
-        method,
-        headers: { authorization: `Bearer ${login.accessToken}`, 'content-type': 'application/fhir+json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : undefined };
-    },
-    { method, path, body },
-  );
-  expect(answer.status, JSON.stringify(answer.body)).toBeLessThan(300);
-  return answer.body;
-}
 
 /** Client-side navigation through the shell's type picker: the page (and its caches) stay loaded. */
 async function openTypeInApp(page: Page, type: string): Promise<void> {

@@ -1,43 +1,13 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { collectErrors, expectAccessible, shoot } from './signInSupport';
+import { main, rawApi, signInAs as signIn } from './consoleSupport';
 
 // Profiles in the resource editor (issue #7): a US Core blood pressure Observation with its slices as
 // their own inputs, and a slice cardinality issue under its slice. Own data only (the spec files share
 // one demo database in a run).
-const demoPassword = 'e2e-demo-password';
 const bpUrl = 'http://hl7.org/fhir/us/core/StructureDefinition/us-core-blood-pressure';
 const loinc = 'http://loinc.org';
 const mmHg = { value: 0, unit: 'mm[Hg]', system: 'http://unitsofmeasure.org', code: 'mm[Hg]' };
-
-function main(page: Page) {
-  return page.getByRole('main');
-}
-
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto('/signin');
-  await page.getByLabel('Email').fill(email);
-  await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByRole('textbox', { name: 'Password' }).fill(demoPassword);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).not.toHaveURL(/\/signin/);
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- FHIR JSON read back from the server
-async function api(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const login = JSON.parse(localStorage.getItem('hearth.activeLogin') ?? '{}');
-      const response = await fetch(`/fhir/R4/${path}`, {
-        method,
-        headers: { authorization: `Bearer ${login.accessToken}`, 'content-type': 'application/fhir+json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : undefined };
-    },
-    { method, path, body },
-  );
-}
 
 /** A slice's group in the editor (a fieldset named by the slice). */
 function slice(page: Page, name: string): Locator {
@@ -73,7 +43,7 @@ test.describe('profiles in the resource editor', () => {
   }) => {
     const errors = collectErrors(page);
     await signIn(page, 'alice@demo.hearth.example');
-    const patient = await api(page, 'POST', 'Patient', { resourceType: 'Patient', name: [{ family: 'Slicewell' }] });
+    const patient = await rawApi(page, 'POST', 'Patient', { resourceType: 'Patient', name: [{ family: 'Slicewell' }] });
     expect(patient.status).toBe(201);
 
     await page.goto('/Observation/new');
@@ -110,7 +80,7 @@ test.describe('profiles in the resource editor', () => {
     await main(page).getByRole('button', { name: 'Create' }).click();
     await expect(page).toHaveURL(/\/Observation\/[0-9a-f-]+\/details$/);
     const id = page.url().split('/')[4];
-    const created = (await api(page, 'GET', `Observation/${id}`)).body;
+    const created = (await rawApi(page, 'GET', `Observation/${id}`)).body;
     expect(created.meta.profile).toContain(bpUrl);
     expect(created.code.coding[0]).toEqual({ system: loinc, code: '85354-9' });
     expect(created.category[0].coding[0].code).toBe('vital-signs');
@@ -127,9 +97,9 @@ test.describe('profiles in the resource editor', () => {
     await main(page).getByRole('button', { name: 'Update' }).click();
     await expect(page).toHaveURL(new RegExp(`/Observation/${id}/details$`));
     await expect
-      .poll(async () => (await api(page, 'GET', `Observation/${id}`)).body.meta.versionId)
+      .poll(async () => (await rawApi(page, 'GET', `Observation/${id}`)).body.meta.versionId)
       .not.toBe(created.meta.versionId);
-    const updated = (await api(page, 'GET', `Observation/${id}`)).body;
+    const updated = (await rawApi(page, 'GET', `Observation/${id}`)).body;
     expect(updated.component[0].valueQuantity.value).toBe(125);
     expect(updated.component[1]).toEqual(created.component[1]);
 
@@ -140,9 +110,9 @@ test.describe('profiles in the resource editor', () => {
     await page.getByRole('menuitem', { name: 'Patch' }).click();
     await expect(page).toHaveURL(new RegExp(`/Observation/${id}/details$`));
     await expect
-      .poll(async () => (await api(page, 'GET', `Observation/${id}`)).body.component[1].valueQuantity.value)
+      .poll(async () => (await rawApi(page, 'GET', `Observation/${id}`)).body.component[1].valueQuantity.value)
       .toBe(82);
-    const patched = (await api(page, 'GET', `Observation/${id}`)).body;
+    const patched = (await rawApi(page, 'GET', `Observation/${id}`)).body;
     expect(patched.component[0]).toEqual(updated.component[0]);
 
     // History: three versions.
@@ -155,15 +125,18 @@ test.describe('profiles in the resource editor', () => {
     await page.getByRole('menuitem', { name: 'Delete' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await expect(page).toHaveURL(/\/Observation(\?.*)?$/);
-    expect((await api(page, 'GET', `Observation/${id}`)).status).toBe(410);
+    expect((await rawApi(page, 'GET', `Observation/${id}`)).status).toBe(410);
     expect(errors).toEqual([]);
   });
 
   test('a slice below its min is reported under the slice, and adding the slice fixes it', async ({ page }) => {
     await signIn(page, 'alice@demo.hearth.example');
-    const patient = await api(page, 'POST', 'Patient', { resourceType: 'Patient', name: [{ family: 'Halfpressure' }] });
+    const patient = await rawApi(page, 'POST', 'Patient', {
+      resourceType: 'Patient',
+      name: [{ family: 'Halfpressure' }],
+    });
     // A base Observation with only the systolic component: valid as an Observation, not as US Core BP.
-    const observation = await api(page, 'POST', 'Observation', {
+    const observation = await rawApi(page, 'POST', 'Observation', {
       resourceType: 'Observation',
       status: 'final',
       category: [
@@ -186,7 +159,7 @@ test.describe('profiles in the resource editor', () => {
     await expect(diastolic.getByText('Slice diastolic: at least 1 required, found 0')).toBeVisible();
     await expect(slice(page, 'Systolic').getByText(/at least 1 required/)).toHaveCount(0);
     // Nothing was written.
-    expect((await api(page, 'GET', `Observation/${id}`)).body.meta.versionId).toBe(observation.body.meta.versionId);
+    expect((await rawApi(page, 'GET', `Observation/${id}`)).body.meta.versionId).toBe(observation.body.meta.versionId);
     await closeToasts(page);
     await scrollToTop(diastolic);
     await shoot(page, 'console-editor-slices-error');
@@ -196,7 +169,7 @@ test.describe('profiles in the resource editor', () => {
     await diastolic.getByRole('textbox', { name: 'Unit', exact: true }).fill('mm[Hg]');
     await main(page).getByRole('button', { name: 'Update' }).click();
     await expect(page).toHaveURL(new RegExp(`/Observation/${id}/details$`));
-    const saved = (await api(page, 'GET', `Observation/${id}`)).body;
+    const saved = (await rawApi(page, 'GET', `Observation/${id}`)).body;
     expect(saved.meta.profile).toEqual([bpUrl]);
     expect(saved.component.map((c: { code: { coding: { code: string }[] } }) => c.code.coding[0].code)).toEqual([
       '8480-6',

@@ -7,22 +7,10 @@
 import { expect, test, type Page } from '@playwright/test';
 import type { Tokens } from '../../server/cli/passwordSignIn';
 import { collectErrors, demoPassword, expectAccessible, freshEmail, registerAccount, shoot } from './signInSupport';
+import { main, signInAs as signIn } from './consoleSupport';
 
 const password = 'console-search-password-1';
 const base = `http://127.0.0.1:${process.env.E2E_PORT ?? 8199}/`;
-
-function main(page: Page) {
-  return page.getByRole('main');
-}
-
-async function signIn(page: Page, email: string, secret: string): Promise<void> {
-  await page.goto('/signin');
-  await page.getByLabel('Email').fill(email);
-  await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByRole('textbox', { name: 'Password' }).fill(secret);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).not.toHaveURL(/\/signin/);
-}
 
 /** A new account owning a new, empty project (its admin), signed in on the page. */
 async function freshProject(page: Page, tag: string): Promise<Tokens> {
