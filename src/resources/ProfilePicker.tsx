@@ -25,23 +25,20 @@ export function ProfilePicker(props: {
   const generation = useDefinitionsGeneration();
   const [text, setText] = useState('');
   const filter = useDebounced(text);
-  const options = useQuery({
-    queryKey: ['hearth-profiles', resourceType, filter, generation],
-    queryFn: () => listProfiles(client, resourceType, filter),
+  const profilesMatching = (search: string) => ({
+    queryKey: ['hearth-profiles', resourceType, search, generation],
+    queryFn: () => listProfiles(client, resourceType, search),
     staleTime: 60_000,
-    placeholderData: (previous) => previous,
   });
+  const options = useQuery({ ...profilesMatching(filter), placeholderData: (previous) => previous });
+  // Whether the type has any profile at all decides whether the picker shows (same query as an empty search).
+  const unfiltered = useQuery(profilesMatching(''));
   // The chosen profile may not be among the options shown (only 10 are), so its title is read alone.
   const chosen = useQuery({
     queryKey: ['hearth-profile', value, generation],
     queryFn: async () =>
       (await findProfile(client, value as string)) ?? { resourceType: 'StructureDefinition', url: value },
     enabled: !!value,
-    staleTime: 60_000,
-  });
-  const unfiltered = useQuery({
-    queryKey: ['hearth-profiles', resourceType, '', generation],
-    queryFn: () => listProfiles(client, resourceType),
     staleTime: 60_000,
   });
   if (!value && (unfiltered.data ?? []).length === 0) return null;
