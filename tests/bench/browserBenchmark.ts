@@ -19,6 +19,7 @@ import { benchFetch, benchHeaders } from './benchFetch';
 import { startBenchServer } from './benchServer';
 import { generatePatientBundle } from './clinicGenerator';
 import { percentile } from './latencyStats';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromiumLaunch';
 
 /** Issue #7: the editor for the largest base resource renders within 300 ms after its schema arrives. */
 export const EDITOR_BUDGET_MS = 300;
@@ -31,17 +32,6 @@ export const LIST_TASK_BUDGET_MS = 200;
 export const SELECT_ALL_BUDGET_MS = 200;
 export const LIST_ROWS = 1000;
 
-const CHROMIUM = '/usr/bin/chromium';
-// The team guide's flags (playwright.config.ts).
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const ADMIN_EMAIL = 'admin@example.com';
 const ADMIN_PASSWORD = 'bench-password-1';
 
@@ -237,7 +227,7 @@ export async function benchBrowser(baseUrl: string, log: (line: string) => void 
   const editorRuns = Number(process.env.BENCH_BROWSER_RUNS ?? 20);
   const listRuns = Number(process.env.BENCH_LIST_RUNS ?? 5);
   const observations = await fillObservations(baseUrl, log);
-  const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser: Browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const signInPage = await context.newPage();
@@ -347,8 +337,8 @@ export async function runBrowserBenchmark(
   webRoot?: string,
   log: (line: string) => void = console.log,
 ): Promise<BrowserBenchResult | undefined> {
-  if (!existsSync(CHROMIUM)) {
-    log(`No Chromium at ${CHROMIUM}: browser benchmarks skipped`);
+  if (!existsSync(CHROMIUM_PATH)) {
+    log(`No Chromium at ${CHROMIUM_PATH}: browser benchmarks skipped`);
     return undefined;
   }
   const previousWebRoot = process.env.WEB_ROOT;
