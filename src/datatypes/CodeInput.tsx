@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Autocomplete, TextField } from '@mui/material';
 import { inputId, type InputProps } from './inputProps';
-import { useValueSetOptions } from './useValueSetOptions';
+import { codeChoices, useValueSetOptions } from './useValueSetOptions';
 
 /** A `code` with a ValueSet binding: the expansion's codes, with free text allowed unless required. */
 export function CodeInput(props: InputProps<string> & { valueSet?: string }) {
@@ -9,8 +9,7 @@ export function CodeInput(props: InputProps<string> & { valueSet?: string }) {
   // The typed text filters the expansion; choosing an option clears the filter.
   const [filter, setFilter] = useState('');
   const options = useValueSetOptions(props.valueSet, filter, open);
-  const codes = (options.data ?? []).map((coding) => coding.code as string);
-  const labels = new Map((options.data ?? []).map((coding) => [coding.code as string, coding.display]));
+  const { codes, optionText } = codeChoices(options.data);
   return (
     <Autocomplete<string, false, false, true>
       id={inputId(props.path)}
@@ -26,7 +25,7 @@ export function CodeInput(props: InputProps<string> & { valueSet?: string }) {
       filterOptions={(x) => x}
       renderOption={(optionProps, code) => (
         <li {...optionProps} key={code}>
-          {labels.get(code) ? `${labels.get(code)} (${code})` : code}
+          {optionText(code)}
         </li>
       )}
       onInputChange={(_event, value, reason) => {

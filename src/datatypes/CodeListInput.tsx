@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Autocomplete, Chip, TextField } from '@mui/material';
 import { inputId } from './inputProps';
-import { useValueSetOptions } from './useValueSetOptions';
+import { codeChoices, useValueSetOptions } from './useValueSetOptions';
 
 export interface CodeListInputProps {
   label: string;
@@ -24,8 +24,7 @@ export function CodeListInput(props: CodeListInputProps) {
   const [open, setOpen] = useState(false);
   const [filter, setFilter] = useState('');
   const options = useValueSetOptions(props.valueSet, filter, open);
-  const codes = (options.data ?? []).map((coding) => coding.code as string);
-  const labels = new Map((options.data ?? []).map((coding) => [coding.code as string, coding.display]));
+  const { codes, optionText } = codeChoices(options.data);
   const full = props.value.length >= props.max;
   return (
     <Autocomplete<string, true, false, boolean>
@@ -44,7 +43,7 @@ export function CodeListInput(props: CodeListInputProps) {
       getOptionDisabled={() => full}
       renderOption={(optionProps, code) => (
         <li {...optionProps} key={code}>
-          {labels.get(code) ? `${labels.get(code)} (${code})` : code}
+          {optionText(code)}
         </li>
       )}
       renderValue={(values, getItemProps) =>

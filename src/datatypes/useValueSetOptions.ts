@@ -39,3 +39,15 @@ export function useValueSetOptions(valueSet: string | undefined, filter: string,
     retry: false,
   });
 }
+
+/** The codes of an expansion, and how an option reads: 'Display (code)', or the code alone. */
+export function codeChoices(codings: readonly Coding[] | undefined): {
+  codes: string[];
+  optionText: (code: string) => string;
+} {
+  const labels = new Map((codings ?? []).map((coding) => [coding.code as string, coding.display]));
+  return {
+    codes: [...labels.keys()],
+    optionText: (code) => (labels.get(code) ? `${labels.get(code)} (${code})` : code),
+  };
+}
