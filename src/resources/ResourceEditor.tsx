@@ -79,8 +79,8 @@ export function ResourceEditor(props: { resource: Resource }) {
           throw new OperationOutcomeError({ resourceType: 'OperationOutcome', issue: errors });
         }
       }
+      // The client already dropped its cached GETs of this type when the write went through.
       const saved = await work();
-      client.invalidateSearches(resourceType);
       await queryClient.invalidateQueries({ queryKey: ['hearth-history', resourceType] });
       notify(success, { type: 'success' });
       if (saved) {
