@@ -6,6 +6,10 @@ pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, (value) => value);
 
 export async function openPostgresDatabase(connectionString: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString, max: 10 });
+  // An idle pooled connection the server ends (restart, failover, pg_terminate_backend) is reported
+  // on the pool; unheard, that event would crash the process. The pool drops the connection and
+  // opens a new one on the next query.
+  pool.on('error', (error) => console.warn(`PostgreSQL closed an idle connection: ${error.message}`));
   // Fail at start-up, not on the first request, when the server is unreachable.
   const probe = await pool.connect();
   probe.release();
