@@ -1,7 +1,7 @@
 // `npm start`: build the web app when its sources are newer than the build, then run the server.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const root = join(fileURLToPath(import.meta.url), '..', '..');
@@ -30,8 +30,16 @@ const builtIndex = join(webRoot, 'index.html');
 const sourcesChanged = Math.max(...webSources.map((p) => newestMtime(join(root, p))));
 const hasWebApp = existsSync(join(root, 'index.html')) || existsSync(join(root, 'src', 'index.html'));
 if (hasWebApp && (!existsSync(builtIndex) || statSync(builtIndex).mtimeMs < sourcesChanged)) {
-  console.log('Building the web app…');
-  const build = spawnSync(
+  const why = existsSync(builtIndex) ? 'its sources changed' : 'first start';
+  console.log(`Building the web app (${why}; about 40 s on 2 cores, only when the sources change)…`);
+  const status = await buildWebApp();
+  if (status !== 0) process.exit(status ?? 1);
+}
+
+/** Runs `vite build`, saying every few seconds that it is still at work, so a first start never looks hung. */
+function buildWebApp() {
+  const started = Date.now();
+  const build = spawn(
     process.execPath,
     [
       join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
@@ -42,12 +50,18 @@ if (hasWebApp && (!existsSync(builtIndex) || statSync(builtIndex).mtimeMs < sour
       webRoot,
       '--emptyOutDir',
     ],
-    {
-      cwd: root,
-      stdio: 'inherit',
-    },
+    { cwd: root, stdio: 'inherit' },
   );
-  if (build.status !== 0) process.exit(build.status ?? 1);
+  const ticker = setInterval(() => {
+    console.log(`  still building the web app… ${Math.round((Date.now() - started) / 1000)} s`);
+  }, 5000);
+  return new Promise((done) => {
+    build.on('exit', (code) => {
+      clearInterval(ticker);
+      if (code === 0) console.log(`Web app built in ${Math.round((Date.now() - started) / 1000)} s.`);
+      done(code);
+    });
+  });
 }
 
 // Run the TypeScript server in this process, so Ctrl-C reaches its shutdown handler directly.
