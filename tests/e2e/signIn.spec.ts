@@ -195,7 +195,8 @@ test.describe('sign-in', () => {
     page,
   }) => {
     const aliceTokens = await signIn(base, alice, demoPassword);
-    const redirectUri = 'http://app.example.test/callback';
+    // Redirect URIs are https (http only on loopback); Playwright answers for the app.
+    const redirectUri = 'https://app.example.test/callback';
     const created = await postJson(
       'fhir/R4/ClientApplication',
       { resourceType: 'ClientApplication', name: 'E2E SMART app', redirectUri },
@@ -203,7 +204,7 @@ test.describe('sign-in', () => {
     );
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const clientId = created.body.id as string;
-    await page.route('http://app.example.test/**', (route) =>
+    await page.route('https://app.example.test/**', (route) =>
       route.fulfill({ status: 200, contentType: 'text/html', body: '<title>App</title><p>Back in the app</p>' }),
     );
     const { verifier, challenge } = pkcePair();
@@ -213,6 +214,7 @@ test.describe('sign-in', () => {
       client_id: clientId,
       redirect_uri: redirectUri,
       scope: 'openid patient/*.read launch',
+      aud: new URL('fhir/R4', base).toString(),
       state: 'app-state-1',
       code_challenge: challenge,
       code_challenge_method: 'S256',
@@ -229,7 +231,7 @@ test.describe('sign-in', () => {
     await expectAccessible(page);
     await page.getByLabel('launch').uncheck();
     await page.getByRole('button', { name: 'Set scope' }).click();
-    await expect(page).toHaveURL(/^http:\/\/app\.example\.test\/callback\?code=[^&]+&state=app-state-1$/);
+    await expect(page).toHaveURL(/^https:\/\/app\.example\.test\/callback\?code=[^&]+&state=app-state-1$/);
     const code = new URL(page.url()).searchParams.get('code') as string;
     const tokens = (await exchangeCode(base, code, verifier, clientId)) as { scope?: string; access_token: string };
     expect(tokens.access_token).toBeTruthy();
