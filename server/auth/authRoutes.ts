@@ -23,6 +23,7 @@ import { accountThrottle, addressThrottle, checkThrottle, clearFailures, recordF
 import { externalAuthorizeUrl, findDomainProvider } from './externalIdentity';
 import { isRegisteredRedirectUri } from './clientRedirect';
 import { mfaPending } from './mfaPending';
+import { clientProjectScope, outsideClientProject } from './clientProject';
 import { endSessions } from './endSessions';
 import { hasOwnCredentials, requireOwnCredentials } from './ownCredentials';
 import { systemAuthor } from '../definitions/loadDefinitions';
@@ -117,7 +118,11 @@ export async function authRoutes(app: FastifyInstance, env: AuthEnvironment): Pr
       // does not reveal which projects the account belongs to.
       if (await mfaPending(session, login))
         return { id: login.id, email: user.email, mfaRequired: true, memberships: [] };
-      const memberships = await membershipsOf(session, { reference: `User/${user.id}` });
+      const memberships = await membershipsOf(
+        session,
+        { reference: `User/${user.id}` },
+        await clientProjectScope(session, login),
+      );
       return {
         id: login.id,
         email: user.email,
@@ -139,6 +144,10 @@ export async function authRoutes(app: FastifyInstance, env: AuthEnvironment): Pr
         reference: `ProjectMembership/${profileId}`,
       });
       if (!membership || membership.user?.reference !== login.user?.reference) {
+        throw errors.invalid('Profile not found', 'profile');
+      }
+      const confined = await clientProjectScope(session, login);
+      if (confined && membership.project?.reference !== `Project/${confined}`) {
         throw errors.invalid('Profile not found', 'profile');
       }
       return chooseMembership(session, login, membership);
@@ -193,6 +202,7 @@ export async function authRoutes(app: FastifyInstance, env: AuthEnvironment): Pr
       const login = await pendingLogin(session, body.login);
       const user = await readReference<User>(session, login.user);
       if (!user) throw errors.invalid('Login not found', 'login');
+      if (await clientProjectScope(session, login)) throw errors.forbidden(outsideClientProject);
       const projectId = crypto.randomUUID();
       const ctx = { projectId, author: systemAuthor };
       const project = (await session.create(
@@ -214,6 +224,8 @@ export async function authRoutes(app: FastifyInstance, env: AuthEnvironment): Pr
       if (!user) throw errors.invalid('Login not found', 'login');
       const project = await readProject(session, { reference: `Project/${projectId}` });
       if (!project) throw errors.invalid('Project not found', 'projectId');
+      const confined = await clientProjectScope(session, login);
+      if (confined && confined !== projectId) throw errors.forbidden(outsideClientProject);
       // A project opts in to patient self-registration by naming the policy its patients get.
       if (!project.defaultPatientAccessPolicy) {
         throw errors.forbidden('This project does not allow patients to register themselves');

@@ -13,6 +13,7 @@ import {
 } from './authEnvironment';
 import { systemAuthor } from '../definitions/loadDefinitions';
 import { mfaPending, requireMfaDone } from './mfaPending';
+import { clientProjectScope, outsideClientProject } from './clientProject';
 
 /** The sign-in record's lifecycle: created at the first step, completed by a code, ended by logout. */
 
@@ -137,8 +138,13 @@ export function scopesToConfirm(scope: string | undefined): string[] {
 /** After the credentials (and MFA): choose a membership when there are several, else finish. */
 export async function continueLogin(session: RepositorySession, login: Login, user: User): Promise<LoginStep> {
   if (user.mfaEnrolled && !login.mfaVerified) return { login: login.id as string, mfaRequired: true };
-  const projectId = login.project?.reference?.split('/')[1];
+  const requested = login.project?.reference?.split('/')[1];
+  const confined = await clientProjectScope(session, login);
+  if (confined && requested && confined !== requested) throw errors.forbidden(outsideClientProject);
+  const projectId = confined ?? requested;
   const memberships = await membershipsOf(session, { reference: `User/${user.id}` }, projectId);
+  // An app's sign-in offers no "create a project": the user is a member of its project or is refused.
+  if (confined && memberships.length === 0) throw errors.forbidden(outsideClientProject);
   if (memberships.length === 1) return chooseMembership(session, login, memberships[0]);
   return {
     login: login.id as string,
