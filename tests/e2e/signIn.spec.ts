@@ -239,6 +239,29 @@ test.describe('sign-in', () => {
     expect(tokens.scope).not.toContain('launch');
   });
 
+  test('a /oauth link whose redirect_uri runs script is refused before anyone signs in', async ({ page }) => {
+    let dialogs = 0;
+    page.on('dialog', (dialog) => {
+      dialogs++;
+      void dialog.dismiss();
+    });
+    const link = new URL('oauth', base);
+    link.searchParams.set('response_type', 'code');
+    link.searchParams.set('client_id', 'any-app');
+    link.searchParams.set('redirect_uri', 'javascript:alert(document.cookie)');
+    await page.goto(link.toString());
+    await expect(page.getByRole('alert')).toContainText(
+      'This sign-in link is not valid: Redirect URI scheme "javascript:" is not allowed: use https',
+    );
+    await expect(page.getByLabel('Email')).toHaveCount(0);
+    await shoot(page, 'oauth-invalid-redirect');
+    await expectAccessible(page);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expectAccessible(page);
+    expect(dialogs).toBe(0);
+    await expect(page).toHaveURL(/\/oauth\?/);
+  });
+
   test('external identity provider: the email domain signs in at a loopback OIDC provider and comes back to the page asked for', async ({
     page,
   }) => {
