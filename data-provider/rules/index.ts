@@ -24,3 +24,4 @@ export { LOOSE_NUMBER_TOLERANCE, preciseEquals, quantityEquals, STRICT_NUMBER_TO
 export { getReferenceString, parseReferenceString } from './referenceString';
 export { isKnownResourceType, knownResourceTypes } from './resourceTypes';
 export { getStepState, getStepStates, type StepState } from './stepperStates';
+export { isAllowedRedirectUri, redirectUriProblem } from './redirectUri';

@@ -21,6 +21,11 @@ import { hashPassword, verifyPassword } from './passwordHash';
 import { createUserProfile } from './userProfile';
 import { accountThrottle, addressThrottle, checkThrottle, clearFailures, recordFailure } from './signInThrottle';
 import { externalAuthorizeUrl, findDomainProvider } from './externalIdentity';
+import { isRegisteredRedirectUri } from './clientRedirect';
+import { mfaPending } from './mfaPending';
+import { clientProjectScope, outsideClientProject } from './clientProject';
+import { endSessions } from './endSessions';
+import { hasOwnCredentials, requireOwnCredentials } from './ownCredentials';
 import { systemAuthor } from '../definitions/loadDefinitions';
 
 // Verifying against a fixed hash when the e-mail is unknown keeps both answers equally slow.
@@ -46,8 +51,7 @@ export async function authRoutes(app: FastifyInstance, env: AuthEnvironment): Pr
     ];
     if (needsRegistration.length > 0) {
       const client = clientId ? await tx((session) => readClient(session, clientId)) : undefined;
-      const registered = [client?.redirectUri, ...(client?.redirectUris ?? [])];
-      const refused = needsRegistration.find((address) => !registered.includes(address));
+      const refused = needsRegistration.find((address) => !isRegisteredRedirectUri(client, address));
       if (refused)
         throw errors.invalid('Invalid redirect_uri', refused === redirectUri ? 'redirectUri' : 'clientRedirectUri');
     }
@@ -71,7 +75,7 @@ export async function authRoutes(app: FastifyInstance, env: AuthEnvironment): Pr
     if (clientId && !client) throw errors.invalid('Client not found', 'clientId');
     // The web app's /oauth page names where the code will go: only an address the client registered.
     const redirectUri = optionalString(body, 'redirectUri');
-    if (redirectUri && ![client?.redirectUri, ...(client?.redirectUris ?? [])].includes(redirectUri)) {
+    if (redirectUri && !isRegisteredRedirectUri(client, redirectUri)) {
       throw errors.invalid('Invalid redirect_uri', 'redirectUri');
     }
     if (!pkce.codeChallenge && !client?.pkceOptional) throw errors.invalid('Missing codeChallenge', 'codeChallenge');
@@ -107,14 +111,22 @@ export async function authRoutes(app: FastifyInstance, env: AuthEnvironment): Pr
 
   app.get<{ Params: { login: string } }>('/auth/login/:login', async (request) =>
     tx(async (session) => {
-      const login = await pendingLogin(session, request.params.login);
+      const login = await pendingLogin(session, request.params.login, { mfa: 'may be pending' });
       const user = await readReference<User>(session, login.user);
       if (!user) throw errors.invalid('Login not found', 'login');
-      const memberships = await membershipsOf(session, { reference: `User/${user.id}` });
+      // Until the two-factor code is given, the answer says only that it is due: the password alone
+      // does not reveal which projects the account belongs to.
+      if (await mfaPending(session, login))
+        return { id: login.id, email: user.email, mfaRequired: true, memberships: [] };
+      const memberships = await membershipsOf(
+        session,
+        { reference: `User/${user.id}` },
+        await clientProjectScope(session, login),
+      );
       return {
         id: login.id,
         email: user.email,
-        mfaRequired: user.mfaEnrolled === true && !login.mfaVerified,
+        mfaRequired: false,
         membership: login.membership,
         memberships: await Promise.all(memberships.map((m) => describeMembership(session, m))),
         ...(login.client ? { client: login.client } : {}),
@@ -132,6 +144,10 @@ export async function authRoutes(app: FastifyInstance, env: AuthEnvironment): Pr
         reference: `ProjectMembership/${profileId}`,
       });
       if (!membership || membership.user?.reference !== login.user?.reference) {
+        throw errors.invalid('Profile not found', 'profile');
+      }
+      const confined = await clientProjectScope(session, login);
+      if (confined && membership.project?.reference !== `Project/${confined}`) {
         throw errors.invalid('Profile not found', 'profile');
       }
       return chooseMembership(session, login, membership);
@@ -186,6 +202,7 @@ export async function authRoutes(app: FastifyInstance, env: AuthEnvironment): Pr
       const login = await pendingLogin(session, body.login);
       const user = await readReference<User>(session, login.user);
       if (!user) throw errors.invalid('Login not found', 'login');
+      if (await clientProjectScope(session, login)) throw errors.forbidden(outsideClientProject);
       const projectId = crypto.randomUUID();
       const ctx = { projectId, author: systemAuthor };
       const project = (await session.create(
@@ -207,6 +224,8 @@ export async function authRoutes(app: FastifyInstance, env: AuthEnvironment): Pr
       if (!user) throw errors.invalid('Login not found', 'login');
       const project = await readProject(session, { reference: `Project/${projectId}` });
       if (!project) throw errors.invalid('Project not found', 'projectId');
+      const confined = await clientProjectScope(session, login);
+      if (confined && confined !== projectId) throw errors.forbidden(outsideClientProject);
       // A project opts in to patient self-registration by naming the policy its patients get.
       if (!project.defaultPatientAccessPolicy) {
         throw errors.forbidden('This project does not allow patients to register themselves');
@@ -225,7 +244,8 @@ export async function authRoutes(app: FastifyInstance, env: AuthEnvironment): Pr
     return tx(async (session) => {
       const profile = await readReference(session, caller.profile);
       const user = await readReference<User>(session, caller.login.user);
-      const sessions = user ? await activeSessions(session, user) : [];
+      // A token vouched for by a project's own identity provider does not see the account's other sessions.
+      const sessions = user && hasOwnCredentials(caller) ? await activeSessions(session, user) : [];
       const {
         secret: _secret,
         systemSecret: _systemSecret,
@@ -253,6 +273,7 @@ export async function authRoutes(app: FastifyInstance, env: AuthEnvironment): Pr
 
   app.post('/auth/revoke', async (request) => {
     const caller = await authenticate(env, request);
+    requireOwnCredentials(caller);
     const loginId = requiredString(authBody(request.body), 'loginId', 'Session');
     await tx(async (session) => {
       const login = await readReference<Login>(session, { reference: `Login/${loginId}` });
@@ -265,6 +286,7 @@ export async function authRoutes(app: FastifyInstance, env: AuthEnvironment): Pr
 
   app.post('/auth/changepassword', async (request) => {
     const caller = await authenticate(env, request);
+    requireOwnCredentials(caller);
     const body = authBody(request.body);
     const oldPassword = requiredString(body, 'oldPassword', 'Current password');
     const password = newPassword(body, 'newPassword');
@@ -274,12 +296,14 @@ export async function authRoutes(app: FastifyInstance, env: AuthEnvironment): Pr
       throw errors.invalid('Incorrect password', 'oldPassword');
     }
     const passwordHash = await hashPassword(password);
-    await tx((session) =>
-      session.update(
+    await tx(async (session) => {
+      await session.update(
         { projectId: user.meta?.project ?? accountsProjectId, author: systemAuthor },
         { ...user, passwordHash },
-      ),
-    );
+      );
+      // Whoever else signed in with the old password is signed out; this session goes on.
+      await endSessions(session, user.id as string, caller.login.id);
+    });
     return { ok: true };
   });
 
@@ -332,6 +356,8 @@ export async function authRoutes(app: FastifyInstance, env: AuthEnvironment): Pr
       const ctx = { projectId: user.meta?.project ?? accountsProjectId, author: systemAuthor };
       await session.update(ctx, { ...user, passwordHash });
       await session.update(ctx, { ...securityRequest, used: true });
+      // A reset means the old password may be known to someone else: every session ends.
+      await endSessions(session, user.id as string);
       return user.email;
     });
     // A new password ends a lockout earned by the forgotten one.

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import type { User } from '@medplum/fhirtypes';
-import { errors } from '../fhir/fhirError';
+import { errors, FhirError } from '../fhir/fhirError';
 import type { RepositorySession } from '../fhir/repository';
 import { findUserByEmail, findUserByExternalId, readClient } from './accountStore';
 import type { AuthEnvironment } from './authEnvironment';
@@ -53,7 +53,12 @@ export async function externalAuthRoutes(app: FastifyInstance, env: AuthEnvironm
           userAgent: request.headers['user-agent'],
         });
         return continueLogin(session, login, user);
+      }).catch((error: unknown) => {
+        // A refusal of the sign-in itself (an app of another project) goes back to the page that started it.
+        if (error instanceof FhirError && error.status < 500) return error;
+        throw error;
       });
+      if (step instanceof FhirError) return fail(step.message);
       if (!step) return fail('No Hearth EMR account matches this identity');
       back.searchParams.set('login', step.login);
       if ('code' in step) back.searchParams.set('code', step.code);

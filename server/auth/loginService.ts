@@ -12,6 +12,8 @@ import {
   type AuthEnvironment,
 } from './authEnvironment';
 import { systemAuthor } from '../definitions/loadDefinitions';
+import { mfaPending, requireMfaDone } from './mfaPending';
+import { clientProjectScope, outsideClientProject } from './clientProject';
 
 /** The sign-in record's lifecycle: created at the first step, completed by a code, ended by logout. */
 
@@ -91,8 +93,15 @@ export async function saveLogin(session: RepositorySession, login: Login): Promi
   return resource as Login;
 }
 
-/** A login still in its sign-in steps: not granted, not revoked, and recent. */
-export async function pendingLogin(session: RepositorySession, loginId: unknown): Promise<Login> {
+/**
+ * A login still in its sign-in steps: not granted, not revoked, recent, and past its two-factor
+ * step unless `mfa: 'may be pending'` (only the MFA step itself and the status answer).
+ */
+export async function pendingLogin(
+  session: RepositorySession,
+  loginId: unknown,
+  options: { mfa?: 'may be pending' } = {},
+): Promise<Login> {
   if (typeof loginId !== 'string' || loginId === '') throw errors.invalid('Missing login', 'login');
   const login = await readLogin(session, loginId);
   if (!login) throw errors.invalid('Login not found', 'login');
@@ -101,6 +110,7 @@ export async function pendingLogin(session: RepositorySession, loginId: unknown)
   if (Date.now() - Date.parse(login.authTime as string) > codeLifetimeMs * 3) {
     throw errors.invalid('Login expired: sign in again', 'login');
   }
+  if (options.mfa !== 'may be pending') await requireMfaDone(session, login);
   return login;
 }
 
@@ -128,8 +138,13 @@ export function scopesToConfirm(scope: string | undefined): string[] {
 /** After the credentials (and MFA): choose a membership when there are several, else finish. */
 export async function continueLogin(session: RepositorySession, login: Login, user: User): Promise<LoginStep> {
   if (user.mfaEnrolled && !login.mfaVerified) return { login: login.id as string, mfaRequired: true };
-  const projectId = login.project?.reference?.split('/')[1];
+  const requested = login.project?.reference?.split('/')[1];
+  const confined = await clientProjectScope(session, login);
+  if (confined && requested && confined !== requested) throw errors.forbidden(outsideClientProject);
+  const projectId = confined ?? requested;
   const memberships = await membershipsOf(session, { reference: `User/${user.id}` }, projectId);
+  // An app's sign-in offers no "create a project": the user is a member of its project or is refused.
+  if (confined && memberships.length === 0) throw errors.forbidden(outsideClientProject);
   if (memberships.length === 1) return chooseMembership(session, login, memberships[0]);
   return {
     login: login.id as string,
@@ -197,6 +212,8 @@ export async function confirmScope(session: RepositorySession, login: Login, sco
 }
 
 async function issueCode(session: RepositorySession, login: Login): Promise<LoginStep> {
+  // Every path to a code passes here: none may skip the two-factor step.
+  await requireMfaDone(session, login);
   const code = newSecret();
   const saved = await saveLogin(session, { ...login, code: hashSecret(code) });
   return { login: saved.id as string, code };
@@ -213,15 +230,38 @@ export interface TokenResponse {
   profile: Reference;
 }
 
+/** Who redeems a code or refresh token: the client named, and whether it proved it (secret or assertion). */
+export interface TokenCaller {
+  clientId?: string;
+  authenticated: boolean;
+}
+
+/**
+ * A code or refresh token of a login without PKCE (a `pkceOptional` confidential client) is worth
+ * nothing without the client's own credentials: whoever intercepts it cannot redeem it.
+ */
+function requireClientCredentials(login: Login, caller: TokenCaller): void {
+  const loginClient = login.client?.reference?.split('/')[1];
+  if (login.codeChallenge || !loginClient) return;
+  if (!caller.authenticated || caller.clientId !== loginClient) {
+    throw oauthError(
+      'invalid_client',
+      'Client authentication (client secret or private_key_jwt) is required without PKCE',
+      401,
+    );
+  }
+}
+
 /** The authorization code grant: one use, within its lifetime, with the PKCE verifier when a challenge was set. */
 export async function exchangeCode(
   env: AuthEnvironment,
   session: RepositorySession,
   code: string,
   verifier: string | undefined,
-  clientId: string | undefined,
+  caller: TokenCaller,
   checkVerifier: (verifier: string, challenge: string, method: string) => boolean,
 ): Promise<TokenResponse> {
+  const clientId = caller.clientId;
   const rows = await session.tx.query<{ id: string }>(
     `SELECT id FROM resources WHERE resource_type = 'Login' AND NOT deleted AND content->>'code' = $1`,
     [hashSecret(code)],
@@ -242,6 +282,8 @@ export async function exchangeCode(
     // Public callers (the web app) must use PKCE; only confidential clients may skip it.
     throw oauthError('invalid_request', 'PKCE code_challenge is required');
   }
+  requireClientCredentials(login, caller);
+  if (await mfaPending(session, login)) throw oauthError('invalid_grant', 'Two-factor sign-in is not complete');
   return grantTokens(env, session, { ...login, code: undefined });
 }
 
@@ -310,8 +352,9 @@ export async function refreshTokens(
   env: AuthEnvironment,
   session: RepositorySession,
   refreshToken: string,
-  clientId?: string,
+  caller: TokenCaller = { authenticated: false },
 ) {
+  const clientId = caller.clientId;
   const [loginId, secret] = refreshToken.split('.');
   const login = loginId && secret ? await readLogin(session, loginId) : undefined;
   if (!login || login.revoked || !login.granted) throw oauthError('invalid_grant', 'Invalid refresh token');
@@ -321,6 +364,8 @@ export async function refreshTokens(
   const maxAge = (remembers(login) ? refreshTokenSeconds : 24 * 60 * 60) * 1000;
   if (Date.now() - Date.parse(login.authTime as string) > maxAge)
     throw oauthError('invalid_grant', 'Refresh token expired');
+  // Logins of the code flow without PKCE: a confidential client's refresh token needs its credentials too.
+  if (login.authMethod !== 'exchange') requireClientCredentials(login, caller);
   if (!sameHash(secret, login.refreshSecret)) {
     // Someone holds an older token of this login: end it for everyone (RFC 6819 §5.2.2.3). The
     // caller revokes it outside this transaction, which the error rolls back.

@@ -6,6 +6,7 @@ import { readReference } from './accountStore';
 import { accountsProjectId, type AuthEnvironment } from './authEnvironment';
 import { authBody, requiredString } from './authInput';
 import { authenticate } from './authenticate';
+import { requireOwnCredentials } from './ownCredentials';
 import { continueLogin, pendingLogin, saveLogin } from './loginService';
 import { generateTotpSecret, otpauthUrl, verifyTotp } from './totp';
 import { accountThrottle, checkThrottle, clearFailures, recordFailure } from './signInThrottle';
@@ -25,6 +26,7 @@ export async function mfaRoutes(app: FastifyInstance, env: AuthEnvironment): Pro
 
   app.get('/auth/mfa/status', async (request) => {
     const caller = await authenticate(env, request);
+    requireOwnCredentials(caller);
     return tx(async (session) => {
       const user = await currentUser(session, caller.login.user);
       if (user.mfaEnrolled) return { enrolled: true };
@@ -40,6 +42,7 @@ export async function mfaRoutes(app: FastifyInstance, env: AuthEnvironment): Pro
 
   app.post('/auth/mfa/enroll', async (request) => {
     const caller = await authenticate(env, request);
+    requireOwnCredentials(caller);
     const token = requiredString(authBody(request.body), 'token', 'Code');
     return tx(async (session) => {
       const user = await currentUser(session, caller.login.user);
@@ -53,6 +56,7 @@ export async function mfaRoutes(app: FastifyInstance, env: AuthEnvironment): Pro
 
   app.post('/auth/mfa/disable', async (request) => {
     const caller = await authenticate(env, request);
+    requireOwnCredentials(caller);
     const token = requiredString(authBody(request.body), 'token', 'Code');
     return tx(async (session) => {
       const user = await currentUser(session, caller.login.user);
@@ -67,7 +71,7 @@ export async function mfaRoutes(app: FastifyInstance, env: AuthEnvironment): Pro
     const body = authBody(request.body);
     const token = requiredString(body, 'token', 'MFA code');
     const { login, user } = await tx(async (session) => {
-      const pending = await pendingLogin(session, body.login);
+      const pending = await pendingLogin(session, body.login, { mfa: 'may be pending' });
       return { login: pending, user: await currentUser(session, pending.user) };
     });
     const keys = [[`mfa:${user.id}`, accountThrottle]] as [string, typeof accountThrottle][];

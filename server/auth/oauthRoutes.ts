@@ -16,6 +16,8 @@ import {
   revokeLogin,
 } from './loginService';
 import { verifyCodeChallenge } from './pkce';
+import { isRegisteredRedirectUri } from './clientRedirect';
+import { audienceProblem } from './smartAudience';
 
 const clientAssertionType = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 const tokenExchangeGrant = 'urn:ietf:params:oauth:grant-type:token-exchange';
@@ -26,6 +28,7 @@ export async function oauthRoutes(app: FastifyInstance, env: AuthEnvironment): P
   const tx = <T>(work: (session: RepositorySession) => Promise<T>) => env.repository.transaction(work);
   const base = env.config.baseUrl;
   const tokenUrl = `${base}oauth2/token`;
+  const fhirBase = `${base}fhir/R4`;
   const remoteKeys = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
 
   const sendOAuthError = (reply: FastifyReply, error: OAuthError) =>
@@ -122,12 +125,12 @@ export async function oauthRoutes(app: FastifyInstance, env: AuthEnvironment): P
         const code = form.get('code');
         if (!code) throw oauthError('invalid_request', 'Missing code');
         response = await tx((session) =>
-          exchangeCode(env, session, code, form.get('code_verifier') ?? undefined, auth.clientId, verifyCodeChallenge),
+          exchangeCode(env, session, code, form.get('code_verifier') ?? undefined, auth, verifyCodeChallenge),
         );
       } else if (grantType === 'refresh_token') {
         const refreshToken = form.get('refresh_token');
         if (!refreshToken) throw oauthError('invalid_request', 'Missing refresh_token');
-        response = await tx((session) => refreshTokens(env, session, refreshToken, auth.clientId));
+        response = await tx((session) => refreshTokens(env, session, refreshToken, auth));
       } else if (grantType === 'client_credentials') {
         if (!auth.client || !auth.authenticated)
           throw oauthError('invalid_client', 'Client authentication failed', 401);
@@ -152,7 +155,12 @@ export async function oauthRoutes(app: FastifyInstance, env: AuthEnvironment): P
     }
   });
 
-  /** RFC 8693: an access token of the client's identity provider becomes one of ours for the same person. */
+  /**
+   * RFC 8693: an access token of the client's identity provider becomes one of ours for the same
+   * person. The provider is whatever the client's project configured, so its word counts in that
+   * project only: the person must hold a membership there, and no other membership is ever used
+   * (a project admin who points userInfoUrl at their own server must not become anyone elsewhere).
+   */
   async function tokenExchange(form: URLSearchParams, client: ClientApplication | undefined) {
     if (!client) throw oauthError('invalid_request', 'Token exchange needs a client_id');
     const subjectToken = form.get('subject_token');
@@ -162,30 +170,29 @@ export async function oauthRoutes(app: FastifyInstance, env: AuthEnvironment): P
       throw oauthError('invalid_request', 'subject_token_type must be urn:ietf:params:oauth:token-type:access_token');
     }
     const idp = client.identityProvider;
-    if (!idp?.userInfoUrl)
+    const clientProject = client.meta?.project;
+    if (!idp?.userInfoUrl || !clientProject)
       throw oauthError('invalid_request', 'The client has no identity provider for token exchange');
-    const info = await fetch(idp.userInfoUrl, {
-      headers: { authorization: `Bearer ${subjectToken}`, accept: 'application/json' },
-    });
-    const claims = (await info.json().catch(() => ({}))) as { sub?: string; email?: string };
-    if (!info.ok || !claims.sub)
-      throw oauthError('invalid_grant', 'The identity provider did not accept the subject token');
+    const claims = await exchangeSubject(idp.userInfoUrl, subjectToken);
     return tx(async (session) => {
       const user = idp.useSubject
-        ? await findUserByExternalId(session, claims.sub as string)
+        ? await findUserByExternalId(session, claims.sub)
         : claims.email
           ? await findUserByEmail(session, claims.email)
           : undefined;
-      if (!user) throw oauthError('invalid_grant', 'No account matches the subject token');
-      const memberships = await membershipsOf(session, { reference: `User/${user.id}` });
-      const clientProject = client.meta?.project;
-      const membership = memberships.find((m) => m.project?.reference === `Project/${clientProject}`) ?? memberships[0];
-      if (!membership) throw oauthError('invalid_grant', 'The account has no project membership');
+      const memberships = user ? await membershipsOf(session, { reference: `User/${user.id}` }, clientProject) : [];
+      // One answer whether the account is unknown or belongs elsewhere: the exchange reveals no accounts.
+      if (!user || memberships.length === 0)
+        throw oauthError('invalid_grant', "No account of the client's project matches the subject token");
+      if (memberships.length > 1)
+        throw oauthError('invalid_grant', "The account has several profiles in the client's project");
+      const membership = memberships[0];
       const login = await createLogin(session, {
         user: user as User,
         client,
         authMethod: 'exchange',
         scope: form.get('scope') ?? undefined,
+        projectId: clientProject,
       });
       return grantTokens(env, session, {
         ...login,
@@ -195,6 +202,23 @@ export async function oauthRoutes(app: FastifyInstance, env: AuthEnvironment): P
     });
   }
 
+  /** Who the identity provider says the subject token belongs to. */
+  async function exchangeSubject(userInfoUrl: string, subjectToken: string): Promise<{ sub: string; email?: string }> {
+    let info: Response;
+    try {
+      info = await fetch(userInfoUrl, {
+        headers: { authorization: `Bearer ${subjectToken}`, accept: 'application/json' },
+        signal: AbortSignal.timeout(10_000),
+      });
+    } catch {
+      throw oauthError('invalid_grant', 'The identity provider could not be reached');
+    }
+    const claims = (await info.json().catch(() => ({}))) as { sub?: unknown; email?: unknown };
+    if (!info.ok || typeof claims.sub !== 'string' || claims.sub === '')
+      throw oauthError('invalid_grant', 'The identity provider did not accept the subject token');
+    return { sub: claims.sub, ...(typeof claims.email === 'string' ? { email: claims.email } : {}) };
+  }
+
   app.get<{ Querystring: Record<string, string | undefined> }>('/oauth2/authorize', async (request, reply) => {
     const query = request.query;
     const clientId = query.client_id;
@@ -202,9 +226,10 @@ export async function oauthRoutes(app: FastifyInstance, env: AuthEnvironment): P
     const client = await tx((session) => readClient(session, clientId));
     if (!client || client.status === 'off') throw errors.invalid('Client not found', 'client_id');
     const redirectUri = query.redirect_uri;
-    const registered = [client.redirectUri, ...(client.redirectUris ?? [])].filter(Boolean);
-    // Never redirect to an address the client did not register: that would hand codes to anyone.
-    if (!redirectUri || !registered.includes(redirectUri)) throw errors.invalid('Invalid redirect_uri', 'redirect_uri');
+    // Never redirect to an address the client did not register (that would hand codes to anyone), nor
+    // to a registered one with a scheme that runs script (saved before that rule existed).
+    if (typeof redirectUri !== 'string' || !isRegisteredRedirectUri(client, redirectUri))
+      throw errors.invalid('Invalid redirect_uri', 'redirect_uri');
     const back = new URL(redirectUri);
     const refuse = (error: string, description: string) => {
       back.searchParams.set('error', error);
@@ -213,6 +238,8 @@ export async function oauthRoutes(app: FastifyInstance, env: AuthEnvironment): P
       return reply.redirect(back.toString());
     };
     if (query.response_type !== 'code') return refuse('unsupported_response_type', 'response_type must be code');
+    const audience = audienceProblem(query.aud, query.scope, fhirBase);
+    if (audience) return refuse('invalid_request', audience);
     if (!client.pkceOptional) {
       if (!query.code_challenge) return refuse('invalid_request', 'Missing code_challenge (PKCE is required)');
       if (query.code_challenge_method !== 'S256')

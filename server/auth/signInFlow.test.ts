@@ -576,6 +576,7 @@ describe('external identity providers', () => {
       code_challenge: pkcePair().challenge,
       code_challenge_method: 'S256',
       scope: 'openid patient/*.read',
+      aud: `${baseUrl()}fhir/R4`,
     });
     const signInPage = new URL(ok.headers.get('location') as string);
     expect(signInPage.pathname).toBe('/oauth');

@@ -1,4 +1,5 @@
 import type { OperationOutcomeIssue } from '@medplum/fhirtypes';
+import { validateClientApplication } from './clientApplicationRules';
 import { isKnownResourceType } from './fhirJsonSchema';
 import { validatePrimitives } from './primitiveValidator';
 import { validateStructure } from './structureValidator';
@@ -24,7 +25,8 @@ export function validateResource(resource: unknown): OperationOutcomeIssue[] {
   const primitive = validatePrimitives(candidate);
   // The primitive rules say more precisely what is wrong with a value; keep one issue per path.
   const primitivePaths = new Set(primitive.map((i) => i.expression?.[0]));
-  return [...primitive, ...structural.filter((i) => !primitivePaths.has(i.expression?.[0]))];
+  const rules = resourceType === 'ClientApplication' ? validateClientApplication(candidate) : [];
+  return [...primitive, ...structural.filter((i) => !primitivePaths.has(i.expression?.[0])), ...rules];
 }
 
 function issue(code: OperationOutcomeIssue['code'], text: string, expression: string): OperationOutcomeIssue {

@@ -195,7 +195,8 @@ test.describe('sign-in', () => {
     page,
   }) => {
     const aliceTokens = await signIn(base, alice, demoPassword);
-    const redirectUri = 'http://app.example.test/callback';
+    // Redirect URIs are https (http only on loopback); Playwright answers for the app.
+    const redirectUri = 'https://app.example.test/callback';
     const created = await postJson(
       'fhir/R4/ClientApplication',
       { resourceType: 'ClientApplication', name: 'E2E SMART app', redirectUri },
@@ -203,7 +204,7 @@ test.describe('sign-in', () => {
     );
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const clientId = created.body.id as string;
-    await page.route('http://app.example.test/**', (route) =>
+    await page.route('https://app.example.test/**', (route) =>
       route.fulfill({ status: 200, contentType: 'text/html', body: '<title>App</title><p>Back in the app</p>' }),
     );
     const { verifier, challenge } = pkcePair();
@@ -213,6 +214,7 @@ test.describe('sign-in', () => {
       client_id: clientId,
       redirect_uri: redirectUri,
       scope: 'openid patient/*.read launch',
+      aud: new URL('fhir/R4', base).toString(),
       state: 'app-state-1',
       code_challenge: challenge,
       code_challenge_method: 'S256',
@@ -229,12 +231,35 @@ test.describe('sign-in', () => {
     await expectAccessible(page);
     await page.getByLabel('launch').uncheck();
     await page.getByRole('button', { name: 'Set scope' }).click();
-    await expect(page).toHaveURL(/^http:\/\/app\.example\.test\/callback\?code=[^&]+&state=app-state-1$/);
+    await expect(page).toHaveURL(/^https:\/\/app\.example\.test\/callback\?code=[^&]+&state=app-state-1$/);
     const code = new URL(page.url()).searchParams.get('code') as string;
     const tokens = (await exchangeCode(base, code, verifier, clientId)) as { scope?: string; access_token: string };
     expect(tokens.access_token).toBeTruthy();
     expect(tokens.scope).toContain('patient/*.read');
     expect(tokens.scope).not.toContain('launch');
+  });
+
+  test('a /oauth link whose redirect_uri runs script is refused before anyone signs in', async ({ page }) => {
+    let dialogs = 0;
+    page.on('dialog', (dialog) => {
+      dialogs++;
+      void dialog.dismiss();
+    });
+    const link = new URL('oauth', base);
+    link.searchParams.set('response_type', 'code');
+    link.searchParams.set('client_id', 'any-app');
+    link.searchParams.set('redirect_uri', 'javascript:alert(document.cookie)');
+    await page.goto(link.toString());
+    await expect(page.getByRole('alert')).toContainText(
+      'This sign-in link is not valid: Redirect URI scheme "javascript:" is not allowed: use https',
+    );
+    await expect(page.getByLabel('Email')).toHaveCount(0);
+    await shoot(page, 'oauth-invalid-redirect');
+    await expectAccessible(page);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expectAccessible(page);
+    expect(dialogs).toBe(0);
+    await expect(page).toHaveURL(/\/oauth\?/);
   });
 
   test('external identity provider: the email domain signs in at a loopback OIDC provider and comes back to the page asked for', async ({

@@ -43,3 +43,13 @@ export async function registerProjectOwner(projectName = `Project ${randomUUID()
   const tokens: Tokens = await exchangeCode(baseUrl(), project.body.code, verifier);
   return { email, password, tokens, projectId: tokens.project.reference.split('/')[1], projectName };
 }
+
+/** `POST oauth2/token` with a form body (and optional headers, e.g. Basic client authentication). */
+export async function tokenRequest(form: Record<string, string>, headers: Record<string, string> = {}) {
+  const response = await fetch(new URL('oauth2/token', baseUrl()), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(form),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, string> };
+}
