@@ -26,6 +26,11 @@ export interface ServerConfig {
   binaryMaxBytes: number;
   /** How long a bot may run before it is stopped (BOT_TIMEOUT_MS). */
   botTimeoutMs: number;
+  /**
+   * `host:port` entries a bot's `fetch` may reach although they are loopback, private or link-local
+   * (BOT_FETCH_ALLOWED_HOSTS, comma-separated); none by default.
+   */
+  botFetchAllowedHosts: string[];
   /** How often bound realtime subscriptions get a heartbeat (REALTIME_HEARTBEAT_MS). */
   realtimeHeartbeatMs: number;
   /** SMTP server for outgoing e-mail (SMTP_URL, e.g. smtp://user:pass@host:587); the DATA_DIR outbox when unset. */
@@ -64,10 +69,27 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     webRoot: env.WEB_ROOT ? resolve(env.WEB_ROOT) : undefined,
     binaryMaxBytes: positiveInteger(env, 'BINARY_MAX_BYTES', 100 * 1024 * 1024),
     botTimeoutMs: positiveInteger(env, 'BOT_TIMEOUT_MS', 10_000),
+    botFetchAllowedHosts: parseAllowedHosts(env.BOT_FETCH_ALLOWED_HOSTS),
     realtimeHeartbeatMs: positiveInteger(env, 'REALTIME_HEARTBEAT_MS', 10_000),
     smtpUrl: smtpUrl(env.SMTP_URL),
     emailFrom: env.EMAIL_FROM || undefined,
   };
+}
+
+/** BOT_FETCH_ALLOWED_HOSTS: comma-separated `host:port` (IPv6 as `[::1]:8080`), normalised to lower case. */
+export function parseAllowedHosts(value: string | undefined): string[] {
+  if (!value) return [];
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+    .map((entry) => {
+      const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(entry);
+      if (!match || Number(match[2]) > 65535) {
+        throw new Error(`BOT_FETCH_ALLOWED_HOSTS entries must be host:port, not "${entry}"`);
+      }
+      return `${match[1].replace(/^\[|\]$/g, '').toLowerCase()}:${Number(match[2])}`;
+    });
 }
 
 function smtpUrl(value: string | undefined): string | undefined {

@@ -114,6 +114,7 @@ export async function createServerRuntime(config: ServerConfig, options: Runtime
       storage: binary.storage,
       baseUrl: config.baseUrl,
       timeoutMs: config.botTimeoutMs,
+      fetchAllowedHosts: config.botFetchAllowedHosts,
     });
     const app = await buildApp({
       db,
