@@ -20,6 +20,10 @@ declare module 'vitest' {
     expiredToken: string;
     foreignAudienceToken: string;
     dataDir: string;
+    /** A loopback port listed in the server's BOT_FETCH_ALLOWED_HOSTS (bot fetch tests listen on it). */
+    botFetchPort: number;
+    /** A value only the server's process.env holds: a bot that finds it has escaped its sandbox. */
+    serverEnvMarker: string;
   }
 }
 
@@ -52,6 +56,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const adminPassword = 'test-admin-password-1';
   // Links in answers carry BASE_URL, so the port must be known before the server starts.
   const port = await freePort();
+  const botFetchPort = await freePort();
+  const serverEnvMarker = `server-env-marker-${process.pid}-${Date.now()}`;
+  process.env.HEARTH_TEST_ENV_MARKER = serverEnvMarker;
   const config = loadServerConfig({
     PORT: String(port),
     BASE_URL: `http://127.0.0.1:${port}/`,
@@ -60,6 +67,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     MAX_BODY_BYTES: String(8 * 1024 * 1024),
     ADMIN_EMAIL: 'admin@example.com',
     ADMIN_PASSWORD: adminPassword,
+    BOT_FETCH_ALLOWED_HOSTS: `127.0.0.1:${botFetchPort}`,
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   });
   const runtime: ServerRuntime = await createServerRuntime(config, {});
@@ -81,6 +89,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     ),
   );
   project.provide('dataDir', dataDir);
+  project.provide('botFetchPort', botFetchPort);
+  project.provide('serverEnvMarker', serverEnvMarker);
 
   return async () => {
     await runtime.close();
