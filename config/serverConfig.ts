@@ -37,6 +37,8 @@ export interface ServerConfig {
   smtpUrl?: string;
   /** Sender address of outgoing e-mail (EMAIL_FROM); `Hearth EMR <noreply@host of BASE_URL>` when unset. */
   emailFrom?: string;
+  /** Messages a project (not a super admin) may send through /email/v1/send per hour (EMAIL_PROJECT_HOURLY_LIMIT). */
+  emailProjectHourlyLimit: number;
 }
 
 export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -73,6 +75,7 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     realtimeHeartbeatMs: positiveInteger(env, 'REALTIME_HEARTBEAT_MS', 10_000),
     smtpUrl: smtpUrl(env.SMTP_URL),
     emailFrom: env.EMAIL_FROM || undefined,
+    emailProjectHourlyLimit: positiveInteger(env, 'EMAIL_PROJECT_HOURLY_LIMIT', 100),
   };
 }
 

@@ -68,6 +68,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     ADMIN_EMAIL: 'admin@example.com',
     ADMIN_PASSWORD: adminPassword,
     BOT_FETCH_ALLOWED_HOSTS: `127.0.0.1:${botFetchPort}`,
+    // Small, so the e-mail tests reach it (server/email/email.test.ts).
+    EMAIL_PROJECT_HOURLY_LIMIT: '5',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   });
   const runtime: ServerRuntime = await createServerRuntime(config, {});
