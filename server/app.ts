@@ -25,6 +25,7 @@ import { exportRoutes, operationRoutes } from './operations';
 import { emailRoutes } from './email';
 import { keyValueRoutes } from './keyvalue';
 import { adminRoutes } from './admin';
+import { addSecurityHeaders } from './securityHeaders';
 
 export interface AppOptions {
   db: Database;
@@ -69,6 +70,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   const repository = options.auth.repository;
   const contextOf = (request: FastifyRequest): RequestContext => callerOf(request).ctx;
+
+  addSecurityHeaders(app, { baseUrl: options.baseUrl });
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(jsonTypes, { parseAs: 'string' }, (_request, body, done) => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -33,6 +33,15 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'hearth-test-'));
+  // A stand-in for the built web app (dist/ is not built for the server suite): the server serves
+  // it like the real one, so its headers can be tested (server/securityHeaders.test.ts).
+  const webRoot = mkdtempSync(join(tmpdir(), 'hearth-test-web-'));
+  mkdirSync(join(webRoot, 'assets'));
+  writeFileSync(
+    join(webRoot, 'index.html'),
+    '<!doctype html><html lang="en"><head><title>Hearth EMR</title><script type="module" src="/assets/app.js"></script></head><body><div id="root"></div></body></html>',
+  );
+  writeFileSync(join(webRoot, 'assets', 'app.js'), 'document.title = "Hearth EMR";\n');
   const nativeUrl = process.env.HEARTH_TEST_DATABASE_URL;
   let databaseUrl: string | undefined;
   let dropDatabase: (() => Promise<void>) | undefined;
@@ -67,6 +76,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     MAX_BODY_BYTES: String(8 * 1024 * 1024),
     ADMIN_EMAIL: 'admin@example.com',
     ADMIN_PASSWORD: adminPassword,
+    WEB_ROOT: webRoot,
     BOT_FETCH_ALLOWED_HOSTS: `127.0.0.1:${botFetchPort}`,
     // Small, so the e-mail tests reach it (server/email/email.test.ts).
     EMAIL_PROJECT_HOURLY_LIMIT: '5',
@@ -98,5 +108,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await runtime.close();
     await dropDatabase?.();
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(webRoot, { recursive: true, force: true });
   };
 }

@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify';
+
+/** Hosts of DoseSpot's e-prescribing pages, which the chart shows in an iframe. */
+export const ePrescribingFrameHosts = ['https://my.staging.dosespot.com', 'https://my.dosespot.com'];
+
+/**
+ * The web app's Content-Security-Policy: scripts only from this origin (the Vite build has no inline
+ * script), inline styles (MUI's emotion injects <style> elements), images also as data:/blob: URLs,
+ * fetch and websockets to this origin, DoseSpot in frames, and never framed itself.
+ */
+export function appContentSecurityPolicy(baseUrl: string): string {
+  const base = new URL(baseUrl);
+  // 'self' covers same-origin websockets in CSP3 browsers; the explicit origin covers older ones.
+  const socketOrigin = `${base.protocol === 'https:' ? 'wss:' : 'ws:'}//${base.host}`;
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    `connect-src 'self' ${socketOrigin}`,
+    `frame-src ${ePrescribingFrameHosts.join(' ')}`,
+    "worker-src 'self' blob:",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** API answers are data, never a page: nothing may load from them, nothing may frame them. */
+export const apiContentSecurityPolicy = "default-src 'none'; frame-ancestors 'none'";
+
+/**
+ * Security headers on every answer, the web app's and the API's: Content-Security-Policy,
+ * X-Content-Type-Options, X-Frame-Options and Referrer-Policy. A route that set its own (Binary
+ * downloads: `sandbox; default-src 'none'`) keeps it.
+ */
+export function addSecurityHeaders(app: FastifyInstance, options: { baseUrl: string }): void {
+  const appPolicy = appContentSecurityPolicy(options.baseUrl);
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (!reply.hasHeader('content-security-policy')) {
+      const type = String(reply.getHeader('content-type') ?? '').toLowerCase();
+      reply.header('content-security-policy', type.startsWith('text/html') ? appPolicy : apiContentSecurityPolicy);
+    }
+    if (!reply.hasHeader('x-content-type-options')) reply.header('x-content-type-options', 'nosniff');
+    if (!reply.hasHeader('x-frame-options')) reply.header('x-frame-options', 'DENY');
+    // Chart URLs name patients and resources: they are not handed to other sites.
+    if (!reply.hasHeader('referrer-policy')) reply.header('referrer-policy', 'no-referrer');
+    return payload;
+  });
+}
