@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { botPreludeSource } from './botPrelude';
@@ -7,6 +8,14 @@ import { botWorkerSource } from './botWorkerSource';
 const resolveModule = createRequire(import.meta.url).resolve;
 const quickjsCore = resolveModule('quickjs-emscripten-core');
 const quickjsVariant = resolveModule('@jitl/quickjs-wasmfile-release-sync');
+
+// The engine's code, compiled once per process and shared with each run's worker (a compiled
+// module is immutable code; every run instantiates it with a memory of its own).
+let compiledEngine: Promise<WebAssembly.Module> | undefined;
+function engineModule(): Promise<WebAssembly.Module> {
+  compiledEngine ??= WebAssembly.compile(readFileSync(resolveModule('@jitl/quickjs-wasmfile-release-sync/wasm')));
+  return compiledEngine;
+}
 
 /** What a bot returned: nothing, text, bytes or a JSON value. */
 export type BotValue =
@@ -91,7 +100,8 @@ function describeError(error: unknown): { message: string; outcome?: unknown; st
  * the deadline and always at the end, whatever the bot did, so a hung or runaway bot costs the
  * server nothing after its run.
  */
-export function runInSandbox(run: SandboxRun): Promise<SandboxOutcome> {
+export async function runInSandbox(run: SandboxRun): Promise<SandboxOutcome> {
+  const wasmModule = await engineModule();
   return new Promise((resolve) => {
     const logs: string[] = [];
     let settled = false;
@@ -105,6 +115,7 @@ export function runInSandbox(run: SandboxRun): Promise<SandboxOutcome> {
         prelude: botPreludeSource,
         quickjsCore,
         quickjsVariant,
+        wasmModule,
       },
       // Nothing of the server's environment in the thread that hosts the engine.
       env: {},

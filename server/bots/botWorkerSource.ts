@@ -23,7 +23,10 @@ const { newQuickJSWASMModuleFromVariant, newVariant } = require(workerData.quick
 // bot's memory limit, which no allocation can pass (QuickJS's own malloc accounting is not exact).
 const pages = Math.max(16, workerData.memoryMb) * 16;
 const memory = new WebAssembly.Memory({ initial: Math.min(256, pages), maximum: pages });
-const variant = newVariant(require(workerData.quickjsVariant).default, { wasmMemory: memory });
+const variant = newVariant(require(workerData.quickjsVariant).default, {
+  wasmMemory: memory,
+  wasmModule: workerData.wasmModule,
+});
 
 const deadline = Date.now() + workerData.timeoutMs;
 let finished = false;
