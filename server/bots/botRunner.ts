@@ -18,7 +18,7 @@ export interface BotRunnerOptions {
   storage: BinaryStorage;
   baseUrl: string;
   timeoutMs: number;
-  /** Heap limit of a bot's worker. */
+  /** Memory limit of a bot's engine (its WebAssembly memory), in MB. */
   memoryMb?: number;
   /** `host:port` entries a bot's fetch may reach although internal (BOT_FETCH_ALLOWED_HOSTS). */
   fetchAllowedHosts?: readonly string[];
