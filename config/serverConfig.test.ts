@@ -54,5 +54,10 @@ describe('isLoopbackHost', () => {
     ).toMatchObject({ botFetchAllowedHosts: ['127.0.0.1:8123', 'dosespot.test:443'], emailProjectHourlyLimit: 7 });
     expect(() => loadServerConfig({ BOT_FETCH_ALLOWED_HOSTS: 'localhost' })).toThrow('must be host:port');
     expect(() => loadServerConfig({ EMAIL_PROJECT_HOURLY_LIMIT: '0' })).toThrow('EMAIL_PROJECT_HOURLY_LIMIT');
+    expect(
+      loadServerConfig({ APP_FRAME_ORIGINS: 'http://127.0.0.1:9100, https://rx.example' }).appFrameOrigins,
+    ).toEqual(['http://127.0.0.1:9100', 'https://rx.example']);
+    expect(() => loadServerConfig({ APP_FRAME_ORIGINS: 'https://rx.example/path' })).toThrow('APP_FRAME_ORIGINS');
+    expect(() => loadServerConfig({ APP_FRAME_ORIGINS: 'javascript:alert(1)' })).toThrow('APP_FRAME_ORIGINS');
   });
 });

@@ -37,6 +37,11 @@ export interface ServerConfig {
   smtpUrl?: string;
   /** Sender address of outgoing e-mail (EMAIL_FROM); `Hearth EMR <noreply@host of BASE_URL>` when unset. */
   emailFrom?: string;
+  /**
+   * Origins the web app may show in frames besides DoseSpot's (APP_FRAME_ORIGINS, comma-separated,
+   * e.g. a local e-prescribing test server); added to the app's CSP frame-src.
+   */
+  appFrameOrigins: string[];
   /** Messages a project (not a super admin) may send through /email/v1/send per hour (EMAIL_PROJECT_HOURLY_LIMIT). */
   emailProjectHourlyLimit: number;
 }
@@ -75,6 +80,7 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     realtimeHeartbeatMs: positiveInteger(env, 'REALTIME_HEARTBEAT_MS', 10_000),
     smtpUrl: smtpUrl(env.SMTP_URL),
     emailFrom: env.EMAIL_FROM || undefined,
+    appFrameOrigins: parseOrigins(env.APP_FRAME_ORIGINS),
     emailProjectHourlyLimit: positiveInteger(env, 'EMAIL_PROJECT_HOURLY_LIMIT', 100),
   };
 }
@@ -92,6 +98,27 @@ export function parseAllowedHosts(value: string | undefined): string[] {
         throw new Error(`BOT_FETCH_ALLOWED_HOSTS entries must be host:port, not "${entry}"`);
       }
       return `${match[1].replace(/^\[|\]$/g, '').toLowerCase()}:${Number(match[2])}`;
+    });
+}
+
+/** APP_FRAME_ORIGINS: comma-separated http(s) origins (scheme, host and port only). */
+function parseOrigins(value: string | undefined): string[] {
+  if (!value) return [];
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+    .map((entry) => {
+      let url: URL | undefined;
+      try {
+        url = new URL(entry);
+      } catch {
+        url = undefined;
+      }
+      if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.origin !== entry.replace(/\/$/, '')) {
+        throw new Error(`APP_FRAME_ORIGINS entries must be origins like https://host:port, not "${entry}"`);
+      }
+      return url.origin;
     });
 }
 

@@ -41,6 +41,8 @@ export interface AppOptions {
   /** Runs bots (`Bot/{id}/$execute`). */
   bots: BotRunner;
   logger?: boolean;
+  /** Origins the web app may frame besides DoseSpot's (APP_FRAME_ORIGINS). */
+  appFrameOrigins?: readonly string[];
   /** Heartbeat period of realtime subscriptions (REALTIME_HEARTBEAT_MS). */
   realtimeHeartbeatMs?: number;
 }
@@ -71,7 +73,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const repository = options.auth.repository;
   const contextOf = (request: FastifyRequest): RequestContext => callerOf(request).ctx;
 
-  addSecurityHeaders(app, { baseUrl: options.baseUrl });
+  addSecurityHeaders(app, { baseUrl: options.baseUrl, frameOrigins: options.appFrameOrigins });
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(jsonTypes, { parseAs: 'string' }, (_request, body, done) => {

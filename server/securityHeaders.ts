@@ -8,7 +8,7 @@ export const ePrescribingFrameHosts = ['https://my.staging.dosespot.com', 'https
  * script), inline styles (MUI's emotion injects <style> elements), images also as data:/blob: URLs,
  * fetch and websockets to this origin, DoseSpot in frames, and never framed itself.
  */
-export function appContentSecurityPolicy(baseUrl: string): string {
+export function appContentSecurityPolicy(baseUrl: string, extraFrameOrigins: readonly string[] = []): string {
   const base = new URL(baseUrl);
   // 'self' covers same-origin websockets in CSP3 browsers; the explicit origin covers older ones.
   const socketOrigin = `${base.protocol === 'https:' ? 'wss:' : 'ws:'}//${base.host}`;
@@ -19,7 +19,7 @@ export function appContentSecurityPolicy(baseUrl: string): string {
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
     `connect-src 'self' ${socketOrigin}`,
-    `frame-src ${ePrescribingFrameHosts.join(' ')}`,
+    `frame-src ${[...ePrescribingFrameHosts, ...extraFrameOrigins].join(' ')}`,
     "worker-src 'self' blob:",
     "object-src 'none'",
     "base-uri 'self'",
@@ -36,8 +36,11 @@ export const apiContentSecurityPolicy = "default-src 'none'; frame-ancestors 'no
  * X-Content-Type-Options, X-Frame-Options and Referrer-Policy. A route that set its own (Binary
  * downloads: `sandbox; default-src 'none'`) keeps it.
  */
-export function addSecurityHeaders(app: FastifyInstance, options: { baseUrl: string }): void {
-  const appPolicy = appContentSecurityPolicy(options.baseUrl);
+export function addSecurityHeaders(
+  app: FastifyInstance,
+  options: { baseUrl: string; frameOrigins?: readonly string[] },
+): void {
+  const appPolicy = appContentSecurityPolicy(options.baseUrl, options.frameOrigins);
   app.addHook('onSend', async (_request, reply, payload) => {
     if (!reply.hasHeader('content-security-policy')) {
       const type = String(reply.getHeader('content-type') ?? '').toLowerCase();

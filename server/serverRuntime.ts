@@ -123,6 +123,7 @@ export async function createServerRuntime(config: ServerConfig, options: Runtime
       version: `${serverVersion} (definitions ${definitionsVersion})`,
       maxBodyBytes: config.maxBodyBytes,
       webRoot: config.webRoot ?? join(repoRoot, 'dist'),
+      appFrameOrigins: config.appFrameOrigins,
       auth,
       binary,
       bots,
