@@ -73,7 +73,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const repository = options.auth.repository;
   const contextOf = (request: FastifyRequest): RequestContext => callerOf(request).ctx;
 
-  addSecurityHeaders(app, { baseUrl: options.baseUrl, frameOrigins: options.appFrameOrigins });
+  addSecurityHeaders(app, {
+    baseUrl: options.baseUrl,
+    frameOrigins: options.appFrameOrigins,
+    isApiPath: (path) => apiPrefixes.some((prefix) => path.startsWith(prefix)),
+  });
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(jsonTypes, { parseAs: 'string' }, (_request, body, done) => {

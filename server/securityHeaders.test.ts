@@ -1,4 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- FHIR answers of many shapes */
+import { get, type IncomingHttpHeaders } from 'node:http';
 import { describe, expect, inject, it } from 'vitest';
 import { baseUrl, http } from '../tests/integration/fhirClient';
 
@@ -7,6 +8,20 @@ async function headersOf(path: string, init: RequestInit = {}): Promise<Response
   const response = await fetch(new URL(path, baseUrl()), init);
   await response.arrayBuffer();
   return response;
+}
+
+/** A conditional GET as a browser revalidating its cache sends it (node:http: nothing in between). */
+function conditionalGet(
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: IncomingHttpHeaders }> {
+  return new Promise((resolve, reject) => {
+    const request = get(new URL(path, baseUrl()), { headers }, (response) => {
+      response.resume();
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers }));
+    });
+    request.on('error', reject);
+  });
 }
 
 function expectCommon(response: Response, what: string) {
@@ -51,6 +66,19 @@ describe('security headers', () => {
     const script = await headersOf('assets/app.js');
     expect(script.status).toBe(200);
     expectCommon(script, 'asset');
+    // A revalidated page (304, no content type) keeps the app's policy: browsers apply the 304's headers.
+    const first = await headersOf('');
+    const validators: Record<string, string> = {};
+    const etag = first.headers.get('etag');
+    const modified = first.headers.get('last-modified');
+    if (etag) validators['if-none-match'] = etag;
+    if (modified) validators['if-modified-since'] = modified;
+    expect(Object.keys(validators).length).toBeGreaterThan(0);
+    const revalidated = await conditionalGet('', validators);
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers['content-type']).toBeUndefined();
+    expect(revalidated.headers['content-security-policy']).toBe(first.headers.get('content-security-policy'));
+    expect(revalidated.headers['x-frame-options']).toBe('DENY');
   });
 
   it('API answers, errors included, are never framed, sniffed or treated as pages', async () => {

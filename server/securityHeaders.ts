@@ -35,16 +35,20 @@ export const apiContentSecurityPolicy = "default-src 'none'; frame-ancestors 'no
  * Security headers on every answer, the web app's and the API's: Content-Security-Policy,
  * X-Content-Type-Options, X-Frame-Options and Referrer-Policy. A route that set its own (Binary
  * downloads: `sandbox; default-src 'none'`) keeps it.
+ *
+ * The policy follows the path, not the content type: a 304 for the cached index.html has no
+ * content type, and browsers take the 304's headers over the cached page's.
  */
 export function addSecurityHeaders(
   app: FastifyInstance,
-  options: { baseUrl: string; frameOrigins?: readonly string[] },
+  options: { baseUrl: string; frameOrigins?: readonly string[]; isApiPath: (path: string) => boolean },
 ): void {
   const appPolicy = appContentSecurityPolicy(options.baseUrl, options.frameOrigins);
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', async (request, reply, payload) => {
     if (!reply.hasHeader('content-security-policy')) {
       const type = String(reply.getHeader('content-type') ?? '').toLowerCase();
-      reply.header('content-security-policy', type.startsWith('text/html') ? appPolicy : apiContentSecurityPolicy);
+      const isPage = type.startsWith('text/html') || !options.isApiPath(request.url.split('?')[0]);
+      reply.header('content-security-policy', isPage ? appPolicy : apiContentSecurityPolicy);
     }
     if (!reply.hasHeader('x-content-type-options')) reply.header('x-content-type-options', 'nosniff');
     if (!reply.hasHeader('x-frame-options')) reply.header('x-frame-options', 'DENY');
