@@ -43,4 +43,21 @@ describe('isLoopbackHost', () => {
     for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1']) expect(isLoopbackHost(host)).toBe(true);
     for (const host of ['0.0.0.0', '192.168.1.2', '::', 'example.org']) expect(isLoopbackHost(host)).toBe(false);
   });
+
+  it('reads the bot fetch allow-list and the e-mail limit', () => {
+    expect(loadServerConfig({})).toMatchObject({ botFetchAllowedHosts: [], emailProjectHourlyLimit: 100 });
+    expect(
+      loadServerConfig({
+        BOT_FETCH_ALLOWED_HOSTS: '127.0.0.1:8123, DoseSpot.test:443',
+        EMAIL_PROJECT_HOURLY_LIMIT: '7',
+      }),
+    ).toMatchObject({ botFetchAllowedHosts: ['127.0.0.1:8123', 'dosespot.test:443'], emailProjectHourlyLimit: 7 });
+    expect(() => loadServerConfig({ BOT_FETCH_ALLOWED_HOSTS: 'localhost' })).toThrow('must be host:port');
+    expect(() => loadServerConfig({ EMAIL_PROJECT_HOURLY_LIMIT: '0' })).toThrow('EMAIL_PROJECT_HOURLY_LIMIT');
+    expect(
+      loadServerConfig({ APP_FRAME_ORIGINS: 'http://127.0.0.1:9100, https://rx.example' }).appFrameOrigins,
+    ).toEqual(['http://127.0.0.1:9100', 'https://rx.example']);
+    expect(() => loadServerConfig({ APP_FRAME_ORIGINS: 'https://rx.example/path' })).toThrow('APP_FRAME_ORIGINS');
+    expect(() => loadServerConfig({ APP_FRAME_ORIGINS: 'javascript:alert(1)' })).toThrow('APP_FRAME_ORIGINS');
+  });
 });

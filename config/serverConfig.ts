@@ -26,12 +26,24 @@ export interface ServerConfig {
   binaryMaxBytes: number;
   /** How long a bot may run before it is stopped (BOT_TIMEOUT_MS). */
   botTimeoutMs: number;
+  /**
+   * `host:port` entries a bot's `fetch` may reach although they are loopback, private or link-local
+   * (BOT_FETCH_ALLOWED_HOSTS, comma-separated); none by default.
+   */
+  botFetchAllowedHosts: string[];
   /** How often bound realtime subscriptions get a heartbeat (REALTIME_HEARTBEAT_MS). */
   realtimeHeartbeatMs: number;
   /** SMTP server for outgoing e-mail (SMTP_URL, e.g. smtp://user:pass@host:587); the DATA_DIR outbox when unset. */
   smtpUrl?: string;
   /** Sender address of outgoing e-mail (EMAIL_FROM); `Hearth EMR <noreply@host of BASE_URL>` when unset. */
   emailFrom?: string;
+  /**
+   * Origins the web app may show in frames besides DoseSpot's (APP_FRAME_ORIGINS, comma-separated,
+   * e.g. a local e-prescribing test server); added to the app's CSP frame-src.
+   */
+  appFrameOrigins: string[];
+  /** Messages a project (not a super admin) may send through /email/v1/send per hour (EMAIL_PROJECT_HOURLY_LIMIT). */
+  emailProjectHourlyLimit: number;
 }
 
 export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -64,10 +76,50 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     webRoot: env.WEB_ROOT ? resolve(env.WEB_ROOT) : undefined,
     binaryMaxBytes: positiveInteger(env, 'BINARY_MAX_BYTES', 100 * 1024 * 1024),
     botTimeoutMs: positiveInteger(env, 'BOT_TIMEOUT_MS', 10_000),
+    botFetchAllowedHosts: parseAllowedHosts(env.BOT_FETCH_ALLOWED_HOSTS),
     realtimeHeartbeatMs: positiveInteger(env, 'REALTIME_HEARTBEAT_MS', 10_000),
     smtpUrl: smtpUrl(env.SMTP_URL),
     emailFrom: env.EMAIL_FROM || undefined,
+    appFrameOrigins: parseOrigins(env.APP_FRAME_ORIGINS),
+    emailProjectHourlyLimit: positiveInteger(env, 'EMAIL_PROJECT_HOURLY_LIMIT', 100),
   };
+}
+
+/** BOT_FETCH_ALLOWED_HOSTS: comma-separated `host:port` (IPv6 as `[::1]:8080`), normalised to lower case. */
+export function parseAllowedHosts(value: string | undefined): string[] {
+  if (!value) return [];
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+    .map((entry) => {
+      const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(entry);
+      if (!match || Number(match[2]) > 65535) {
+        throw new Error(`BOT_FETCH_ALLOWED_HOSTS entries must be host:port, not "${entry}"`);
+      }
+      return `${match[1].replace(/^\[|\]$/g, '').toLowerCase()}:${Number(match[2])}`;
+    });
+}
+
+/** APP_FRAME_ORIGINS: comma-separated http(s) origins (scheme, host and port only). */
+function parseOrigins(value: string | undefined): string[] {
+  if (!value) return [];
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+    .map((entry) => {
+      let url: URL | undefined;
+      try {
+        url = new URL(entry);
+      } catch {
+        url = undefined;
+      }
+      if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.origin !== entry.replace(/\/$/, '')) {
+        throw new Error(`APP_FRAME_ORIGINS entries must be origins like https://host:port, not "${entry}"`);
+      }
+      return url.origin;
+    });
 }
 
 function smtpUrl(value: string | undefined): string | undefined {

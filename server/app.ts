@@ -25,6 +25,7 @@ import { exportRoutes, operationRoutes } from './operations';
 import { emailRoutes } from './email';
 import { keyValueRoutes } from './keyvalue';
 import { adminRoutes } from './admin';
+import { addSecurityHeaders } from './securityHeaders';
 
 export interface AppOptions {
   db: Database;
@@ -40,6 +41,8 @@ export interface AppOptions {
   /** Runs bots (`Bot/{id}/$execute`). */
   bots: BotRunner;
   logger?: boolean;
+  /** Origins the web app may frame besides DoseSpot's (APP_FRAME_ORIGINS). */
+  appFrameOrigins?: readonly string[];
   /** Heartbeat period of realtime subscriptions (REALTIME_HEARTBEAT_MS). */
   realtimeHeartbeatMs?: number;
 }
@@ -69,6 +72,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   const repository = options.auth.repository;
   const contextOf = (request: FastifyRequest): RequestContext => callerOf(request).ctx;
+
+  addSecurityHeaders(app, {
+    baseUrl: options.baseUrl,
+    frameOrigins: options.appFrameOrigins,
+    isApiPath: (path) => apiPrefixes.some((prefix) => path.startsWith(prefix)),
+  });
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(jsonTypes, { parseAs: 'string' }, (_request, body, done) => {

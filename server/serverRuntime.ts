@@ -114,6 +114,7 @@ export async function createServerRuntime(config: ServerConfig, options: Runtime
       storage: binary.storage,
       baseUrl: config.baseUrl,
       timeoutMs: config.botTimeoutMs,
+      fetchAllowedHosts: config.botFetchAllowedHosts,
     });
     const app = await buildApp({
       db,
@@ -122,6 +123,7 @@ export async function createServerRuntime(config: ServerConfig, options: Runtime
       version: `${serverVersion} (definitions ${definitionsVersion})`,
       maxBodyBytes: config.maxBodyBytes,
       webRoot: config.webRoot ?? join(repoRoot, 'dist'),
+      appFrameOrigins: config.appFrameOrigins,
       auth,
       binary,
       bots,

@@ -1,4 +1,4 @@
-import type { AccessPolicy, ProjectMembership, Resource } from '@medplum/fhirtypes';
+import type { AccessPolicy, Project, ProjectMembership, Resource } from '@medplum/fhirtypes';
 import {
   canPerform,
   changedFields,
@@ -15,6 +15,7 @@ import {
   type AccessInteraction,
 } from '../../data-provider/access';
 import { errors } from '../fhir/fhirError';
+import { checkProjectWrite } from './projectFieldGuard';
 import type { SqlExecutor } from '../storage/database';
 import { accessScope, policyClause } from '../search/accessRestriction';
 import type { SearchParameterRegistry } from '../search/searchParameterRegistry';
@@ -124,6 +125,9 @@ export class AccessGuard {
   guardWrite<T extends Resource>(incoming: T, stored: Resource | undefined): T {
     if (incoming.resourceType === 'ProjectMembership' && !this.superAdmin) {
       this.checkMembershipWrite(incoming as ProjectMembership, stored as ProjectMembership | undefined);
+    }
+    if (incoming.resourceType === 'Project' && !this.superAdmin) {
+      checkProjectWrite(incoming as Project, stored as Project | undefined);
     }
     if (!this.policy) return incoming;
     const hidden = hiddenFieldsFor(this.policy, incoming.resourceType);

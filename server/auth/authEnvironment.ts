@@ -9,7 +9,10 @@ export interface AuthEnvironment {
   repository: Repository;
   registry: SearchParameterRegistry;
   keys: SigningKeys;
-  config: Pick<ServerConfig, 'baseUrl' | 'registration' | 'googleClientId' | 'googleJwksUrl'>;
+  config: Pick<
+    ServerConfig,
+    'baseUrl' | 'registration' | 'googleClientId' | 'googleJwksUrl' | 'emailProjectHourlyLimit'
+  >;
   /** The shared definitions project (readable by everyone). */
   sharedProjectId: string;
   /** The server's one e-mail sender (SMTP, or the DATA_DIR outbox). */

@@ -9,6 +9,7 @@ import { systemAuthor } from '../definitions/loadDefinitions';
 import type { RepositorySession } from '../fhir/repository';
 import { parseSearchRequest } from '../search/searchRequest';
 import { loadBotCode } from './botCode';
+import { botFetch } from './botFetch';
 import { runInSandbox, type BotValue, type BotFailure } from './botSandbox';
 import { RunLimiter } from './runLimiter';
 
@@ -17,8 +18,10 @@ export interface BotRunnerOptions {
   storage: BinaryStorage;
   baseUrl: string;
   timeoutMs: number;
-  /** Heap limit of a bot's worker. */
+  /** Memory limit of a bot's engine (its WebAssembly memory), in MB. */
   memoryMb?: number;
+  /** `host:port` entries a bot's fetch may reach although internal (BOT_FETCH_ALLOWED_HOSTS). */
+  fetchAllowedHosts?: readonly string[];
   /** How many bots may run at once (each has a worker and a heap); further runs wait their turn. */
   concurrency?: number;
 }
@@ -166,6 +169,8 @@ export class BotRunner {
     const traceId = randomUUID();
     const client = new FhirClient({ baseUrl: this.options.baseUrl, cacheTime: 0, autoBatchTime: 0 });
     client.setAccessToken(prepared.accessToken);
+    // Requests the bot started end with its run.
+    const fetches = new AbortController();
     let result: BotRunResult;
     try {
       result = await this.limiter.run(() =>
@@ -189,9 +194,12 @@ export class BotRunner {
             const fn = (client as unknown as Record<string, (...values: unknown[]) => Promise<unknown>>)[method];
             return fn.apply(client, args);
           },
+          onFetch: (request) =>
+            botFetch(request, { allowedHosts: this.options.fetchAllowedHosts ?? [], signal: fetches.signal }),
         }),
       );
     } finally {
+      fetches.abort();
       // The token lives exactly as long as the run.
       await this.options.auth.repository
         .transaction((session) => revokeLogin(session, prepared.login.id as string))

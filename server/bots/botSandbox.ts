@@ -1,5 +1,21 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { botPreludeSource } from './botPrelude';
 import { botWorkerSource } from './botWorkerSource';
+
+// Absolute paths, so the eval'd worker loads the engine whatever its working folder.
+const resolveModule = createRequire(import.meta.url).resolve;
+const quickjsCore = resolveModule('quickjs-emscripten-core');
+const quickjsVariant = resolveModule('@jitl/quickjs-wasmfile-release-sync');
+
+// The engine's code, compiled once per process and shared with each run's worker (a compiled
+// module is immutable code; every run instantiates it with a memory of its own).
+let compiledEngine: Promise<WebAssembly.Module> | undefined;
+function engineModule(): Promise<WebAssembly.Module> {
+  compiledEngine ??= WebAssembly.compile(readFileSync(resolveModule('@jitl/quickjs-wasmfile-release-sync/wasm')));
+  return compiledEngine;
+}
 
 /** What a bot returned: nothing, text, bytes or a JSON value. */
 export type BotValue =
@@ -16,6 +32,26 @@ export type SandboxOutcome =
 /** A call the bot made on its `medplum` client; answers a JSON-able value or throws. */
 export type ClientCall = (method: string, args: unknown[]) => Promise<unknown>;
 
+/** A `fetch` the bot made: the request as the bot gave it (body as Latin-1 bytes). */
+export interface BotFetchRequest {
+  url: string;
+  method: string;
+  headers: [string, string][];
+  body?: { latin1: string };
+}
+
+/** The answer a bot's `fetch` gets: the body as base64 (bytes, whatever the content). */
+export interface BotFetchAnswer {
+  url: string;
+  status: number;
+  statusText: string;
+  redirected: boolean;
+  headers: [string, string][];
+  base64: string;
+}
+
+export type FetchCall = (request: BotFetchRequest) => Promise<BotFetchAnswer>;
+
 export interface SandboxRun {
   code: string;
   /** The bot's event, as JSON-able data. */
@@ -23,16 +59,21 @@ export interface SandboxRun {
   timeoutMs: number;
   memoryMb: number;
   onCall: ClientCall;
+  /** The bot's `fetch`; refused when not given. */
+  onFetch?: FetchCall;
 }
 
 /** Log lines kept per run (a chatty bot must not fill the server's memory). */
 const maxLogLines = 1000;
+const maxLogLineLength = 10_000;
 
 type WorkerMessage =
   | { type: 'log'; line: string }
-  | { type: 'call'; id: number; method: string; args: string }
+  | { type: 'call'; id: number; target: 'medplum' | 'fetch'; method: string; args: string }
   | { type: 'done'; result: { kind: string; text?: string; latin1?: string; json?: string } }
-  | { type: 'failed'; message: string };
+  | { type: 'failed'; message: string }
+  | { type: 'timeout' }
+  | { type: 'memory' };
 
 function valueOf(result: { kind: string; text?: string; latin1?: string; json?: string }): BotValue {
   if (result.kind === 'text') return { kind: 'text', text: result.text ?? '' };
@@ -53,20 +94,35 @@ function describeError(error: unknown): { message: string; outcome?: unknown; st
 }
 
 /**
- * Runs bot code in a fresh worker thread (its own heap, limited by `memoryMb`) inside a `node:vm`
- * context, and stops it after `timeoutMs`. The worker is always terminated at the end, whatever
- * the bot did, so a hung or runaway bot costs the server nothing after its run.
+ * Runs bot code in QuickJS (a JavaScript engine compiled to WebAssembly, see botWorkerSource.ts) in
+ * a fresh worker thread with an empty environment, so a CPU-bound bot never blocks the server's
+ * event loop. QuickJS holds the bot to `memoryMb` and `timeoutMs`; the worker is also terminated at
+ * the deadline and always at the end, whatever the bot did, so a hung or runaway bot costs the
+ * server nothing after its run.
  */
-export function runInSandbox(run: SandboxRun): Promise<SandboxOutcome> {
+export async function runInSandbox(run: SandboxRun): Promise<SandboxOutcome> {
+  const wasmModule = await engineModule();
   return new Promise((resolve) => {
     const logs: string[] = [];
     let settled = false;
     const worker = new Worker(botWorkerSource, {
       eval: true,
-      workerData: { code: run.code, event: JSON.stringify(run.event ?? null), timeoutMs: run.timeoutMs },
+      workerData: {
+        code: run.code,
+        event: JSON.stringify(run.event ?? null),
+        timeoutMs: run.timeoutMs,
+        memoryMb: run.memoryMb,
+        prelude: botPreludeSource,
+        quickjsCore,
+        quickjsVariant,
+        wasmModule,
+      },
+      // Nothing of the server's environment in the thread that hosts the engine.
+      env: {},
       resourceLimits: {
-        maxOldGenerationSizeMb: run.memoryMb,
-        maxYoungGenerationSizeMb: Math.max(4, Math.floor(run.memoryMb / 8)),
+        // The bot's own heap is QuickJS's (WebAssembly memory); this bounds the host side's copies.
+        maxOldGenerationSizeMb: Math.max(64, run.memoryMb),
+        maxYoungGenerationSizeMb: 16,
         codeRangeSizeMb: 16,
         stackSizeMb: 4,
       },
@@ -80,13 +136,26 @@ export function runInSandbox(run: SandboxRun): Promise<SandboxOutcome> {
       void worker.terminate();
       resolve(outcome);
     };
-    const timer = setTimeout(
-      () => finish({ ok: false, failure: 'timeout', message: `Bot did not finish within ${run.timeoutMs} ms`, logs }),
-      run.timeoutMs,
-    );
+    const timedOut = () =>
+      finish({ ok: false, failure: 'timeout', message: `Bot did not finish within ${run.timeoutMs} ms`, logs });
+    const outOfMemory = () =>
+      finish({ ok: false, failure: 'memory', message: `Bot ran out of memory (limit ${run.memoryMb} MB)`, logs });
+    const timer = setTimeout(timedOut, run.timeoutMs);
+    const reply = (id: number, call: Promise<unknown>) =>
+      call.then(
+        (value) => {
+          if (settled) return;
+          const json = value === undefined ? undefined : JSON.stringify(value);
+          worker.postMessage({ type: 'reply', id, ok: true, json });
+        },
+        (error: unknown) => {
+          if (settled) return;
+          worker.postMessage({ type: 'reply', id, ok: false, json: JSON.stringify(describeError(error)) });
+        },
+      );
     worker.on('message', (message: WorkerMessage) => {
       if (message.type === 'log') {
-        if (logs.length < maxLogLines) logs.push(message.line);
+        if (logs.length < maxLogLines) logs.push(message.line.slice(0, maxLogLineLength));
       } else if (message.type === 'done') {
         try {
           finish({ ok: true, value: valueOf(message.result), logs });
@@ -95,6 +164,10 @@ export function runInSandbox(run: SandboxRun): Promise<SandboxOutcome> {
         }
       } else if (message.type === 'failed') {
         finish({ ok: false, failure: 'error', message: message.message, logs });
+      } else if (message.type === 'timeout') {
+        timedOut();
+      } else if (message.type === 'memory') {
+        outOfMemory();
       } else if (message.type === 'call') {
         let args: unknown[];
         try {
@@ -102,32 +175,26 @@ export function runInSandbox(run: SandboxRun): Promise<SandboxOutcome> {
         } catch {
           args = [];
         }
-        run.onCall(message.method, args).then(
-          (value) => {
-            if (settled) return;
-            const json = value === undefined ? undefined : JSON.stringify(value);
-            worker.postMessage({ type: 'reply', id: message.id, ok: true, json });
-          },
-          (error: unknown) => {
-            if (settled) return;
-            worker.postMessage({
-              type: 'reply',
-              id: message.id,
-              ok: false,
-              json: JSON.stringify(describeError(error)),
-            });
-          },
-        );
+        if (!Array.isArray(args)) args = [];
+        if (message.target === 'fetch') {
+          const fetchCall = run.onFetch;
+          reply(
+            message.id,
+            fetchCall
+              ? Promise.resolve().then(() => fetchCall(args[0] as BotFetchRequest))
+              : Promise.reject(new Error('fetch is not available to this bot')),
+          );
+        } else {
+          reply(
+            message.id,
+            Promise.resolve().then(() => run.onCall(message.method, args)),
+          );
+        }
       }
     });
     worker.on('error', (error: Error & { code?: string }) => {
       if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-        finish({
-          ok: false,
-          failure: 'memory',
-          message: `Bot ran out of memory (limit ${run.memoryMb} MB)`,
-          logs,
-        });
+        outOfMemory();
       } else {
         finish({ ok: false, failure: 'error', message: error.message, logs });
       }

@@ -93,20 +93,21 @@ describe('bot sandbox', () => {
   it('stops a bot that eats memory', async () => {
     const outcome = await run(
       `exports.handler = async () => { const keep = []; for (;;) keep.push(new Array(100000).fill('x' + keep.length)); };`,
-      { timeoutMs: 20_000, memoryMb: 32 },
+      { timeoutMs: 4000, memoryMb: 32 },
     );
     expect(outcome).toMatchObject({ ok: false, failure: 'memory' });
   });
 
-  it('gives the bot no way to compile code or reach the worker’s process', async () => {
+  it('runs the bot in QuickJS: compiling code finds no Node realm, no process, no require', async () => {
     const outcome = await run(`exports.handler = async (medplum) => {
       const attempts = [];
       for (const probe of [
-        () => eval('1 + 1'),
-        () => new Function('return process')(),
-        () => medplum.constructor.constructor('return process')(),
-        () => console.log.constructor('return process')(),
+        () => eval('typeof process'),
+        () => new Function('return typeof process')(),
+        () => medplum.constructor.constructor('return typeof process')(),
+        () => console.log.constructor('return typeof require')(),
         () => typeof process === 'undefined' ? null : process.pid,
+        () => typeof globalThis.Buffer,
       ]) {
         try { attempts.push(String(probe())); } catch (e) { attempts.push('refused'); }
       }
@@ -114,7 +115,116 @@ describe('bot sandbox', () => {
     };`);
     expect(outcome).toMatchObject({
       ok: true,
-      value: { kind: 'json', value: ['refused', 'refused', 'refused', 'refused', 'null'] },
+      value: { kind: 'json', value: ['undefined', 'undefined', 'undefined', 'undefined', 'null', 'undefined'] },
+    });
+  });
+
+  it('gives the web globals bots use: encoders, base64, URL, crypto', async () => {
+    const outcome = await run(`exports.handler = async () => {
+      const bytes = new TextEncoder().encode('héllo €😀');
+      const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode('abc')));
+      const sha512 = new Uint8Array(await crypto.subtle.digest('SHA-512', new Uint8Array([])));
+      const random = crypto.getRandomValues(new Uint8Array(32));
+      const url = new URL('/path/x?a=1&b=two+words#top', 'https://example.org:8443/base/');
+      url.searchParams.append('c', 'd&e');
+      const params = new URLSearchParams({ q: 'a b', n: '1' });
+      params.set('q', 'x/y');
+      let bad = 'accepted';
+      try { new URL('not a url'); } catch (e) { bad = e.name; }
+      return {
+        bytes: Array.from(bytes),
+        text: new TextDecoder().decode(bytes),
+        b64: btoa('Hello, bot!'),
+        unb64: atob('SGVsbG8sIGJvdCE='),
+        sha256: Array.from(digest).map((b) => b.toString(16).padStart(2, '0')).join(''),
+        sha512Length: sha512.length,
+        randomDiffers: random.some((b) => b !== 0) && random.length === 32,
+        uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(crypto.randomUUID()),
+        href: url.href, host: url.host, b: url.searchParams.get('b'),
+        params: params.toString(), bad,
+      };
+    };`);
+    expect(outcome).toMatchObject({
+      ok: true,
+      value: {
+        kind: 'json',
+        value: {
+          bytes: [...Buffer.from('héllo €😀', 'utf8')],
+          text: 'héllo €😀',
+          b64: 'SGVsbG8sIGJvdCE=',
+          unb64: 'Hello, bot!',
+          sha256: 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+          sha512Length: 64,
+          randomDiffers: true,
+          uuid: true,
+          href: 'https://example.org:8443/path/x?a=1&b=two+words&c=d%26e#top',
+          host: 'example.org:8443',
+          b: 'two words',
+          params: 'q=x%2Fy&n=1',
+          bad: 'TypeError',
+        },
+      },
+    });
+  });
+
+  it('hands fetch to the host and gives the answer back as a Response', async () => {
+    const seen: unknown[] = [];
+    const outcome = await run(
+      `exports.handler = async () => {
+        const response = await fetch('https://api.example/things?x=1', {
+          method: 'post', headers: { 'Content-Type': 'application/json', 'X-Key': 'k' }, body: JSON.stringify({ a: 'é' }),
+        });
+        let refused;
+        try { await fetch('https://refused.example/'); } catch (e) { refused = e.message; }
+        return { ok: response.ok, status: response.status, statusText: response.statusText,
+                 type: response.headers.get('Content-Type'), body: await response.json(), refused };
+      };`,
+      {
+        onFetch: async (request) => {
+          seen.push(request);
+          if (request.url.includes('refused')) throw new Error('fetch: not allowed');
+          return {
+            url: request.url,
+            status: 201,
+            statusText: 'Created',
+            redirected: false,
+            headers: [['content-type', 'application/json']],
+            base64: Buffer.from(JSON.stringify({ made: 'ü' })).toString('base64'),
+          };
+        },
+      },
+    );
+    expect(outcome).toMatchObject({
+      ok: true,
+      value: {
+        kind: 'json',
+        value: {
+          ok: true,
+          status: 201,
+          statusText: 'Created',
+          type: 'application/json',
+          body: { made: 'ü' },
+          refused: 'fetch: not allowed',
+        },
+      },
+    });
+    expect(seen[0]).toEqual({
+      url: 'https://api.example/things?x=1',
+      method: 'POST',
+      headers: [
+        ['content-type', 'application/json'],
+        ['x-key', 'k'],
+      ],
+      body: { latin1: Buffer.from(JSON.stringify({ a: 'é' })).toString('latin1') },
+    });
+  });
+
+  it('stops deep recursion and huge strings as the bot’s errors', async () => {
+    expect(
+      await run(`exports.handler = async () => { function f(n) { return f(n + 1) + 1; } return f(0); };`),
+    ).toMatchObject({ ok: false, failure: 'error', message: expect.stringContaining('stack overflow') });
+    expect(await run(`exports.handler = async () => { let s = 'x'; for (;;) s += s; };`)).toMatchObject({
+      ok: false,
     });
   });
 });

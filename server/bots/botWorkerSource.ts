@@ -2,158 +2,171 @@
  * The program of a bot's worker thread, as JavaScript source (workers are started with
  * `eval: true`, so no build step or loader is involved wherever the server runs).
  *
- * The bot's code runs in a `node:vm` context that never receives an object of the worker's own
- * realm: everything the bot sees (exports, the event, the `medplum` client, console) is made inside
- * the context from strings, and the context cannot compile code from strings (no eval, no
- * Function). The bot and the worker talk through plain arrays in the context, which the worker
- * polls: calls of `medplum.*` go to the server thread as messages, and answers come back as JSON
- * text. Protocol (worker → server): `{type: 'call', id, method, args}`, `{type: 'log', line}`,
- * `{type: 'done', result}` or `{type: 'failed', message}`; (server → worker):
- * `{type: 'reply', id, ok, json}`.
+ * The bot's code does not run in this thread's V8 realm at all: it runs in QuickJS compiled to
+ * WebAssembly (quickjs-emscripten), whose memory is one ArrayBuffer. Nothing the bot reaches is an
+ * object of Node: the only ways out are four host functions that take and answer strings
+ * (`botPrelude.ts`). So call-site walking, `constructor.constructor`, `import()` or proxies find
+ * QuickJS's own objects, never `process`, `require` or the file system. QuickJS enforces the
+ * memory limit (`setMemoryLimit`) and the time limit (an interrupt handler); the server thread also
+ * terminates this worker at the deadline.
+ *
+ * Protocol (worker → server): `{type: 'call', id, target, method, args}`, `{type: 'log', line}`,
+ * `{type: 'done', result}`, `{type: 'failed', message}`, `{type: 'timeout'}`, `{type: 'memory'}`;
+ * (server → worker): `{type: 'reply', id, ok, json}`.
  */
 export const botWorkerSource = String.raw`
 'use strict';
 const { parentPort, workerData } = require('node:worker_threads');
-const vm = require('node:vm');
-
-const context = vm.createContext({}, {
-  name: 'bot',
-  codeGeneration: { strings: false, wasm: false },
+const nodeCrypto = require('node:crypto');
+const { newQuickJSWASMModuleFromVariant, newVariant } = require(workerData.quickjsCore);
+// The engine's whole memory (heap, stack, data) is this one WebAssembly.Memory: its maximum is the
+// bot's memory limit, which no allocation can pass (QuickJS's own malloc accounting is not exact).
+const pages = Math.max(16, workerData.memoryMb) * 16;
+const memory = new WebAssembly.Memory({ initial: Math.min(256, pages), maximum: pages });
+const variant = newVariant(require(workerData.quickjsVariant).default, {
+  wasmMemory: memory,
+  wasmModule: workerData.wasmModule,
 });
 
-// Built inside the context, so every object the bot can reach belongs to the context's realm.
-const bootstrap = ${'`'}
-(function () {
-  const outbox = [];
-  const pending = new Map();
-  let nextId = 0;
-  const bridge = { outbox, result: undefined };
-  function format(value) {
-    if (typeof value === 'string') return value;
-    if (value instanceof Error) return value.stack || value.message;
-    try { return JSON.stringify(value); } catch (e) { return String(value); }
+const deadline = Date.now() + workerData.timeoutMs;
+let finished = false;
+
+function report(message) {
+  if (finished) return;
+  if (message.type === 'done' || message.type === 'failed' || message.type === 'timeout' || message.type === 'memory') finished = true;
+  parentPort.postMessage(message);
+}
+
+/** A message the bot posted: untrusted text, copied field by field into plain values. */
+function relay(text) {
+  let message;
+  try { message = JSON.parse(text); } catch (e) { return; }
+  if (!message || typeof message !== 'object') return;
+  if (message.type === 'log') report({ type: 'log', line: String(message.line) });
+  else if (message.type === 'call') {
+    const target = message.target === 'fetch' ? 'fetch' : 'medplum';
+    report({ type: 'call', id: Number(message.id), target, method: String(message.method), args: String(message.args) });
+  } else if (message.type === 'timer') {
+    const id = Number(message.id);
+    setTimeout(() => callBridge('fire', [id]), Math.min(Number(message.delay) || 0, workerData.timeoutMs));
+  } else if (message.type === 'done') {
+    const r = message.result || {};
+    report({ type: 'done', result: {
+      kind: String(r.kind),
+      text: r.text === undefined ? undefined : String(r.text),
+      latin1: r.latin1 === undefined ? undefined : String(r.latin1),
+      json: r.json === undefined ? undefined : String(r.json),
+    } });
+  } else if (message.type === 'failed') {
+    const text = String(message.message);
+    report(text === 'out of memory' ? { type: 'memory' } : { type: 'failed', message: text });
   }
-  function log(level, args) {
-    outbox.push({ type: 'log', line: (level === 'log' ? '' : level.toUpperCase() + ' ') + Array.prototype.map.call(args, format).join(' ') });
+}
+
+let vm;
+let runtime;
+let bridge;
+
+/** Ends the run for a QuickJS exception that escaped the bot's own handling. */
+function failWith(errorHandle) {
+  const error = vm.dump(errorHandle);
+  errorHandle.dispose();
+  const message = error && typeof error === 'object' ? String(error.message) : String(error);
+  if (Date.now() >= deadline || message === 'interrupted') report({ type: 'timeout' });
+  else if (message === 'out of memory') report({ type: 'memory' });
+  else report({ type: 'failed', message: error && error.name && error.name !== 'Error' ? error.name + ': ' + message : message });
+}
+
+/** Runs promise jobs until none is left (the interrupt handler bounds them in time). */
+function drain() {
+  for (;;) {
+    if (finished) return;
+    const result = runtime.executePendingJobs();
+    if (result.error) { failWith(result.error); return; }
+    const count = result.value;
+    if (count === 0) return;
   }
-  const console = {
-    log: function () { log('log', arguments); },
-    info: function () { log('info', arguments); },
-    warn: function () { log('warn', arguments); },
-    error: function () { log('error', arguments); },
-    debug: function () { log('debug', arguments); },
-  };
-  function call(method, args) {
-    return new Promise(function (resolve, reject) {
-      const id = ++nextId;
-      pending.set(id, { resolve: resolve, reject: reject });
-      let json;
-      try { json = JSON.stringify(args === undefined ? [] : args); } catch (e) { pending.delete(id); reject(e); return; }
-      outbox.push({ type: 'call', id: id, method: method, args: json });
-    });
-  }
-  bridge.deliver = function (id, ok, json) {
-    const waiting = pending.get(id);
-    if (!waiting) return;
-    pending.delete(id);
-    const value = json === undefined ? undefined : JSON.parse(json);
-    if (ok) { waiting.resolve(value); return; }
-    const error = new Error(value && value.message ? value.message : 'Request failed');
-    if (value && value.outcome) error.outcome = value.outcome;
-    if (value && value.status) error.status = value.status;
-    waiting.reject(error);
-  };
-  const medplum = new Proxy({}, {
-    get: function (_target, name) {
-      if (typeof name !== 'string' || name === 'then') return undefined;
-      return function () { return call(name, Array.prototype.slice.call(arguments)); };
-    },
+}
+
+function callBridge(name, args) {
+  if (finished) return;
+  const fn = vm.getProp(bridge, name);
+  const handles = args.map((value) => {
+    if (value === undefined) return vm.undefined;
+    if (typeof value === 'number') return vm.newNumber(value);
+    if (typeof value === 'boolean') return value ? vm.true : vm.false;
+    return vm.newString(String(value));
   });
-  // Timers are kept here and fired by the worker: the bot never holds the worker's own functions.
-  const timers = new Map();
-  let nextTimer = 0;
-  function setTimeout(callback, delay) {
-    if (typeof callback !== 'function') throw new TypeError('setTimeout needs a function');
-    const id = ++nextTimer;
-    timers.set(id, { callback: callback, args: Array.prototype.slice.call(arguments, 2) });
-    outbox.push({ type: 'timer', id: id, delay: Math.max(0, Number(delay) || 0) });
-    return id;
-  }
-  function clearTimeout(id) { timers.delete(id); }
-  bridge.fire = function (id) {
-    const timer = timers.get(id);
-    if (!timer) return;
-    timers.delete(id);
-    try { timer.callback.apply(undefined, timer.args); } catch (error) { log('error', [error]); }
-  };
-  const module = { exports: {} };
-  function require(name) {
-    throw new Error('Bots cannot load modules ("' + name + '"): use the medplum client and the event');
-  }
-  bridge.start = function (code, eventJson) {
-    const event = JSON.parse(eventJson);
-    return { module: module, scope: { exports: module.exports, module: module, require: require, console: console, medplum: medplum, event: event, setTimeout: setTimeout, clearTimeout: clearTimeout } };
-  };
-  bridge.finish = function (handler, medplumArg, event) {
-    Promise.resolve()
-      .then(function () { return handler(medplumArg, event); })
-      .then(function (value) {
-        let result;
-        if (value === undefined) result = { kind: 'none' };
-        else if (typeof value === 'string') result = { kind: 'text', text: value };
-        else if (value instanceof Uint8Array) {
-          let text = '';
-          for (let i = 0; i < value.length; i++) text += String.fromCharCode(value[i]);
-          result = { kind: 'bytes', latin1: text };
-        } else result = { kind: 'json', json: JSON.stringify(value) };
-        outbox.push({ type: 'done', result: result });
-      }, function (error) {
-        outbox.push({ type: 'failed', message: error && error.message ? String(error.message) : String(error) });
-      });
-  };
-  return bridge;
-})()
-${'`'};
-
-const bridge = vm.runInContext(bootstrap, context);
-const started = bridge.start(null, workerData.event);
-
-function flush() {
-  while (bridge.outbox.length > 0) {
-    const message = bridge.outbox.shift();
-    // Copied field by field into this realm's plain values before leaving the thread.
-    if (message.type === 'log') parentPort.postMessage({ type: 'log', line: String(message.line) });
-    else if (message.type === 'timer') {
-      const id = Number(message.id);
-      setTimeout(() => bridge.fire(id), Number(message.delay));
-    } else if (message.type === 'call') parentPort.postMessage({ type: 'call', id: Number(message.id), method: String(message.method), args: String(message.args) });
-    else if (message.type === 'done') {
-      const r = message.result;
-      parentPort.postMessage({ type: 'done', result: { kind: String(r.kind), text: r.text === undefined ? undefined : String(r.text), latin1: r.latin1 === undefined ? undefined : String(r.latin1), json: r.json === undefined ? undefined : String(r.json) } });
-    } else if (message.type === 'failed') parentPort.postMessage({ type: 'failed', message: String(message.message) });
-  }
+  const result = vm.callFunction(fn, vm.undefined, ...handles);
+  fn.dispose();
+  for (const handle of handles) handle.dispose();
+  if (result.error) { failWith(result.error); return; }
+  result.value.dispose();
+  drain();
 }
 
 parentPort.on('message', (message) => {
-  if (message.type === 'reply') bridge.deliver(message.id, message.ok, message.json);
+  if (message && message.type === 'reply') callBridge('deliver', [Number(message.id), Boolean(message.ok), message.json]);
 });
 
-const pump = setInterval(flush, 1);
+newQuickJSWASMModuleFromVariant(variant).then((quickjs) => {
+  runtime = quickjs.newRuntime();
+  runtime.setMemoryLimit(workerData.memoryMb * 1024 * 1024);
+  runtime.setMaxStackSize(512 * 1024);
+  runtime.setInterruptHandler(() => Date.now() >= deadline);
+  vm = runtime.newContext();
 
-try {
-  // The module wrapper runs as a script in the context; a syntax error is the bot's error.
-  const wrapper = new vm.Script('(function (exports, module, require, console, medplum, event, setTimeout, clearTimeout) {' + workerData.code + '\n})', { filename: 'bot.js' });
-  const scope = started.scope;
-  wrapper.runInContext(context, { timeout: workerData.timeoutMs })(scope.exports, scope.module, scope.require, scope.console, scope.medplum, scope.event, scope.setTimeout, scope.clearTimeout);
-  const handler = started.module.exports && started.module.exports.handler;
-  if (typeof handler !== 'function') {
-    parentPort.postMessage({ type: 'failed', message: 'The bot does not export a handler function (exports.handler = async (medplum, event) => …)' });
-  } else {
-    bridge.finish(handler, scope.medplum, scope.event);
-  }
-} catch (error) {
-  flush();
-  parentPort.postMessage({ type: 'failed', message: error && error.message ? String(error.message) : String(error) });
-}
-void pump;
+  const host = vm.newObject();
+  const define = (name, fn) => {
+    const handle = vm.newFunction(name, (...args) => {
+      try {
+        return vm.newString(String(fn(...args.map((arg) => vm.getString(arg)))));
+      } catch (error) {
+        return { error: vm.newError(String(error && error.message ? error.message : error)) };
+      }
+    });
+    vm.setProp(host, name, handle);
+    handle.dispose();
+  };
+  define('post', (text) => { relay(text); return ''; });
+  define('url', (input, base, hasBase, property, value) => {
+    try {
+      const url = hasBase === 'true' ? new URL(input, base) : new URL(input);
+      if (property) url[property] = value;
+      const parts = {};
+      for (const key of ['href', 'origin', 'protocol', 'username', 'password', 'host', 'hostname', 'port', 'pathname', 'search', 'hash']) parts[key] = url[key];
+      return JSON.stringify(parts);
+    } catch (error) {
+      return JSON.stringify({ error: 'Invalid URL: ' + input });
+    }
+  });
+  define('random', (count) => nodeCrypto.randomBytes(Math.min(65536, Math.max(0, Number(count) || 0))).toString('hex'));
+  define('digest', (name, hex) => {
+    if (!['SHA-1', 'SHA-256', 'SHA-384', 'SHA-512'].includes(name)) throw new Error('Unsupported digest ' + name);
+    return nodeCrypto.createHash(name.replace('-', '').toLowerCase()).update(Buffer.from(hex, 'hex')).digest('hex');
+  });
+
+  const prelude = vm.evalCode(workerData.prelude, 'prelude.js');
+  if (prelude.error) { failWith(prelude.error); return; }
+  const made = vm.callFunction(prelude.value, vm.undefined, host);
+  prelude.value.dispose();
+  host.dispose();
+  if (made.error) { failWith(made.error); return; }
+  bridge = made.value;
+
+  // The module wrapper: a syntax error in the bot's code is the bot's error.
+  const wrapper = vm.evalCode('(function (exports, module, require, medplum, event) {' + workerData.code + '\n})', 'bot.js');
+  if (wrapper.error) { failWith(wrapper.error); return; }
+  const start = vm.getProp(bridge, 'start');
+  const event = vm.newString(workerData.event);
+  const started = vm.callFunction(start, vm.undefined, wrapper.value, event);
+  start.dispose();
+  event.dispose();
+  wrapper.value.dispose();
+  if (started.error) { failWith(started.error); return; }
+  started.value.dispose();
+  drain();
+}).catch((error) => {
+  report({ type: 'failed', message: 'The bot engine failed: ' + (error && error.message ? error.message : String(error)) });
+});
 `;

@@ -3,19 +3,28 @@ import type { AuthEnvironment } from '../auth/authEnvironment';
 import { authenticate } from '../auth/authenticate';
 import { errors, outcomeOf } from '../fhir/fhirError';
 import { parseOutgoingEmail } from './emailInput';
+import { checkEmailPermission, quotaExceeded, takeEmailQuota } from './emailQuota';
 
 /**
- * `POST /email/v1/send` (Medplum's path): project admins and super admins send a message through
- * the server's one e-mail sender. The answer says honestly where it went: accepted by the SMTP
- * server, or only written to the outbox (no SMTP_URL), never "delivered".
+ * `POST /email/v1/send` (Medplum's path): super admins, and admins of projects a super admin gave
+ * the `email` feature, send a message through the server's one e-mail sender, at most
+ * EMAIL_PROJECT_HOURLY_LIMIT an hour per project (super admins are not counted). The answer says
+ * honestly where it went: accepted by the SMTP server, or only written to the outbox (no
+ * SMTP_URL), never "delivered".
  */
 export async function emailRoutes(app: FastifyInstance, env: AuthEnvironment): Promise<void> {
   app.post('/email/v1/send', async (request, reply) => {
     const caller = await authenticate(env, request);
-    if (!caller.superAdmin && !caller.projectAdmin) {
-      throw errors.forbidden('Forbidden: only project admins and super admins may send e-mail');
-    }
+    checkEmailPermission(caller);
     const message = parseOutgoingEmail(request.body);
+    if (!caller.superAdmin) {
+      const limit = env.config.emailProjectHourlyLimit;
+      const waitSeconds = await takeEmailQuota(env.repository.db, caller.project.id as string, limit);
+      if (waitSeconds !== undefined) {
+        reply.header('retry-after', String(waitSeconds));
+        throw quotaExceeded(limit, waitSeconds);
+      }
+    }
     const result = await env.email.send(message).catch((error: unknown) => {
       request.log.error({ err: error }, 'SMTP delivery failed');
       throw errors.notSupported(`The SMTP server did not accept the message: ${(error as Error).message}`, 502);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { api, apiStatus, main, signInAs as signIn } from './consoleSupport';
+import { injectAxe } from './axeInjection';
 
 // Set SCREENSHOT_DIR=docs/screenshots to refresh the pictures in the docs; CI keeps them out of the tree.
 const shots = process.env.SCREENSHOT_DIR ?? 'test-results/screenshots';
@@ -356,7 +357,7 @@ test.describe('resource console', () => {
 
 /** Serious and critical axe-core findings in the console's content area (the shell is checked by its own tests). */
 async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: 'node_modules/axe-core/axe.min.js' });
+  await injectAxe(page);
   return page.evaluate(async () => {
     type Result = { violations: { id: string; impact: string; nodes: { target: string[] }[] }[] };
     const axe = (window as unknown as { axe: { run: (context: string) => Promise<Result> } }).axe;

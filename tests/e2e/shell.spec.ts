@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { injectAxe } from './axeInjection';
 
 const demoPassword = 'e2e-demo-password';
 const screenshots = 'docs/screenshots';
@@ -263,7 +264,7 @@ async function bodyIsDark(page: Page): Promise<boolean> {
 }
 
 async function checkAccessibility(page: Page): Promise<void> {
-  await page.addScriptTag({ path: 'node_modules/axe-core/axe.min.js' });
+  await injectAxe(page);
   const violations = await page.evaluate(async () => {
     const result = await (
       window as unknown as {

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import { exchangeCode, pkcePair, signIn, type Tokens } from '../../server/cli/passwordSignIn';
+import { injectAxe } from './axeInjection';
 
 export const base = `http://127.0.0.1:${process.env.E2E_PORT ?? 8199}/`;
 export const demoPassword = 'e2e-demo-password';
@@ -122,7 +123,7 @@ interface AxeResult {
 /** axe-core on the page: no serious or critical violation. */
 export async function expectAccessible(page: Page): Promise<void> {
   await settled(page);
-  await page.addScriptTag({ path: 'node_modules/axe-core/axe.min.js' });
+  await injectAxe(page);
   const result = await page.evaluate(
     () => (window as unknown as { axe: { run(): Promise<AxeResult> } }).axe.run() as Promise<AxeResult>,
   );

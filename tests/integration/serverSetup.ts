@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -20,6 +20,10 @@ declare module 'vitest' {
     expiredToken: string;
     foreignAudienceToken: string;
     dataDir: string;
+    /** A loopback port listed in the server's BOT_FETCH_ALLOWED_HOSTS (bot fetch tests listen on it). */
+    botFetchPort: number;
+    /** A value only the server's process.env holds: a bot that finds it has escaped its sandbox. */
+    serverEnvMarker: string;
   }
 }
 
@@ -29,6 +33,15 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'hearth-test-'));
+  // A stand-in for the built web app (dist/ is not built for the server suite): the server serves
+  // it like the real one, so its headers can be tested (server/securityHeaders.test.ts).
+  const webRoot = mkdtempSync(join(tmpdir(), 'hearth-test-web-'));
+  mkdirSync(join(webRoot, 'assets'));
+  writeFileSync(
+    join(webRoot, 'index.html'),
+    '<!doctype html><html lang="en"><head><title>Hearth EMR</title><script type="module" src="/assets/app.js"></script></head><body><div id="root"></div></body></html>',
+  );
+  writeFileSync(join(webRoot, 'assets', 'app.js'), 'document.title = "Hearth EMR";\n');
   const nativeUrl = process.env.HEARTH_TEST_DATABASE_URL;
   let databaseUrl: string | undefined;
   let dropDatabase: (() => Promise<void>) | undefined;
@@ -52,6 +65,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const adminPassword = 'test-admin-password-1';
   // Links in answers carry BASE_URL, so the port must be known before the server starts.
   const port = await freePort();
+  const botFetchPort = await freePort();
+  const serverEnvMarker = `server-env-marker-${process.pid}-${Date.now()}`;
+  process.env.HEARTH_TEST_ENV_MARKER = serverEnvMarker;
   const config = loadServerConfig({
     PORT: String(port),
     BASE_URL: `http://127.0.0.1:${port}/`,
@@ -60,6 +76,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
     MAX_BODY_BYTES: String(8 * 1024 * 1024),
     ADMIN_EMAIL: 'admin@example.com',
     ADMIN_PASSWORD: adminPassword,
+    WEB_ROOT: webRoot,
+    BOT_FETCH_ALLOWED_HOSTS: `127.0.0.1:${botFetchPort}`,
+    // Small, so the e-mail tests reach it (server/email/email.test.ts).
+    EMAIL_PROJECT_HOURLY_LIMIT: '5',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   });
   const runtime: ServerRuntime = await createServerRuntime(config, {});
@@ -81,10 +101,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
     ),
   );
   project.provide('dataDir', dataDir);
+  project.provide('botFetchPort', botFetchPort);
+  project.provide('serverEnvMarker', serverEnvMarker);
 
   return async () => {
     await runtime.close();
     await dropDatabase?.();
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(webRoot, { recursive: true, force: true });
   };
 }

@@ -4,6 +4,7 @@ import type { FhirClient } from '../../../data-provider/client';
 import { OperationOutcomeError } from '../../../data-provider/outcomes';
 import { createFhirDataProvider } from '../../../data-provider/react-admin';
 import { uniqueEmail } from '../accounts';
+import { http } from '../fhirClient';
 import { ownerClient, signInWithClient, testClient } from './clientSession';
 
 async function failure(promise: Promise<unknown>): Promise<OperationOutcomeError> {
@@ -213,6 +214,12 @@ describe('FhirClient against the server: operations and services', () => {
   });
 
   it('e-mail: the answer says where the message went', async () => {
+    // Sending e-mail is a Project feature only a super admin turns on (issue 14 item 11).
+    const project = await http<Record<string, unknown>>('GET', `fhir/R4/Project/${owner.projectId}`);
+    expect(
+      (await http('PUT', `fhir/R4/Project/${owner.projectId}`, { body: { ...project.body, features: ['email'] } }))
+        .status,
+    ).toBe(200);
     const outcome = await client.sendEmail({ to: 'someone@example.org', subject: 'Hello', text: 'From the client' });
     expect(outcome.issue[0].details?.text).toContain('outbox');
   });
