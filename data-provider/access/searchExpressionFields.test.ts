@@ -9,9 +9,9 @@ describe('fields read by search expressions', () => {
       ['component', 'code'],
     ]);
     expect(expressionPaths('(Observation.value as Quantity)', 'Observation')).toEqual([['value']]);
-    expect(expressionPaths('Observation.value.as(Quantity) | Observation.value.as(SampledData)', 'Observation')).toEqual(
-      [['value'], ['value']],
-    );
+    expect(
+      expressionPaths('Observation.value.as(Quantity) | Observation.value.as(SampledData)', 'Observation'),
+    ).toEqual([['value'], ['value']]);
     expect(expressionPaths("Patient.name.where(use='official').given", 'Patient')).toEqual([['name', 'given']]);
     expect(expressionPaths("Patient.extension('http://x|y').value", 'Patient')).toEqual([['extension', 'value']]);
     expect(expressionPaths('Encounter.diagnosis.condition.resolve().code', 'Encounter')).toEqual([
@@ -20,12 +20,14 @@ describe('fields read by search expressions', () => {
   });
 
   it('a parameter reads a hidden field when either path contains the other', () => {
-    expect(hiddenFieldsReadBy('Encounter.reasonCode', 'Encounter', ['reasonCode', 'diagnosis'])).toEqual(['reasonCode']);
+    expect(hiddenFieldsReadBy('Encounter.reasonCode', 'Encounter', ['reasonCode', 'diagnosis'])).toEqual([
+      'reasonCode',
+    ]);
     expect(hiddenFieldsReadBy('Encounter.diagnosis.condition', 'Encounter', ['reasonCode', 'diagnosis'])).toEqual([
       'diagnosis',
     ]);
     expect(hiddenFieldsReadBy('Patient.identifier', 'Patient', ['identifier.value'])).toEqual(['identifier.value']);
-    expect(hiddenFieldsReadBy('Patient.telecom.where(system=\'phone\')', 'Patient', ['telecom.value'])).toEqual([
+    expect(hiddenFieldsReadBy("Patient.telecom.where(system='phone')", 'Patient', ['telecom.value'])).toEqual([
       'telecom.value',
     ]);
     expect(hiddenFieldsReadBy('(Observation.value as Quantity)', 'Observation', ['valueQuantity'])).toEqual([

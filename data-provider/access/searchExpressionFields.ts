@@ -13,7 +13,11 @@ export function expressionPaths(expression: string, resourceType: string): strin
 }
 
 /** The hidden fields (dotted paths) that `expression` reads. */
-export function hiddenFieldsReadBy(expression: string, resourceType: string, hiddenFields: readonly string[]): string[] {
+export function hiddenFieldsReadBy(
+  expression: string,
+  resourceType: string,
+  hiddenFields: readonly string[],
+): string[] {
   const paths = expressionPaths(expression, resourceType);
   return hiddenFields.filter((field) => {
     const hidden = field.split('.');

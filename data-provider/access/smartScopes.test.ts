@@ -17,7 +17,7 @@ describe('SMART scopes', () => {
     const scope = parseResourceScope('patient/Observation.rs?category=laboratory');
     expect(scope?.interactions).toEqual(['read', 'vread', 'history', 'search']);
     expect(scope?.query).toBe('category=laboratory');
-    expect(parseResourceScope('user/Patient.cruds')?.interactions.sort()).toEqual(
+    expect([...(parseResourceScope('user/Patient.cruds')?.interactions ?? [])].sort()).toEqual(
       ['create', 'delete', 'history', 'patch', 'read', 'search', 'update', 'vread'].sort(),
     );
     expect(parseResourceScope('user/Patient.c')?.interactions).toEqual(['create']);
