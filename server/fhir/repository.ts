@@ -307,7 +307,7 @@ export class RepositorySession {
       // projects, so creating would fail exactly for ids another project uses — an oracle. Every
       // id the caller cannot update gets this one answer.
       throw errors.notFoundWith(
-        `Not found: ${resource.resourceType}/${resource.id} is not a resource of your project (create new resources with POST; the server assigns the id)`,
+        'Not found: PUT updates an existing resource of your project; create new resources with POST (the server assigns the id)',
       );
     }
     if (existing) await this.checkWritable(existing, 'update');
@@ -472,7 +472,7 @@ export class RepositorySession {
         missing.map((r) => ({
           severity: 'error' as const,
           code: 'invalid' as const,
-          details: { text: `Invalid reference ${r.resourceType}/${r.id}: not a resource of your project` },
+          details: { text: 'Invalid reference: it must point at a current resource of your project' },
           expression: [r.path],
         })),
       );
