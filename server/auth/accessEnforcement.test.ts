@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { baseUrl, http, issueExpressions, issueText } from '../../tests/integration/fhirClient';
 import { registerProjectOwner, registerUser, signInWithScope, uniqueEmail } from '../../tests/integration/accounts';
 import { pkcePair, signIn } from '../../tests/integration/signIn';
+import { SocketTestClient, statusOf } from '../realtime/socketTestClient.test-support';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- FHIR answers of many shapes */
 type Answer = { status: number; body: any };
@@ -253,6 +254,25 @@ describe('access enforcement (issue 14)', () => {
       expect(binary.status).toBe(403);
     });
 
+    it("a project admin's scoped token cannot invite people or run bots", async () => {
+      const tokens = await signInWithScope(owner.email, owner.password, 'openid user/Observation.read');
+      const invite = await http('POST', `admin/projects/${owner.projectId}/invite`, {
+        token: tokens.access_token,
+        body: { resourceType: 'Practitioner', firstName: 'Eve', lastName: 'Scoped', email: uniqueEmail('eve') },
+      });
+      expect(invite.status).toBe(403);
+      expect(issueText(invite.body)).toBe("Forbidden: the token's scopes do not allow create of ProjectMembership");
+      const bot = await http('POST', 'fhir/R4/Bot/any-bot/$execute', { token: tokens.access_token, body: {} });
+      expect(bot.status).toBe(403);
+      expect(issueText(bot.body)).toBe("Forbidden: the token's scopes do not allow update of Bot");
+      // The same admin signed in without resource scopes may invite.
+      const full = await http('POST', `admin/projects/${owner.projectId}/invite`, {
+        token: owner.tokens.access_token,
+        body: { resourceType: 'Practitioner', firstName: 'Eve', lastName: 'Full', email: uniqueEmail('eve') },
+      });
+      expect(full.status).toBe(200);
+    });
+
     it('$everything holds only the types the scopes grant', async () => {
       const app = await member(undefined, await practitioner(), 'openid user/Patient.read user/Observation.read');
       const everything = await app.get(`Patient/${ids.alice}/$everything`);
@@ -262,6 +282,47 @@ describe('access enforcement (issue 14)', () => {
       // The owner's answer has the Encounter the scoped token does not see.
       const full = await admin().get(`Patient/${ids.alice}/$everything`);
       expect(full.body.entry.some((e: any) => e.resource.resourceType === 'Encounter')).toBe(true);
+    });
+
+    it('websocket subscriptions notify only what the scopes let the token read', async () => {
+      const vitals = 'http://terminology.hl7.org/CodeSystem/observation-category|vital-signs';
+      const app = await member(
+        undefined,
+        await practitioner(),
+        `openid user/Subscription.cruds user/Observation.rs?category=${vitals}`,
+      );
+      const subscribe = async (criteria: string) =>
+        (
+          await app.post('Subscription', {
+            resourceType: 'Subscription',
+            status: 'active',
+            reason: 'scope test',
+            criteria,
+            channel: { type: 'websocket' },
+          })
+        ).body.id as string;
+      const observations = await subscribe(`Observation?subject=Patient/${ids.alice}`);
+      const encounters = await subscribe(`Encounter?subject=Patient/${ids.alice}`);
+      const client = await SocketTestClient.open(baseUrl().replace(/^http/, 'ws') + 'ws/subscriptions-r4');
+      try {
+        for (const id of [observations, encounters]) {
+          const binding = await app.get(`Subscription/${id}/$get-ws-binding-token`);
+          await client.bind(binding.body.parameter.find((p: any) => p.name === 'token').valueString, id);
+        }
+        await admin().post('Encounter', {
+          resourceType: 'Encounter',
+          status: 'planned',
+          class: { code: 'AMB' },
+          subject: { reference: `Patient/${ids.alice}` },
+        });
+        await admin().post('Observation', observation(ids.alice, 'laboratory'));
+        const vital = await admin().post('Observation', observation(ids.alice, 'vital-signs'));
+        const notification = await client.notification(observations);
+        expect(notification.entry[1].resource.id).toBe(vital.body.id);
+        expect(client.messages.filter((m) => statusOf(m)?.type === 'event-notification')).toEqual([]);
+      } finally {
+        await client.close();
+      }
     });
 
     it('v2 scopes: letters and a category restriction', async () => {

@@ -70,6 +70,16 @@ export class AccessGuard {
     );
   }
 
+  /**
+   * 403 when the token's SMART scopes do not grant `interaction` on the type (for calls outside the
+   * repository too: running a bot, inviting). Tokens without resource scopes pass.
+   */
+  checkScopes(resourceType: string, interaction: AccessInteraction): void {
+    if (this.scoped && this.scopeEntries(resourceType, interaction).length === 0) {
+      throw errors.forbidden(`Forbidden: the token's scopes do not allow ${interaction} of ${resourceType}`);
+    }
+  }
+
   /** Is the token narrowed by SMART resource scopes? */
   get scoped(): boolean {
     return this.options.scopes !== undefined;
@@ -110,9 +120,7 @@ export class AccessGuard {
       throw errors.forbidden(`Forbidden: ${resourceType} resources are never writable (${interaction})`);
     }
     const sharedRead = isReadInteraction(interaction) && sharedDefinitionTypes.includes(resourceType);
-    if (this.scoped && !sharedRead && this.scopeEntries(resourceType, interaction).length === 0) {
-      throw errors.forbidden(`Forbidden: the token's scopes do not allow ${interaction} of ${resourceType}`);
-    }
+    if (!sharedRead) this.checkScopes(resourceType, interaction);
     if (this.superAdmin) return;
     if (!isReadInteraction(interaction) && !this.options.projectAdmin && projectAdminTypes.includes(resourceType)) {
       throw errors.forbidden(`Forbidden: only project admins may ${interaction} ${resourceType} resources`);
