@@ -299,6 +299,20 @@ describe('access enforcement (issue 14)', () => {
       expect(full.status).toBe(200);
     });
 
+    it("narrow a super admin's token too", async () => {
+      const tokens = await signInWithScope('admin@example.com', inject('adminPassword'), 'openid user/Observation.rs');
+      const scoped = as(tokens.access_token);
+      expect((await scoped.post('Patient', { resourceType: 'Patient' })).status).toBe(403);
+      expect((await scoped.get(`Patient/${ids.alice}`)).status).toBe(403);
+      // Still every project's Observations, as super admin, but nothing else.
+      expect((await scoped.get(`Observation/${ids.aliceVital}`)).status).toBe(200);
+      const history = await scoped.get('_history?_count=50');
+      expect(history.status).toBe(200);
+      expect(history.body.entry.every((e: any) => e.resource.resourceType === 'Observation')).toBe(true);
+      const current = await scoped.get(`Observation/${ids.aliceVital}`);
+      expect((await scoped.put(`Observation/${ids.aliceVital}`, current.body)).status).toBe(403);
+    });
+
     it('$everything holds only the types the scopes grant', async () => {
       const app = await member(undefined, await practitioner(), 'openid user/Patient.read user/Observation.read');
       const everything = await app.get(`Patient/${ids.alice}/$everything`);

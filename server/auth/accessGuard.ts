@@ -85,6 +85,11 @@ export class AccessGuard {
     return this.options.scopes !== undefined;
   }
 
+  /** A super admin whose token is not narrowed by scopes: no row-level check applies. */
+  get unrestricted(): boolean {
+    return this.superAdmin && !this.scoped;
+  }
+
   /**
    * The token's scopes that grant `interaction` on the type, as policy entries (a `patient/` scope
    * is the launch patient's compartment, a v2 query its criteria). Undefined when the token is not

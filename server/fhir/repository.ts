@@ -202,11 +202,11 @@ export class RepositorySession {
 
   /** After a write is buffered: the written version must still be within what the caller may write. */
   private async checkWritten(resource: Resource): Promise<void> {
-    if (!this.access || this.access.superAdmin) return;
+    if (!this.access || this.access.unrestricted) return;
     await this.flush();
     if (!(await this.access.allows(this.tx, resource, 'create'))) {
       throw errors.forbidden(
-        `Forbidden: the ${resource.resourceType} would be outside the compartment or criteria of your access policy`,
+        `Forbidden: the ${resource.resourceType} would be outside the compartment or criteria of your access policy${this.access.scoped ? ' or scopes' : ''}`,
       );
     }
   }
@@ -215,8 +215,8 @@ export class RepositorySession {
   private async checkWritable(row: CurrentRow, interaction: AccessInteraction): Promise<void> {
     if (!this.access) return;
     if (!this.access.seesProject(row.project_id)) throw errors.notFound();
-    if (this.access.superAdmin) return;
-    if (this.access.isShared(row.project_id)) {
+    if (this.access.unrestricted) return;
+    if (this.access.isShared(row.project_id) && !this.access.superAdmin) {
       throw errors.forbidden(
         `Forbidden: shared definitions are read-only (${interaction} of ${row.content.resourceType})`,
       );
@@ -389,7 +389,7 @@ export class RepositorySession {
       where.push(`last_updated >= $${params.length}`);
     }
     if (query.resourceType) this.access?.checkInteraction(query.resourceType, 'history');
-    const guard = this.access && !this.access.superAdmin ? this.access : undefined;
+    const guard = this.access && !this.access.unrestricted ? this.access : undefined;
     if (guard?.scope.visible && query.resourceType) {
       // A version is listed when the caller may read the resource as it is now.
       const sql = new SqlParams();
@@ -399,7 +399,7 @@ export class RepositorySession {
         `EXISTS (SELECT 1 FROM resources r WHERE r.resource_type = h.resource_type AND r.id = h.id AND (${visible}))`,
       );
       params.splice(0, params.length, ...sql.values);
-    } else if (guard) {
+    } else if (guard && !guard.superAdmin) {
       params.push(guard.readableProjects());
       where.push(`h.project_id = ANY($${params.length}::text[])`);
     }
