@@ -43,12 +43,10 @@ export interface AccessGuardOptions {
   launchPatient?: string;
 }
 
-/** Which checks a policy clause is for: writes hold a patient compartment to that patient alone. */
-type ClauseUse = 'read' | 'write';
-
 /**
- * Enforces project isolation and the caller's access policy (data-and-client-layer-spec.md §6) on
- * every repository call made for a signed-in caller. Super admins bypass the policy and see every project.
+ * Enforces project isolation, the caller's access policy (data-and-client-layer-spec.md §6) and its
+ * token's SMART scopes on every repository call made for a signed-in caller. Super admins bypass the
+ * policy and see every project; scopes narrow them too.
  */
 export class AccessGuard {
   readonly scope: SearchScope;
@@ -92,7 +90,7 @@ export class AccessGuard {
 
   /**
    * The token's scopes that grant `interaction` on the type, as policy entries (a `patient/` scope
-   * is the launch patient's compartment, a v2 query its criteria). Undefined when the token is not
+   * is the launch patient's compartment, a v2 query its criteria); none for a token that is not
    * narrowed. `patient/` scopes without a patient to be about grant nothing.
    */
   private scopeEntries(resourceType: string, interaction: AccessInteraction | 'sight'): AccessPolicyResource[] {
@@ -164,11 +162,10 @@ export class AccessGuard {
     return projectId === this.options.sharedProjectId;
   }
 
-  /** Is the stored resource within the policy's compartment and criteria for `interaction`? */
+  /** Is the stored resource within the policy's (and the scopes') compartment and criteria for `interaction`? */
   async allows(tx: SqlExecutor, resource: Resource, interaction: AccessInteraction): Promise<boolean> {
     const read = isReadInteraction(interaction);
     if (read && this.isShared(resource.meta?.project)) return true;
-    const use: ClauseUse = read ? 'read' : 'write';
     // Each of the policy and the scopes must allow the resource: their clauses are AND-ed.
     const checks: AccessPolicyResource[][] = [];
     if (!this.superAdmin && this.policy) {
@@ -183,9 +180,9 @@ export class AccessGuard {
     const constrained = checks.filter((entries) => entries.some((entry) => entry.compartment || entry.criteria));
     if (constrained.length === 0) return true;
     const params = new SqlParams();
+    // For writes, a patient compartment holds that patient's resources alone.
     const clauses = constrained.map(
-      (entries) =>
-        `(${policyClause(this.policy, resource.resourceType, 'r', params, this.registry, entries, use === 'write')})`,
+      (entries) => `(${policyClause(this.policy, resource.resourceType, 'r', params, this.registry, entries, !read)})`,
     );
     const rows = await tx.query(
       `SELECT 1 FROM resources r WHERE r.resource_type = ${params.add(resource.resourceType)} AND r.id = ${params.add(resource.id)} AND ${clauses.join(' AND ')}`,
