@@ -18,3 +18,13 @@ export {
   writableEntriesFor,
   type AccessInteraction,
 } from './accessPolicy';
+export { expressionPaths, hiddenFieldsReadBy } from './searchExpressionFields';
+export {
+  isResourceScopeText,
+  parseResourceScope,
+  resourceScopesOf,
+  scopesGranting,
+  scopesGrantingSight,
+  type ResourceScope,
+  type ScopeContext,
+} from './smartScopes';

@@ -18,6 +18,8 @@ export async function adminRoutes(app: FastifyInstance, env: AuthEnvironment): P
   app.post<{ Params: { projectId: string } }>('/admin/projects/:projectId/invite', async (request, reply) => {
     const caller = await authenticate(env, request);
     const { projectId } = request.params;
+    // An invitation makes a membership: a token narrowed by SMART scopes must be granted that.
+    caller.ctx.access?.checkScopes('ProjectMembership', 'create');
     if (!caller.superAdmin) {
       if (!idPattern.test(projectId) || projectId !== caller.ctx.projectId)
         throw errors.notFoundWith('Project not found');

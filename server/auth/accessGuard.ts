@@ -1,8 +1,9 @@
-import type { AccessPolicy, Project, ProjectMembership, Resource } from '@medplum/fhirtypes';
+import type { AccessPolicy, AccessPolicyResource, Project, ProjectMembership, Resource } from '@medplum/fhirtypes';
 import {
   canPerform,
   changedFields,
   hiddenFieldsFor,
+  hiddenFieldsReadBy,
   isReadInteraction,
   neverWritableTypes,
   policyEntriesFor,
@@ -10,14 +11,19 @@ import {
   readonlyFieldsFor,
   removeFields,
   restoreFields,
+  scopesGranting,
+  scopesGrantingSight,
   sharedDefinitionTypes,
   writableEntriesFor,
   type AccessInteraction,
+  type ResourceScope,
 } from '../../data-provider/access';
 import { errors } from '../fhir/fhirError';
 import { checkProjectWrite } from './projectFieldGuard';
+import { withoutProtectedFields } from '../fhir/protectedFields';
 import type { SqlExecutor } from '../storage/database';
 import { accessScope, policyClause } from '../search/accessRestriction';
+import type { FilterParameter, SearchRequest } from '../search/searchRequest';
 import type { SearchParameterRegistry } from '../search/searchParameterRegistry';
 import { SqlParams, type SearchScope } from '../search/searchSql';
 
@@ -29,11 +35,19 @@ export interface AccessGuardOptions {
   /** An admin of its project: may write the project's administration types. */
   projectAdmin?: boolean;
   policy?: AccessPolicy;
+  /**
+   * The token's SMART resource scopes; undefined when it has none (the app's own sign-in), which
+   * leaves the policy as it is. Scopes narrow the policy, super admins included.
+   */
+  scopes?: readonly ResourceScope[];
+  /** `Patient/{id}` that `patient/` scopes are about (launch context, or the patient signed in). */
+  launchPatient?: string;
 }
 
 /**
- * Enforces project isolation and the caller's access policy (data-and-client-layer-spec.md §6) on
- * every repository call made for a signed-in caller. Super admins bypass the policy and see every project.
+ * Enforces project isolation, the caller's access policy (data-and-client-layer-spec.md §6) and its
+ * token's SMART scopes on every repository call made for a signed-in caller. Super admins bypass the
+ * policy and see every project; scopes narrow them too.
  */
 export class AccessGuard {
   readonly scope: SearchScope;
@@ -44,12 +58,58 @@ export class AccessGuard {
     private readonly registry: SearchParameterRegistry,
   ) {
     this.policy = options.superAdmin ? undefined : options.policy;
-    this.scope = options.superAdmin
-      ? {}
-      : accessScope(
-          { projectIds: [options.projectId], sharedProjectId: options.sharedProjectId, policy: this.policy },
-          registry,
-        );
+    this.scope = accessScope(
+      {
+        projectIds: options.superAdmin ? undefined : [options.projectId],
+        sharedProjectId: options.sharedProjectId,
+        policy: this.policy,
+        narrowing: options.scopes ? (resourceType) => this.scopeEntries(resourceType, 'sight') : undefined,
+      },
+      registry,
+    );
+  }
+
+  /**
+   * 403 when the token's SMART scopes do not grant `interaction` on the type (for calls outside the
+   * repository too: running a bot, inviting). Tokens without resource scopes pass.
+   */
+  checkScopes(resourceType: string, interaction: AccessInteraction): void {
+    if (this.scoped && this.scopeEntries(resourceType, interaction).length === 0) {
+      throw errors.forbidden(`Forbidden: the token's scopes do not allow ${interaction} of ${resourceType}`);
+    }
+  }
+
+  /** Is the token narrowed by SMART resource scopes? */
+  get scoped(): boolean {
+    return this.options.scopes !== undefined;
+  }
+
+  /** A super admin whose token is not narrowed by scopes: no row-level check applies. */
+  get unrestricted(): boolean {
+    return this.superAdmin && !this.scoped;
+  }
+
+  /**
+   * The token's scopes that grant `interaction` on the type, as policy entries (a `patient/` scope
+   * is the launch patient's compartment, a v2 query its criteria); none for a token that is not
+   * narrowed. `patient/` scopes without a patient to be about grant nothing.
+   */
+  private scopeEntries(resourceType: string, interaction: AccessInteraction | 'sight'): AccessPolicyResource[] {
+    const scopes = this.options.scopes ?? [];
+    const granting =
+      interaction === 'sight'
+        ? scopesGrantingSight(scopes, resourceType)
+        : scopesGranting(scopes, resourceType, interaction);
+    const entries: AccessPolicyResource[] = [];
+    for (const scope of granting) {
+      if (scope.context === 'patient' && !this.options.launchPatient) continue;
+      entries.push({
+        resourceType,
+        ...(scope.context === 'patient' ? { compartment: { reference: this.options.launchPatient } } : {}),
+        ...(scope.query ? { criteria: `${resourceType}?${scope.query}` } : {}),
+      });
+    }
+    return entries;
   }
 
   get superAdmin(): boolean {
@@ -63,6 +123,8 @@ export class AccessGuard {
     if (!isReadInteraction(interaction) && neverWritable) {
       throw errors.forbidden(`Forbidden: ${resourceType} resources are never writable (${interaction})`);
     }
+    const sharedRead = isReadInteraction(interaction) && sharedDefinitionTypes.includes(resourceType);
+    if (!sharedRead) this.checkScopes(resourceType, interaction);
     if (this.superAdmin) return;
     if (!isReadInteraction(interaction) && !this.options.projectAdmin && projectAdminTypes.includes(resourceType)) {
       throw errors.forbidden(`Forbidden: only project admins may ${interaction} ${resourceType} resources`);
@@ -86,36 +148,100 @@ export class AccessGuard {
 
   /** Does the policy grant reading this version's type (or is it a shared definition)? */
   canSeeVersion(resource: Resource): boolean {
-    if (this.superAdmin || this.isShared(resource.meta?.project)) return true;
-    return canPerform(this.policy, resource.resourceType, 'history');
+    if (this.isShared(resource.meta?.project)) return true;
+    if (this.scoped && this.scopeEntries(resource.resourceType, 'history').length === 0) return false;
+    return this.superAdmin || canPerform(this.policy, resource.resourceType, 'history');
+  }
+
+  /** May the caller read resources of this type at all (policy and scopes; rows are checked in SQL)? */
+  canReadType(resourceType: string): boolean {
+    if (this.scoped && this.scopeEntries(resourceType, 'sight').length === 0) return false;
+    return this.superAdmin || canPerform(this.policy, resourceType, 'read');
   }
 
   isShared(projectId: string | null | undefined): boolean {
     return projectId === this.options.sharedProjectId;
   }
 
-  /** Is the stored resource within the policy's compartment and criteria for `interaction`? */
+  /** Is the stored resource within the policy's (and the scopes') compartment and criteria for `interaction`? */
   async allows(tx: SqlExecutor, resource: Resource, interaction: AccessInteraction): Promise<boolean> {
-    if (this.superAdmin || !this.policy) return true;
-    if (isReadInteraction(interaction) && this.isShared(resource.meta?.project)) return true;
-    const entries = isReadInteraction(interaction)
-      ? policyEntriesFor(this.policy, resource.resourceType)
-      : writableEntriesFor(this.policy, resource.resourceType);
-    if (entries.length === 0) return false;
-    if (entries.every((entry) => !entry.compartment && !entry.criteria)) return true;
+    const read = isReadInteraction(interaction);
+    if (read && this.isShared(resource.meta?.project)) return true;
+    // Each of the policy and the scopes must allow the resource: their clauses are AND-ed.
+    const checks: AccessPolicyResource[][] = [];
+    if (!this.superAdmin && this.policy) {
+      checks.push(
+        read
+          ? policyEntriesFor(this.policy, resource.resourceType)
+          : writableEntriesFor(this.policy, resource.resourceType),
+      );
+    }
+    if (this.scoped) checks.push(this.scopeEntries(resource.resourceType, interaction));
+    if (checks.some((entries) => entries.length === 0)) return false;
+    const constrained = checks.filter((entries) => entries.some((entry) => entry.compartment || entry.criteria));
+    if (constrained.length === 0) return true;
     const params = new SqlParams();
-    const clause = policyClause(this.policy, resource.resourceType, 'r', params, this.registry, entries);
+    // For writes, a patient compartment holds that patient's resources alone.
+    const clauses = constrained.map(
+      (entries) => `(${policyClause(this.policy, resource.resourceType, 'r', params, this.registry, entries, !read)})`,
+    );
     const rows = await tx.query(
-      `SELECT 1 FROM resources r WHERE r.resource_type = ${params.add(resource.resourceType)} AND r.id = ${params.add(resource.id)} AND (${clause})`,
+      `SELECT 1 FROM resources r WHERE r.resource_type = ${params.add(resource.resourceType)} AND r.id = ${params.add(resource.id)} AND ${clauses.join(' AND ')}`,
       params.values,
     );
     return rows.length > 0;
   }
 
-  /** The resource as the caller may see it: without its hidden fields. */
+  /**
+   * The resource as the caller may see it: without its hidden fields, and never with the server's
+   * secrets (password hashes, MFA and refresh secrets), whoever asks. Every resource a caller is
+   * handed passes through here (reads, searches, includes, history, writes' answers, GraphQL,
+   * $everything, export, subscription notifications), so this is where secrets are stripped.
+   */
   redact<T extends Resource>(resource: T): T {
-    if (!this.policy) return resource;
-    return removeFields(resource, hiddenFieldsFor(this.policy, resource.resourceType));
+    const visible = this.policy
+      ? removeFields(resource, hiddenFieldsFor(this.policy, resource.resourceType))
+      : resource;
+    return withoutProtectedFields(visible);
+  }
+
+  /**
+   * A search may not read a field the policy hides: filtering, sorting, chaining or following
+   * includes through it would reveal its value. 403 naming the parameter.
+   */
+  checkSearch(request: SearchRequest): void {
+    if (!this.policy) return;
+    const check = (resourceType: string, parameter: FilterParameter, name: string) => {
+      if (typeof parameter === 'string') return;
+      const hidden = hiddenFieldsReadBy(parameter.expression, resourceType, hiddenFieldsFor(this.policy, resourceType));
+      if (hidden.length > 0) {
+        throw errors.forbiddenIssues([
+          {
+            severity: 'error',
+            code: 'forbidden',
+            details: {
+              text: `Forbidden: search parameter "${name}" reads ${hidden.map((f) => `${resourceType}.${f}`).join(', ')}, which your access policy hides`,
+            },
+            expression: [name],
+          },
+        ]);
+      }
+    };
+    const type = request.resourceType;
+    for (const filter of request.filters) {
+      if (filter.kind === 'value') check(type, filter.parameter, filter.code);
+      else if (filter.kind === 'chain') {
+        check(type, filter.parameter, filter.code);
+        check(filter.targetType, filter.filter.parameter, `${filter.code}.${filter.filter.code}`);
+      } else {
+        const name = `_has:${filter.sourceType}:${filter.referenceParameter.code}:${filter.filter.code}`;
+        check(filter.sourceType, filter.referenceParameter, name);
+        check(filter.sourceType, filter.filter.parameter, name);
+      }
+    }
+    for (const rule of request.sort) check(type, rule.parameter, '_sort');
+    for (const rule of request.include) check(rule.sourceType, rule.parameter, '_include');
+    for (const rule of request.revInclude) check(rule.sourceType, rule.parameter, '_revinclude');
   }
 
   /**

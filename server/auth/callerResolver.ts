@@ -2,9 +2,8 @@ import type { AccessPolicy, Login, Project, ProjectMembership, Reference, UserCo
 import { errors } from '../fhir/fhirError';
 import type { RepositorySession, RequestContext } from '../fhir/repository';
 import { readLogin, readProject, readReference } from './accountStore';
-import { AccessGuard } from './accessGuard';
 import { defaultClientId, type AuthEnvironment } from './authEnvironment';
-import { effectivePolicy } from './membershipPolicy';
+import { accessForLogin } from './loginAccess';
 import { TokenError } from './signingKeys';
 
 /** Who is calling: the signed-in login, its membership and what its access policy allows. */
@@ -44,20 +43,17 @@ export async function resolveCaller(env: AuthEnvironment, session: RepositorySes
   if (!membership || membership.active === false) throw errors.unauthorized();
   const project = await readProject(session, membership.project);
   if (!project) throw errors.unauthorized();
-  const accessPolicy = await effectivePolicy(session, membership, project);
+  const { access, policy: accessPolicy } = await accessForLogin(
+    session,
+    env,
+    login,
+    membership,
+    project,
+    claims.patient,
+  );
   const config = await readReference<UserConfiguration>(session, membership.userConfiguration);
   const superAdmin = project.superAdmin === true;
   const profile = membership.profile as Reference;
-  const access = new AccessGuard(
-    {
-      projectId: project.id as string,
-      sharedProjectId: env.sharedProjectId,
-      superAdmin,
-      projectAdmin: membership.admin === true,
-      policy: accessPolicy,
-    },
-    env.registry,
-  );
   return {
     login,
     membership,

@@ -51,6 +51,8 @@ export async function botRoutes(app: FastifyInstance, options: BotRoutesOptions)
   ) {
     const caller = callerOf(request);
     const ctx = caller.ctx;
+    // A bot acts with its own rights: a token narrowed by SMART scopes needs a scope that writes Bots.
+    ctx.access?.checkScopes('Bot', 'update');
     const bot = await repository.transaction(async (session) => {
       const found = await find(session);
       const rule = botPolicyEntries({

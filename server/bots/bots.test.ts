@@ -283,7 +283,7 @@ describe('bots triggered by Subscriptions', () => {
         if (task.description === 'explode') throw new Error('cannot handle ' + task.id);
         await medplum.createResource({
           resourceType: 'Flag', status: 'active', code: { text: 'seen ' + task.id + ' ' + task.status },
-          subject: { reference: 'Patient/whoever' },
+          subject: { display: 'whoever' },
         });
       };`);
     const subscription = await http<any>('POST', 'fhir/R4/Subscription', {

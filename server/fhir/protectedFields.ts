@@ -1,4 +1,4 @@
-import type { Bundle, Resource } from '@medplum/fhirtypes';
+import type { Resource } from '@medplum/fhirtypes';
 
 /** Secrets the server keeps but never returns, whoever asks. */
 const protectedFields: Record<string, readonly string[]> = {
@@ -9,23 +9,47 @@ const protectedFields: Record<string, readonly string[]> = {
   PasswordChangeRequest: ['secret'],
 };
 
-/** A copy of `resource` (or of each resource in a Bundle) without protected fields. */
-export function withoutProtectedFields<T extends Resource>(resource: T): T {
-  if (resource.resourceType === 'Bundle') {
-    const bundle = resource as Bundle;
-    if (!bundle.entry?.some((e) => e.resource && protectedFields[e.resource.resourceType])) return resource;
-    return {
-      ...bundle,
-      entry: bundle.entry.map((entry) =>
-        entry.resource ? { ...entry, resource: withoutProtectedFields(entry.resource) } : entry,
-      ),
-    } as T;
+/**
+ * A copy of `value` without protected fields at any depth: a resource, a Bundle whose entries hold
+ * Bundles (batch answers to searches), `contained`, Parameters, GraphQL data. Unchanged parts are
+ * shared, not copied, so answers without secrets cost one walk.
+ */
+export function withoutProtectedFields<T>(value: T): T {
+  return strip(value, 0) as T;
+}
+
+/** Deeper than any answer the server builds; the walk stops rather than recurse without end. */
+const maxDepth = 200;
+
+function strip(value: unknown, depth: number): unknown {
+  if (typeof value !== 'object' || value === null || depth > maxDepth) return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    value.forEach((item, index) => {
+      const stripped = strip(item, depth + 1);
+      if (stripped !== item) {
+        copy ??= [...value];
+        copy[index] = stripped;
+      }
+    });
+    return copy ?? value;
   }
-  const fields = protectedFields[resource.resourceType];
-  if (!fields?.some((field) => field in resource)) return resource;
-  const copy = { ...resource } as Record<string, unknown>;
-  for (const field of fields) delete copy[field];
-  return copy as T;
+  const record = value as Record<string, unknown>;
+  const fields = typeof record.resourceType === 'string' ? protectedFields[record.resourceType] : undefined;
+  let copy: Record<string, unknown> | undefined;
+  if (fields?.some((field) => field in record)) {
+    copy = { ...record };
+    for (const field of fields) delete copy[field];
+  }
+  for (const [key, child] of Object.entries(record)) {
+    if (typeof child !== 'object' || child === null) continue;
+    const stripped = strip(child, depth + 1);
+    if (stripped !== child) {
+      copy ??= { ...record };
+      copy[key] = stripped;
+    }
+  }
+  return copy ?? record;
 }
 
 /** Clients never see protected fields, so an update that omits them keeps the stored values. */

@@ -8,6 +8,7 @@ import { validateResource } from '../validation/resourceValidator';
 import { errors } from './fhirError';
 import { patientCompartments } from './patientCompartment';
 import { keepProtectedFields } from './protectedFields';
+import { literalReferences, type LiteralReference } from './literalReferences';
 import { StatisticsMaintenance } from '../storage/statisticsMaintenance';
 import { flushWrites, type PendingWrite } from './writeFlush';
 import { executeSearch, type SearchResult } from '../search/searchExecutor';
@@ -108,6 +109,8 @@ export class Repository {
     const result = await this.db.transaction(async (tx) => {
       session = new RepositorySession(tx, this.registry, access);
       const value = await work(session);
+      // Checked once all of the transaction is written: its entries may point at each other.
+      await session.checkReferences();
       await session.flush();
       return value;
     });
@@ -160,6 +163,8 @@ export class RepositorySession {
   /** What this session has flushed, announced to commit listeners once the transaction commits. */
   readonly written: CommittedWrite[] = [];
   private readonly committedEffects: (() => void)[] = [];
+  /** References this session's writes added, checked before commit (see checkReferences). */
+  private readonly addedReferences: LiteralReference[] = [];
 
   constructor(
     readonly tx: SqlExecutor,
@@ -197,11 +202,11 @@ export class RepositorySession {
 
   /** After a write is buffered: the written version must still be within what the caller may write. */
   private async checkWritten(resource: Resource): Promise<void> {
-    if (!this.access || this.access.superAdmin) return;
+    if (!this.access || this.access.unrestricted) return;
     await this.flush();
     if (!(await this.access.allows(this.tx, resource, 'create'))) {
       throw errors.forbidden(
-        `Forbidden: the ${resource.resourceType} would be outside the compartment or criteria of your access policy`,
+        `Forbidden: the ${resource.resourceType} would be outside the compartment or criteria of your access policy${this.access.scoped ? ' or scopes' : ''}`,
       );
     }
   }
@@ -210,8 +215,8 @@ export class RepositorySession {
   private async checkWritable(row: CurrentRow, interaction: AccessInteraction): Promise<void> {
     if (!this.access) return;
     if (!this.access.seesProject(row.project_id)) throw errors.notFound();
-    if (this.access.superAdmin) return;
-    if (this.access.isShared(row.project_id)) {
+    if (this.access.unrestricted) return;
+    if (this.access.isShared(row.project_id) && !this.access.superAdmin) {
       throw errors.forbidden(
         `Forbidden: shared definitions are read-only (${interaction} of ${row.content.resourceType})`,
       );
@@ -254,6 +259,7 @@ export class RepositorySession {
     // `fresh` is the caller's promise that it cannot.
     this.buffer(stored.resource, 'create', stored.rows, !options.id || (options.fresh ?? false));
     await this.checkWritten(stored.resource);
+    this.noteReferences(stored.resource, undefined);
     return this.visible(stored.resource);
   }
 
@@ -293,7 +299,17 @@ export class RepositorySession {
   ): Promise<{ resource: Resource; created: boolean }> {
     if (!resource.id) throw errors.invalid('Missing id', `${resource.resourceType}.id`);
     this.access?.checkInteraction(resource.resourceType, 'update');
-    const existing = await this.current(resource.resourceType, resource.id, true);
+    const found = await this.current(resource.resourceType, resource.id, true);
+    // A row of another project is, for the caller, a row that does not exist.
+    const existing = found && (!this.access || this.access.seesProject(found.project_id)) ? found : undefined;
+    if (!existing && this.access && !this.access.superAdmin) {
+      // Update-as-create with a client-chosen id is for super admins only: ids are unique across
+      // projects, so creating would fail exactly for ids another project uses — an oracle. Every
+      // id the caller cannot update gets this one answer.
+      throw errors.notFoundWith(
+        'Not found: PUT updates an existing resource of your project; create new resources with POST (the server assigns the id)',
+      );
+    }
     if (existing) await this.checkWritable(existing, 'update');
     if (ifMatch !== undefined) {
       const expected = versionFromEtag(ifMatch);
@@ -312,6 +328,7 @@ export class RepositorySession {
     const stored = this.prepare(owner, keepProtectedFields(guarded, existing.content), false);
     this.buffer(stored.resource, 'update', stored.rows, false);
     await this.checkWritten(stored.resource);
+    this.noteReferences(stored.resource, existing.content);
     return { resource: this.visible(stored.resource), created: false };
   }
 
@@ -344,6 +361,7 @@ export class RepositorySession {
 
   async search(request: SearchRequest): Promise<SearchResult> {
     this.access?.checkInteraction(request.resourceType, 'search');
+    this.access?.checkSearch(request);
     await this.flush();
     const result = await executeSearch(this.tx, request, this.access?.scope ?? {});
     if (!this.access) return result;
@@ -371,7 +389,7 @@ export class RepositorySession {
       where.push(`last_updated >= $${params.length}`);
     }
     if (query.resourceType) this.access?.checkInteraction(query.resourceType, 'history');
-    const guard = this.access && !this.access.superAdmin ? this.access : undefined;
+    const guard = this.access && !this.access.unrestricted ? this.access : undefined;
     if (guard?.scope.visible && query.resourceType) {
       // A version is listed when the caller may read the resource as it is now.
       const sql = new SqlParams();
@@ -381,7 +399,7 @@ export class RepositorySession {
         `EXISTS (SELECT 1 FROM resources r WHERE r.resource_type = h.resource_type AND r.id = h.id AND (${visible}))`,
       );
       params.splice(0, params.length, ...sql.values);
-    } else if (guard) {
+    } else if (guard && !guard.superAdmin) {
       params.push(guard.readableProjects());
       where.push(`h.project_id = ANY($${params.length}::text[])`);
     }
@@ -413,6 +431,52 @@ export class RepositorySession {
       page.total = Number(counted[0].total);
     }
     return page;
+  }
+
+  /**
+   * Remembers the literal references a caller's write adds (those already in the stored version
+   * were checked when they were written, and stay writable even if their target was deleted since).
+   */
+  private noteReferences(written: Resource, stored: Resource | undefined): void {
+    if (!this.access || this.access.superAdmin) return;
+    const before = new Set(
+      stored
+        ? literalReferences(stored as unknown as Record<string, unknown>).map((r) => `${r.resourceType}/${r.id}`)
+        : [],
+    );
+    for (const reference of literalReferences(written as unknown as Record<string, unknown>)) {
+      if (!before.has(`${reference.resourceType}/${reference.id}`)) this.addedReferences.push(reference);
+    }
+  }
+
+  /**
+   * Every reference a caller's writes added must point at a current resource of its project (or a
+   * shared definition): one query for all of them. The answer does not say why a target is not
+   * acceptable (absent, deleted, or another project's), so it reveals nothing about other projects.
+   */
+  async checkReferences(): Promise<void> {
+    if (!this.access || this.addedReferences.length === 0) return;
+    const references = this.addedReferences.splice(0);
+    await this.flush();
+    const keys = [...new Set(references.map((r) => `${r.resourceType}/${r.id}`))];
+    const rows = await this.tx.query<{ resource_type: string; id: string }>(
+      `SELECT r.resource_type, r.id FROM resources r
+         JOIN unnest($1::text[], $2::text[]) AS t(resource_type, id) ON r.resource_type = t.resource_type AND r.id = t.id
+        WHERE NOT r.deleted AND r.project_id = ANY($3::text[])`,
+      [keys.map((key) => key.split('/')[0]), keys.map((key) => key.split('/')[1]), this.access.readableProjects()],
+    );
+    const found = new Set(rows.map((row) => `${row.resource_type}/${row.id}`));
+    const missing = references.filter((r) => !found.has(`${r.resourceType}/${r.id}`));
+    if (missing.length > 0) {
+      throw errors.validation(
+        missing.map((r) => ({
+          severity: 'error' as const,
+          code: 'invalid' as const,
+          details: { text: 'Invalid reference: it must point at a current resource of your project' },
+          expression: [r.path],
+        })),
+      );
+    }
   }
 
   private async current(resourceType: string, id: string, forUpdate: boolean): Promise<CurrentRow | undefined> {

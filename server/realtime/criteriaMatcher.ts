@@ -1,5 +1,4 @@
 import type { Resource } from '@medplum/fhirtypes';
-import { canPerform } from '../../data-provider/access';
 import type { AccessGuard } from '../auth/accessGuard';
 import { errors, FhirError } from '../fhir/fhirError';
 import { queryFromString } from '../fhir/fhirOperations';
@@ -132,7 +131,7 @@ function checksFor(resourceType: string, checks: readonly CriteriaCheck[]): numb
   checks.forEach((check, index) => {
     if (check.criteria.resourceType !== resourceType) return;
     // The type-level grant is plain policy data: no query needed to refuse.
-    if (check.access && !check.access.superAdmin && !canPerform(check.access.policy, resourceType, 'read')) return;
+    if (check.access && !check.access.canReadType(resourceType)) return;
     candidates.push(index);
   });
   return candidates;

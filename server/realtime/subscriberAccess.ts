@@ -1,7 +1,7 @@
 import type { Login, ProjectMembership } from '@medplum/fhirtypes';
 import { readLogin, readProject, readReference } from '../auth/accountStore';
-import { AccessGuard } from '../auth/accessGuard';
-import { effectivePolicy } from '../auth/membershipPolicy';
+import type { AccessGuard } from '../auth/accessGuard';
+import { accessForLogin } from '../auth/loginAccess';
 import type { Repository } from '../fhir/repository';
 import type { SearchParameterRegistry } from '../search/searchParameterRegistry';
 
@@ -54,15 +54,13 @@ export class SubscriberDirectory {
       if (!membership || membership.active === false) return undefined;
       const project = await readProject(session, membership.project);
       if (!project?.id) return undefined;
-      const policy = await effectivePolicy(session, membership, project);
-      const access = new AccessGuard(
-        {
-          projectId: project.id,
-          sharedProjectId: this.sharedProjectId,
-          superAdmin: project.superAdmin === true,
-          policy,
-        },
-        this.registry,
+      // The same policy and scopes as the login's calls (its token has no other claims that matter).
+      const { access } = await accessForLogin(
+        session,
+        { sharedProjectId: this.sharedProjectId, registry: this.registry },
+        login,
+        membership,
+        project,
       );
       return { loginId, projectId: project.id, access };
     });

@@ -13,6 +13,11 @@ export interface AccessRules {
   /** The shared definitions project: readable by everyone, whatever the policy says. */
   sharedProjectId: string;
   policy?: AccessPolicy;
+  /**
+   * Entries that must hold as well as the policy's (a token's SMART scopes): their clause is AND-ed
+   * into every query, super admins included.
+   */
+  narrowing?: (resourceType: string) => AccessPolicyResource[];
 }
 
 /**
@@ -21,12 +26,15 @@ export interface AccessRules {
  * return only what the caller may read.
  */
 export function accessScope(rules: AccessRules, registry: SearchParameterRegistry): SearchScope {
-  if (!rules.projectIds && !rules.policy) return {};
+  if (!rules.projectIds && !rules.policy && !rules.narrowing) return {};
   const scope: SearchScope = {
     visible(resourceType, alias, params) {
       const own: string[] = [];
       if (rules.projectIds) own.push(`${alias}.project_id = ANY(${params.add(rules.projectIds)}::text[])`);
       if (rules.policy) own.push(policyClause(rules.policy, resourceType, alias, params, registry));
+      if (rules.narrowing) {
+        own.push(policyClause(undefined, resourceType, alias, params, registry, rules.narrowing(resourceType)));
+      }
       const shared = `${alias}.project_id = ${params.add(rules.sharedProjectId)}`;
       return `${shared} OR (${own.join(' AND ')})`;
     },
@@ -34,17 +42,22 @@ export function accessScope(rules: AccessRules, registry: SearchParameterRegistr
   return scope;
 }
 
-/** The OR of the policy's entries for the type ('FALSE' when none grants it). */
+/**
+ * The OR of the policy's entries for the type ('FALSE' when none grants it). With `forWrite`, a
+ * patient compartment holds only resources in that patient's compartment and no other patient's:
+ * a patient may not write about someone else, nor create another Patient.
+ */
 export function policyClause(
-  policy: AccessPolicy,
+  policy: AccessPolicy | undefined,
   resourceType: string,
   alias: string,
   params: SqlParams,
   registry: SearchParameterRegistry,
   entries: AccessPolicyResource[] = policyEntriesFor(policy, resourceType),
+  forWrite = false,
 ): string {
   if (entries.length === 0) return 'FALSE';
-  const clauses = entries.map((entry) => entryClause(entry, resourceType, alias, params, registry));
+  const clauses = entries.map((entry) => entryClause(entry, resourceType, alias, params, registry, forWrite));
   if (clauses.includes('TRUE')) return 'TRUE';
   return clauses.map((clause) => `(${clause})`).join(' OR ');
 }
@@ -55,10 +68,11 @@ function entryClause(
   alias: string,
   params: SqlParams,
   registry: SearchParameterRegistry,
+  forWrite: boolean,
 ): string {
   const parts: string[] = [];
   const compartment = entry.compartment?.reference;
-  if (compartment) parts.push(compartmentClause(compartment, alias, params));
+  if (compartment) parts.push(compartmentClause(compartment, alias, params, forWrite));
   if (entry.criteria) {
     // Criteria written for a wildcard entry apply to whichever type is searched.
     const filters = criteriaFilters(entry.criteria, resourceType, registry);
@@ -69,9 +83,14 @@ function entryClause(
 }
 
 /** In the compartment of `reference`: the patient compartment index, or any reference to it. */
-function compartmentClause(reference: string, alias: string, params: SqlParams): string {
+function compartmentClause(reference: string, alias: string, params: SqlParams, forWrite: boolean): string {
   const [type, id] = reference.split('/');
-  if (type === 'Patient') return `${alias}.compartments && ARRAY[${params.add(reference)}]::text[]`;
+  if (type === 'Patient') {
+    const own = `ARRAY[${params.add(reference)}]::text[]`;
+    return forWrite
+      ? `(${alias}.compartments && ${own} AND ${alias}.compartments <@ ${own})`
+      : `${alias}.compartments && ${own}`;
+  }
   const t = params.alias('c');
   return `((${alias}.resource_type = ${params.add(type)} AND ${alias}.id = ${params.add(id)}) OR EXISTS (
     SELECT 1 FROM search_reference ${t} WHERE ${t}.resource_type = ${alias}.resource_type AND ${t}.resource_id = ${alias}.id

@@ -53,3 +53,27 @@ export async function tokenRequest(form: Record<string, string>, headers: Record
   });
   return { status: response.status, body: (await response.json()) as Record<string, string> };
 }
+
+/**
+ * Signs in with a SMART `scope` and confirms all of it (the consent step third-party apps get);
+ * `project` picks the membership when the account has several.
+ */
+export async function signInWithScope(email: string, password: string, scope: string, project?: string) {
+  const { verifier, challenge } = pkcePair();
+  let step = await postJson('auth/login', {
+    email,
+    password,
+    scope,
+    codeChallenge: challenge,
+    codeChallengeMethod: 'S256',
+  });
+  if (step.status !== 200) throw new Error(`Sign-in failed: ${JSON.stringify(step.body)}`);
+  if (step.body.memberships) {
+    const memberships = step.body.memberships as { id: string; project: { reference: string } }[];
+    const chosen = memberships.find((m) => !project || m.project.reference === `Project/${project}`);
+    step = await postJson('auth/profile', { login: step.body.login, profile: chosen?.id });
+  }
+  if (step.body.scopes) step = await postJson('auth/scope', { login: step.body.login, scope });
+  if (typeof step.body.code !== 'string') throw new Error(`No code: ${JSON.stringify(step.body)}`);
+  return exchangeCode(baseUrl(), step.body.code, verifier);
+}
