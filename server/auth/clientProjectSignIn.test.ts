@@ -60,9 +60,9 @@ describe("a project's app signs people in to that project only", () => {
       body: { resourceType: 'Practitioner', firstName: 'Vic', lastName: 'Tim', email: victim.email, sendEmail: false },
     });
     expect(invited.status).toBe(200);
-    const start = await signInThroughApp({ scope: 'openid patient/*.read' });
+    const start = await signInThroughApp({ scope: 'openid user/*.read' });
     expect(start.status).toBe(200);
-    expect(start.body.scopes).toEqual(['patient/*.read']);
+    expect(start.body.scopes).toEqual(['user/*.read']);
     const login = start.body.login as string;
 
     const status = await http<any>('GET', `auth/login/${login}`, { token: null });
@@ -74,7 +74,9 @@ describe("a project's app signs people in to that project only", () => {
     expect(created.status).toBe(403);
     expect(issueText(created.body)).toBe(refusal);
 
-    const scoped = await postJson('auth/scope', { login, scope: 'patient/*.read' });
+    // user/*.read: with SMART scopes enforced, a patient/ scope without a launch patient grants nothing
+    // (403 before any project check); a user/ scope lets the last check prove the project isolation.
+    const scoped = await postJson('auth/scope', { login, scope: 'user/*.read' });
     const tokens = await tokenRequest({
       grant_type: 'authorization_code',
       code: scoped.body.code,
