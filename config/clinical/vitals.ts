@@ -151,3 +151,14 @@ export const SINGLE_VITALS: readonly VitalDefinition[] = [
 
 /** How many recent readings a sparkline draws. */
 export const SPARKLINE_READINGS = 10;
+
+/** UCUM units as people read them on screen ('mm[Hg]' → 'mmHg'); the stored code stays UCUM. */
+export const UNIT_DISPLAY: Readonly<Record<string, string>> = {
+  'mm[Hg]': 'mmHg',
+  Cel: '°C',
+  'kg/m2': 'kg/m²',
+  '/min': '/min',
+  '%': '%',
+  cm: 'cm',
+  kg: 'kg',
+};

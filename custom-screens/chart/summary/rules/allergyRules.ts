@@ -1,4 +1,4 @@
-import type { AllergyIntolerance, Reference } from '@medplum/fhirtypes';
+import type { AllergyIntolerance, Patient, Reference } from '@medplum/fhirtypes';
 import { ALLERGY_CLINICAL_STATUS_SYSTEM } from '../../../../config/clinical/allergies';
 import { formatCodeableConcept } from '../../../../data-provider/formatting';
 import { conceptFromText } from './conceptText';
@@ -29,7 +29,7 @@ export function validateAllergy(draft: AllergyDraft): FieldErrors<keyof AllergyD
 
 export function buildAllergy(
   draft: AllergyDraft,
-  patient: Reference,
+  patient: Reference<Patient>,
   existing?: AllergyIntolerance,
 ): AllergyIntolerance {
   const reactionText = draft.reaction.trim();

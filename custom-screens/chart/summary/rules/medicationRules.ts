@@ -1,4 +1,4 @@
-import type { MedicationRequest, Reference } from '@medplum/fhirtypes';
+import type { MedicationRequest, Patient, Reference } from '@medplum/fhirtypes';
 import {
   DEFAULT_MEDICATION_INTENT,
   MEDICATION_REQUEST_STATUSES,
@@ -38,8 +38,8 @@ export function validateMedication(draft: MedicationDraft): FieldErrors<keyof Me
  */
 export function buildMedicationRequest(
   draft: MedicationDraft,
-  patient: Reference,
-  requester: Reference | undefined,
+  patient: Reference<Patient>,
+  requester: MedicationRequest['requester'] | undefined,
   existing?: MedicationRequest,
 ): { request: MedicationRequest } | { error: string } {
   if (!requester?.reference) return { error: NOT_SIGNED_IN };

@@ -1,4 +1,4 @@
-import type { Condition, Reference } from '@medplum/fhirtypes';
+import type { Condition, Patient, Reference } from '@medplum/fhirtypes';
 import { CONDITION_CLINICAL_STATUS_SYSTEM, PROBLEM_LIST_CATEGORY } from '../../../../config/clinical/problemList';
 import { formatCodeableConcept } from '../../../../data-provider/formatting';
 import { conceptFromText } from './conceptText';
@@ -30,7 +30,7 @@ export function validateProblem(draft: ProblemDraft): FieldErrors<keyof ProblemD
 }
 
 /** The Condition to save: the edited one with the draft's values, or a new problem-list item. */
-export function buildCondition(draft: ProblemDraft, patient: Reference, existing?: Condition): Condition {
+export function buildCondition(draft: ProblemDraft, patient: Reference<Patient>, existing?: Condition): Condition {
   return {
     ...existing,
     resourceType: 'Condition',

@@ -1,4 +1,4 @@
-import type { Coding, Observation, Reference } from '@medplum/fhirtypes';
+import type { Coding, Observation, Patient, Reference } from '@medplum/fhirtypes';
 import {
   SOCIAL_HISTORY_CATEGORY,
   SOCIAL_HISTORY_STATUS,
@@ -17,7 +17,7 @@ export function buildSocialHistoryObservation(
   question: Coding,
   choices: readonly CodedChoice[],
   code: string,
-  patient: Reference,
+  patient: Reference<Patient>,
   effective: string,
 ): Observation {
   const choice = choices.find((c) => c.code === code);

@@ -1,4 +1,4 @@
-import type { Observation, Reference } from '@medplum/fhirtypes';
+import type { Observation, Patient, Reference } from '@medplum/fhirtypes';
 import {
   BLOOD_PRESSURE,
   DIASTOLIC,
@@ -27,7 +27,7 @@ export type VitalsPlan =
 
 export const NOTHING_TO_SAVE_MESSAGE = 'Enter at least one vital sign';
 
-function base(patient: Reference, effective: string): Omit<Observation, 'code'> {
+function base(patient: Reference<Patient>, effective: string): Omit<Observation, 'code'> {
   return {
     resourceType: 'Observation',
     status: VITALS_STATUS,
@@ -42,7 +42,7 @@ function base(patient: Reference, effective: string): Omit<Observation, 'code'> 
  * whole save with a message under its field (so nothing the clinician typed is silently dropped);
  * blank fields are skipped; blood pressure is one Observation with a component per valid part.
  */
-export function planVitals(draft: VitalsDraft, patient: Reference, effective: string): VitalsPlan {
+export function planVitals(draft: VitalsDraft, patient: Reference<Patient>, effective: string): VitalsPlan {
   const errors: Partial<Record<VitalKey, string>> = {};
   const parsed = new Map<VitalKey, ReturnType<typeof parseVitalInput>>();
   for (const key of [SYSTOLIC.key, DIASTOLIC.key, ...SINGLE_VITALS.map((v) => v.key)]) {
