@@ -47,6 +47,59 @@ export function AllergiesSection(props: { patient: Patient; allergies: Loaded<Al
       error={props.allergies.error}
       isEmpty={props.allergies.items.length === 0}
       emptyText="No known allergies recorded"
+      modal={
+        draft ? (
+          <SummaryDialog
+            title={editing ? 'Edit allergy' : 'Add allergy'}
+            open
+            saving={form.saving}
+            errors={form.generalErrors}
+            onClose={form.modal.close}
+            onCancel={form.modal.discard}
+            onSave={form.submit}
+          >
+            <TextField
+              label="Allergen"
+              required
+              autoFocus
+              value={draft.allergen}
+              onChange={(e) => form.change({ allergen: e.target.value })}
+              error={!!form.fieldErrors.allergen}
+              helperText={form.fieldErrors.allergen}
+            />
+            <TextField
+              select
+              label="Clinical status"
+              value={draft.clinicalStatus}
+              onChange={(e) => form.change({ clinicalStatus: e.target.value })}
+              error={!!form.fieldErrors.clinicalStatus}
+              helperText={form.fieldErrors.clinicalStatus}
+            >
+              {ALLERGY_CLINICAL_STATUSES.map((status) => (
+                <MenuItem key={status} value={status}>
+                  {status}
+                </MenuItem>
+              ))}
+            </TextField>
+            <TextField
+              label="Onset"
+              type="date"
+              value={draft.onset}
+              onChange={(e) => form.change({ onset: e.target.value })}
+              slotProps={{ inputLabel: { shrink: true } }}
+              error={!!form.fieldErrors.onset}
+              helperText={form.fieldErrors.onset}
+            />
+            <TextField
+              label="Reaction"
+              value={draft.reaction}
+              onChange={(e) => form.change({ reaction: e.target.value })}
+              error={!!form.fieldErrors.reaction}
+              helperText={form.fieldErrors.reaction ?? 'What happens, e.g. hives, anaphylaxis'}
+            />
+          </SummaryDialog>
+        ) : null
+      }
     >
       <SummaryList>
         {props.allergies.items.map((allergy) => {
@@ -65,57 +118,6 @@ export function AllergiesSection(props: { patient: Patient; allergies: Loaded<Al
           );
         })}
       </SummaryList>
-      {draft ? (
-        <SummaryDialog
-          title={editing ? 'Edit allergy' : 'Add allergy'}
-          open
-          saving={form.saving}
-          errors={form.generalErrors}
-          onClose={form.modal.close}
-          onCancel={form.modal.discard}
-          onSave={form.submit}
-        >
-          <TextField
-            label="Allergen"
-            required
-            autoFocus
-            value={draft.allergen}
-            onChange={(e) => form.change({ allergen: e.target.value })}
-            error={!!form.fieldErrors.allergen}
-            helperText={form.fieldErrors.allergen}
-          />
-          <TextField
-            select
-            label="Clinical status"
-            value={draft.clinicalStatus}
-            onChange={(e) => form.change({ clinicalStatus: e.target.value })}
-            error={!!form.fieldErrors.clinicalStatus}
-            helperText={form.fieldErrors.clinicalStatus}
-          >
-            {ALLERGY_CLINICAL_STATUSES.map((status) => (
-              <MenuItem key={status} value={status}>
-                {status}
-              </MenuItem>
-            ))}
-          </TextField>
-          <TextField
-            label="Onset"
-            type="date"
-            value={draft.onset}
-            onChange={(e) => form.change({ onset: e.target.value })}
-            slotProps={{ inputLabel: { shrink: true } }}
-            error={!!form.fieldErrors.onset}
-            helperText={form.fieldErrors.onset}
-          />
-          <TextField
-            label="Reaction"
-            value={draft.reaction}
-            onChange={(e) => form.change({ reaction: e.target.value })}
-            error={!!form.fieldErrors.reaction}
-            helperText={form.fieldErrors.reaction ?? 'What happens, e.g. hives, anaphylaxis'}
-          />
-        </SummaryDialog>
-      ) : null}
     </SummarySection>
   );
 }

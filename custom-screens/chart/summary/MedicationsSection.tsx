@@ -55,6 +55,44 @@ export function MedicationsSection(props: { patient: Patient; medications: Loade
       error={props.medications.error}
       isEmpty={props.medications.items.length === 0}
       emptyText="No medications recorded"
+      modal={
+        draft ? (
+          <SummaryDialog
+            title={editing ? 'Edit medication' : 'Add medication'}
+            open
+            saving={form.saving}
+            errors={form.generalErrors}
+            onClose={form.modal.close}
+            onCancel={form.modal.discard}
+            onSave={form.submit}
+          >
+            <TextField
+              label="Medication"
+              required
+              autoFocus
+              value={draft.medication}
+              onChange={(e) => form.change({ medication: e.target.value })}
+              error={!!form.fieldErrors.medication}
+              helperText={form.fieldErrors.medication}
+            />
+            <TextField
+              select
+              label="Status"
+              required
+              value={draft.status}
+              onChange={(e) => form.change({ status: e.target.value as MedicationDraft['status'] })}
+              error={!!form.fieldErrors.status}
+              helperText={form.fieldErrors.status}
+            >
+              {MEDICATION_REQUEST_STATUSES.map((status) => (
+                <MenuItem key={status} value={status}>
+                  {status}
+                </MenuItem>
+              ))}
+            </TextField>
+          </SummaryDialog>
+        ) : null
+      }
     >
       <SummaryList>
         {props.medications.items.map((request) => {
@@ -72,42 +110,6 @@ export function MedicationsSection(props: { patient: Patient; medications: Loade
           );
         })}
       </SummaryList>
-      {draft ? (
-        <SummaryDialog
-          title={editing ? 'Edit medication' : 'Add medication'}
-          open
-          saving={form.saving}
-          errors={form.generalErrors}
-          onClose={form.modal.close}
-          onCancel={form.modal.discard}
-          onSave={form.submit}
-        >
-          <TextField
-            label="Medication"
-            required
-            autoFocus
-            value={draft.medication}
-            onChange={(e) => form.change({ medication: e.target.value })}
-            error={!!form.fieldErrors.medication}
-            helperText={form.fieldErrors.medication}
-          />
-          <TextField
-            select
-            label="Status"
-            required
-            value={draft.status}
-            onChange={(e) => form.change({ status: e.target.value as MedicationDraft['status'] })}
-            error={!!form.fieldErrors.status}
-            helperText={form.fieldErrors.status}
-          >
-            {MEDICATION_REQUEST_STATUSES.map((status) => (
-              <MenuItem key={status} value={status}>
-                {status}
-              </MenuItem>
-            ))}
-          </TextField>
-        </SummaryDialog>
-      ) : null}
     </SummarySection>
   );
 }

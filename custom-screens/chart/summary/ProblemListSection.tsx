@@ -52,6 +52,53 @@ export function ProblemListSection(props: { patient: Patient; problems: Loaded<C
       error={props.problems.error}
       isEmpty={problems.length === 0}
       emptyText="No problems recorded"
+      modal={
+        draft ? (
+          <SummaryDialog
+            title={editing ? 'Edit problem' : 'Add problem'}
+            open
+            saving={form.saving}
+            errors={form.generalErrors}
+            onClose={form.modal.close}
+            onCancel={form.modal.discard}
+            onSave={form.submit}
+          >
+            <TextField
+              label="Problem"
+              required
+              autoFocus
+              value={draft.problem}
+              onChange={(e) => form.change({ problem: e.target.value })}
+              error={!!form.fieldErrors.problem}
+              helperText={form.fieldErrors.problem}
+            />
+            <TextField
+              select
+              label="Clinical status"
+              value={draft.clinicalStatus}
+              onChange={(e) => form.change({ clinicalStatus: e.target.value })}
+              error={!!form.fieldErrors.clinicalStatus}
+              helperText={form.fieldErrors.clinicalStatus}
+            >
+              {CONDITION_CLINICAL_STATUSES.map((status) => (
+                <MenuItem key={status} value={status}>
+                  {status}
+                </MenuItem>
+              ))}
+            </TextField>
+            <TextField
+              label="Dx Date"
+              type="date"
+              required
+              value={draft.onset}
+              onChange={(e) => form.change({ onset: e.target.value })}
+              slotProps={{ inputLabel: { shrink: true } }}
+              error={!!form.fieldErrors.onset}
+              helperText={form.fieldErrors.onset}
+            />
+          </SummaryDialog>
+        ) : null
+      }
     >
       <SummaryList>
         {problems.map((condition) => {
@@ -69,51 +116,6 @@ export function ProblemListSection(props: { patient: Patient; problems: Loaded<C
           );
         })}
       </SummaryList>
-      {draft ? (
-        <SummaryDialog
-          title={editing ? 'Edit problem' : 'Add problem'}
-          open
-          saving={form.saving}
-          errors={form.generalErrors}
-          onClose={form.modal.close}
-          onCancel={form.modal.discard}
-          onSave={form.submit}
-        >
-          <TextField
-            label="Problem"
-            required
-            autoFocus
-            value={draft.problem}
-            onChange={(e) => form.change({ problem: e.target.value })}
-            error={!!form.fieldErrors.problem}
-            helperText={form.fieldErrors.problem}
-          />
-          <TextField
-            select
-            label="Clinical status"
-            value={draft.clinicalStatus}
-            onChange={(e) => form.change({ clinicalStatus: e.target.value })}
-            error={!!form.fieldErrors.clinicalStatus}
-            helperText={form.fieldErrors.clinicalStatus}
-          >
-            {CONDITION_CLINICAL_STATUSES.map((status) => (
-              <MenuItem key={status} value={status}>
-                {status}
-              </MenuItem>
-            ))}
-          </TextField>
-          <TextField
-            label="Dx Date"
-            type="date"
-            required
-            value={draft.onset}
-            onChange={(e) => form.change({ onset: e.target.value })}
-            slotProps={{ inputLabel: { shrink: true } }}
-            error={!!form.fieldErrors.onset}
-            helperText={form.fieldErrors.onset}
-          />
-        </SummaryDialog>
-      ) : null}
     </SummarySection>
   );
 }

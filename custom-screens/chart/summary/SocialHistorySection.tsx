@@ -68,6 +68,33 @@ export function SocialHistorySection(props: SocialHistorySectionProps) {
       error={props.observations.error}
       isEmpty={!latest}
       emptyText="Not recorded"
+      modal={
+        draft ? (
+          <SummaryDialog
+            title={props.title}
+            open
+            saving={form.saving}
+            errors={form.generalErrors}
+            onClose={form.modal.close}
+            onCancel={form.modal.discard}
+            onSave={form.submit}
+          >
+            <FormControl error={!!form.fieldErrors.answer} required>
+              <FormLabel id={labelId}>{props.title}</FormLabel>
+              <RadioGroup
+                aria-labelledby={labelId}
+                value={draft.answer}
+                onChange={(e) => form.change({ answer: e.target.value })}
+              >
+                {props.choices.map((choice) => (
+                  <FormControlLabel key={choice.code} value={choice.code} control={<Radio />} label={choice.display} />
+                ))}
+              </RadioGroup>
+              {form.fieldErrors.answer ? <FormHelperText>{form.fieldErrors.answer}</FormHelperText> : null}
+            </FormControl>
+          </SummaryDialog>
+        ) : null
+      }
     >
       {latest ? (
         <Typography variant="body2">
@@ -78,31 +105,6 @@ export function SocialHistorySection(props: SocialHistorySectionProps) {
             </Typography>
           ) : null}
         </Typography>
-      ) : null}
-      {draft ? (
-        <SummaryDialog
-          title={props.title}
-          open
-          saving={form.saving}
-          errors={form.generalErrors}
-          onClose={form.modal.close}
-          onCancel={form.modal.discard}
-          onSave={form.submit}
-        >
-          <FormControl error={!!form.fieldErrors.answer} required>
-            <FormLabel id={labelId}>{props.title}</FormLabel>
-            <RadioGroup
-              aria-labelledby={labelId}
-              value={draft.answer}
-              onChange={(e) => form.change({ answer: e.target.value })}
-            >
-              {props.choices.map((choice) => (
-                <FormControlLabel key={choice.code} value={choice.code} control={<Radio />} label={choice.display} />
-              ))}
-            </RadioGroup>
-            {form.fieldErrors.answer ? <FormHelperText>{form.fieldErrors.answer}</FormHelperText> : null}
-          </FormControl>
-        </SummaryDialog>
       ) : null}
     </SummarySection>
   );

@@ -16,6 +16,8 @@ export interface SummarySectionProps {
   emptyText: string;
   isEmpty: boolean;
   children?: ReactNode;
+  /** The section's open modal, rendered whatever the list shows (loading, empty). */
+  modal?: ReactNode;
 }
 
 /** One titled section of the patient summary with its add/edit button. */
@@ -48,6 +50,7 @@ export function SummarySection(props: SummarySectionProps) {
       ) : (
         props.children
       )}
+      {props.modal}
     </Box>
   );
 }

@@ -72,6 +72,7 @@ export function VitalsSection(props: { patient: Patient; observations: Loaded<Ob
       error={props.observations.error}
       isEmpty={false}
       emptyText=""
+      modal={form.modal.draft ? <VitalsModal form={form} /> : null}
     >
       <Box component="ul" sx={{ m: 0, p: 0 }}>
         {VITAL_ROWS.map((row) => {
@@ -132,7 +133,6 @@ export function VitalsSection(props: { patient: Patient; observations: Loaded<Ob
         })}
       </Box>
       {trend ? <VitalTrendDialog row={trend} readings={readings} onClose={() => setTrend(undefined)} /> : null}
-      {form.modal.draft ? <VitalsModal form={form} /> : null}
     </SummarySection>
   );
 }
