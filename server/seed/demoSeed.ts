@@ -9,6 +9,7 @@ import { readState, writeState } from '../storage/serverState';
 import { systemAuthor } from '../definitions/loadDefinitions';
 import type { AdminState } from './adminBootstrap';
 import { seedDemoAccounts, type DemoAccount } from './demoAccounts';
+import { seedBundledQuestionnaires } from './bundledQuestionnaires';
 
 export interface DemoState {
   projectId: string;
@@ -48,6 +49,7 @@ export async function seedDemo(
       { id: ctx.projectId, fresh: true },
     ),
   );
+  await repository.transaction((session) => seedBundledQuestionnaires(session, ctx.projectId));
 
   const files = readdirSync(options.fixturesDir)
     .filter((name) => name.endsWith('.json'))
