@@ -11,6 +11,8 @@ const ResourceVersionPage = lazy(() =>
   import('./ResourceVersionPage').then((m) => ({ default: m.ResourceVersionPage })),
 );
 
+const MyTasksPage = lazy(() => import('../../custom-screens/tasks').then((m) => ({ default: m.MyTasksPage })));
+
 function screen(element: ReactElement): ReactElement {
   return <Suspense fallback={<CircularProgress aria-label="Loading..." sx={{ m: 2 }} />}>{element}</Suspense>;
 }
@@ -20,6 +22,8 @@ export const resourceRouteList: { path: string; element: ReactElement }[] = [
   { path: '/', element: screen(<PatientHomePage />) },
   { path: '/:resourceType', element: screen(<SearchListPage />) },
   { path: '/:resourceType/new', element: screen(<ResourceCreatePage />) },
+  // My tasks (the header's Tasks icon): the signed-in clinician's work list, not the raw /Task console.
+  { path: '/tasks', element: screen(<MyTasksPage />) },
   // Onboarding > New Patient (app-spec §2.2): the Patient form until the onboarding issue gives it its own screen.
   { path: '/onboarding', element: screen(<ResourceCreatePage resourceType="Patient" />) },
   { path: '/:resourceType/:id/_history/:versionId', element: screen(<ResourceVersionPage />) },

@@ -42,7 +42,7 @@ export function NotificationIcons({ profile, ePrescribing }: NotificationIconsPr
         <IconButton
           color="inherit"
           component={RouterLink}
-          to={`/Task?${taskQuery ?? ''}`}
+          to="/tasks"
           aria-label={countLabel('Tasks', tasks)}
           data-live={tasksLive}
         >
