@@ -9,6 +9,7 @@ import { readState, writeState } from '../storage/serverState';
 import { systemAuthor } from '../definitions/loadDefinitions';
 import type { AdminState } from './adminBootstrap';
 import { seedDemoAccounts, type DemoAccount } from './demoAccounts';
+import { seedDemoClinicalData } from './demoClinicalData';
 import { seedBundledQuestionnaires } from './bundledQuestionnaires';
 
 export interface DemoState {
@@ -68,6 +69,11 @@ export async function seedDemo(
       dataDir: options.dataDir,
     }),
   );
+  // Tasks, messages, appointments, orders, documents, vitals…: every chart tab has something to show.
+  const clinical = await repository.transaction((session) =>
+    seedDemoClinicalData(session, { projectId: ctx.projectId, dataDir: options.dataDir }),
+  );
+  resources += clinical.resources;
   const state: DemoState = { projectId: ctx.projectId, patients: files.length, resources, accounts: people.accounts };
   await writeState(repository.db, 'demo', state);
   state.generatedPassword = people.generatedPassword;
