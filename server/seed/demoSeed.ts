@@ -10,7 +10,7 @@ import { systemAuthor } from '../definitions/loadDefinitions';
 import type { AdminState } from './adminBootstrap';
 import { seedDemoAccounts, type DemoAccount } from './demoAccounts';
 import { seedDemoClinicalData } from './demoClinicalData';
-import { seedBundledQuestionnaires } from './bundledQuestionnaires';
+import { seedBundledQuestionnaires, seedDemoQuestionnaireTasks } from './bundledQuestionnaires';
 
 export interface DemoState {
   projectId: string;
@@ -74,6 +74,10 @@ export async function seedDemo(
     seedDemoClinicalData(session, { projectId: ctx.projectId, dataDir: options.dataDir }),
   );
   resources += clinical.resources;
+  // Questionnaire work (a PHQ-9 to fill, a visit note to review) for the task page's fill and review actions.
+  resources += await repository.transaction((session) =>
+    seedDemoQuestionnaireTasks(session, { projectId: ctx.projectId }),
+  );
   const state: DemoState = { projectId: ctx.projectId, patients: files.length, resources, accounts: people.accounts };
   await writeState(repository.db, 'demo', state);
   state.generatedPassword = people.generatedPassword;

@@ -9,9 +9,9 @@ import { validateResponse } from './validateResponse';
 import { settleExpressions } from './expressionEvaluation';
 import { isPaged, nextPage } from './paging';
 import { compareAnswer } from './answerComparison';
-import { phq9 } from './fixtures/phq9';
+import { phq9 } from '../../config/questionnaires/phq9';
 import { smokingHistory } from './fixtures/smokingHistory';
-import { pagedIntake } from './fixtures/pagedIntake';
+import { newPatientIntake } from '../../config/questionnaires/newPatientIntake';
 import { soapNoteMenopauseQuestionnaire } from '../../config/questionnaires';
 
 const loinc = (code: string): AnswerValue => ({ valueCoding: { system: 'http://loinc.org', code } });
@@ -223,10 +223,10 @@ describe('enableWhen operators', () => {
 
 describe('a paged questionnaire', () => {
   it('is paged, and Next is refused while the page has errors', async () => {
-    expect(isPaged(pagedIntake)).toBe(true);
+    expect(isPaged(newPatientIntake)).toBe(true);
     expect(isPaged(phq9)).toBe(false);
-    let state = initialFormState(pagedIntake);
-    const errorsOn = (s: FormState, page: string) => itemErrors(s, computeEnablement(pagedIntake, s), page);
+    let state = initialFormState(newPatientIntake);
+    const errorsOn = (s: FormState, page: string) => itemErrors(s, computeEnablement(newPatientIntake, s), page);
     expect(errorsOn(state, 'about[0]')).toEqual({
       'about[0]/preferred-name': 'Required',
       'about[0]/birth-date': 'Required',
@@ -247,14 +247,14 @@ describe('a paged questionnaire', () => {
     state = answer(state, 'vitals[0]/children', { valueInteger: 1.5 });
     expect(errorsOn(state, 'vitals[0]')['vitals[0]/children']).toBe('Must be a whole number');
     state = answer(state, 'vitals[0]/children', { valueInteger: 2 });
-    const settled = await settleExpressions(pagedIntake, state, {});
+    const settled = await settleExpressions(newPatientIntake, state, {});
     expect(settled.results.errors).toEqual([]);
     const bmi = settled.state.answers['vitals[0]/bmi']?.[0].valueDecimal;
     expect(bmi).toBeCloseTo(24.69, 2);
-    const enabled = computeEnablement(pagedIntake, settled.state).enabled;
-    expect(nextPage(pagedIntake, enabled, 0, 1)).toBe(1);
-    expect(nextPage(pagedIntake, enabled, 2, 1)).toBe(-1);
-    expect(nextPage(pagedIntake, enabled, 1, -1)).toBe(0);
+    const enabled = computeEnablement(newPatientIntake, settled.state).enabled;
+    expect(nextPage(newPatientIntake, enabled, 0, 1)).toBe(1);
+    expect(nextPage(newPatientIntake, enabled, 2, 1)).toBe(-1);
+    expect(nextPage(newPatientIntake, enabled, 1, -1)).toBe(0);
   });
 });
 

@@ -19,7 +19,7 @@ import { buildResponse } from '../../src/questionnaire/buildResponse';
 import { initialFormState } from '../../src/questionnaire/initialState';
 import { validateResponse } from '../../src/questionnaire/validateResponse';
 import { setAnswers } from '../../src/questionnaire/formState';
-import { phq9 } from '../../src/questionnaire/fixtures/phq9';
+import { phq9 } from '../../config/questionnaires/phq9';
 
 /**
  * The task page's patches, the visit note's transaction and the bundled content, against the real
