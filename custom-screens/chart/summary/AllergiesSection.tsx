@@ -112,7 +112,7 @@ export function AllergiesSection(props: { patient: Patient; allergies: Loaded<Al
               primary={name}
               secondary={[reaction, onset && `since ${onset}`].filter(Boolean).join(' · ') || undefined}
               status={allergy.clinicalStatus?.coding?.[0]?.code}
-              label={`Edit allergy ${name}`}
+              action="Edit allergy"
               onOpen={() => form.open(allergy.id as string, () => allergyDraftOf(allergy))}
             />
           );

@@ -104,7 +104,7 @@ export function MedicationsSection(props: { patient: Patient; medications: Loade
               primary={name}
               secondary={authored ? `Ordered ${authored}` : undefined}
               status={request.status}
-              label={`Edit medication ${name}`}
+              action="Edit medication"
               onOpen={() => form.open(request.id as string, () => medicationDraftOf(request))}
             />
           );

@@ -74,12 +74,12 @@ describe('PatientSummary loading', { timeout: 30_000 }, () => {
       },
     ]);
     renderSummary(server);
-    const row = await screen.findByRole('button', { name: /^Heart rate: 140 \/min, 12 Mar 2024/ });
+    const row = await screen.findByRole('button', { name: /^Heart rate 12 Mar 2024 140 \/min/ });
     expect(within(row).getByText('Critical')).toBeInTheDocument();
     expect(within(row).getByRole('img', { name: 'Heart rate trend: 70, 88, 140' })).toBeInTheDocument();
-    const bp = screen.getByRole('button', { name: /^Blood pressure: 150\/70 mmHg/ });
+    const bp = screen.getByRole('button', { name: /^Blood pressure .*150\/70 mmHg/ });
     expect(within(bp).getByText('Systolic high')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: /^Weight: — \. Show trend|^Weight: —/ })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /^Weight — .*Show trend$/ })).toBeInTheDocument();
   });
 });
 
@@ -119,8 +119,8 @@ describe('Vitals modal', { timeout: 30_000 }, () => {
       },
     ]);
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(await screen.findByRole('button', { name: /^Heart rate: 64 \/min/ })).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: /^Blood pressure: 128\/– mmHg/ })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: /^Heart rate .*64 \/min/ })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /^Blood pressure .*128\/– mmHg/ })).toBeInTheDocument();
   });
 
   it('keeps the vitals a server refused, drops those it saved, and shows its error', async () => {

@@ -29,9 +29,9 @@ export function PatientSummary(props: PatientSummaryProps) {
   const { patient } = props;
   const data = usePatientSummaryData(patient.id as string);
   return (
+    // The chart frame's <aside aria-label="Patient summary"> is the landmark; this is its content.
     <Box
-      component="aside"
-      aria-label="Patient summary"
+      data-patient-summary
       sx={{ width: '100%', maxWidth: PATIENT_SUMMARY_WIDTH, bgcolor: 'background.paper', overflow: 'hidden' }}
     >
       <SummaryHeader

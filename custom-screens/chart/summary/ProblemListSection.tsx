@@ -110,7 +110,7 @@ export function ProblemListSection(props: { patient: Patient; problems: Loaded<C
               primary={name}
               secondary={onset ? `Dx ${onset}` : undefined}
               status={condition.clinicalStatus?.coding?.[0]?.code}
-              label={`Edit problem ${name}`}
+              action="Edit problem"
               onOpen={() => form.open(condition.id as string, () => problemDraftOf(condition))}
             />
           );

@@ -6,7 +6,7 @@ import QuestionMarkIcon from '@mui/icons-material/QuestionMark';
 import type { Patient } from '@medplum/fhirtypes';
 import { formatHumanName } from '../../../data-provider/formatting';
 import { ageOf, readableDate } from './rules/readableDates';
-import { bandColor, initialsOf, photoUrl } from './patientLook';
+import { avatarColor, bandColor, initialsOf, photoUrl } from './patientLook';
 
 export interface SummaryHeaderProps {
   patient: Patient;
@@ -51,7 +51,15 @@ export function SummaryHeader(props: SummaryHeaderProps) {
         <Avatar
           src={photoUrl(patient)}
           alt={name}
-          sx={{ width: 64, height: 64, border: 3, borderColor: 'background.paper', fontSize: 24 }}
+          sx={{
+            width: 64,
+            height: 64,
+            border: 3,
+            borderColor: 'background.paper',
+            fontSize: 24,
+            color: '#fff',
+            bgcolor: avatarColor(patient.id ?? name),
+          }}
         >
           {initialsOf(name)}
         </Avatar>

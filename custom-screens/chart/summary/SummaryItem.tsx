@@ -1,13 +1,14 @@
 import type { ReactNode } from 'react';
 import { Box, ButtonBase, Typography } from '@mui/material';
 import { StatusBadge } from '../../../src/datatypes/StatusBadge';
+import { VisuallyHidden } from './VisuallyHidden';
 
 export interface SummaryItemProps {
   primary: string;
   secondary?: ReactNode;
   status?: string;
-  /** What the button says to assistive technology, e.g. 'Edit allergy Peanut'. */
-  label: string;
+  /** What choosing the row does, said to assistive technology before the row's text ('Edit allergy'). */
+  action: string;
   onOpen(): void;
 }
 
@@ -17,7 +18,6 @@ export function SummaryItem(props: SummaryItemProps) {
     <Box component="li" sx={{ listStyle: 'none' }}>
       <ButtonBase
         onClick={props.onOpen}
-        aria-label={props.label}
         sx={{
           width: '100%',
           justifyContent: 'space-between',
@@ -31,12 +31,13 @@ export function SummaryItem(props: SummaryItemProps) {
           '&.Mui-focusVisible': { outline: 2, outlineColor: 'primary.main', outlineStyle: 'solid' },
         }}
       >
-        <Box sx={{ minWidth: 0 }}>
-          <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
+        <Box component="span" sx={{ minWidth: 0 }}>
+          <Typography component="span" variant="body2" sx={{ display: 'block', overflowWrap: 'anywhere' }}>
+            <VisuallyHidden>{`${props.action} `}</VisuallyHidden>
             {props.primary}
           </Typography>
           {props.secondary ? (
-            <Typography variant="caption" color="text.secondary" component="div">
+            <Typography variant="caption" color="text.secondary" component="span" sx={{ display: 'block' }}>
               {props.secondary}
             </Typography>
           ) : null}

@@ -11,6 +11,7 @@ import type { SummaryList as Loaded } from './usePatientSummaryData';
 import { FieldSaveError, useSummaryForm } from './useSummaryForm';
 import { useSummarySaved } from './useSummarySave';
 import { VitalFlag } from './VitalFlag';
+import { VisuallyHidden } from './VisuallyHidden';
 import { displayNumber, displayUnit, recentReadings, VITAL_ROWS, type VitalRow } from './vitalRows';
 import { VitalsModal } from './VitalsModal';
 import { VitalTrendDialog } from './VitalTrendDialog';
@@ -86,7 +87,6 @@ export function VitalsSection(props: { patient: Patient; observations: Loaded<Ob
             <Box component="li" key={row.id} sx={{ listStyle: 'none' }}>
               <ButtonBase
                 onClick={() => setTrend(row)}
-                aria-label={`${row.label}: ${latest.text}${latest.date ? `, ${readableDate(latest.date.slice(0, 10))}` : ''}. Show trend`}
                 data-vital-row={row.id}
                 sx={{
                   width: '100%',
@@ -102,16 +102,23 @@ export function VitalsSection(props: { patient: Patient; observations: Loaded<Ob
                   '&.Mui-focusVisible': { outline: 2, outlineColor: 'primary.main', outlineStyle: 'solid' },
                 }}
               >
-                <Box sx={{ minWidth: 0 }}>
-                  <Typography variant="body2">{row.label}</Typography>
+                <Box component="span" sx={{ minWidth: 0 }}>
+                  <Typography component="span" variant="body2" sx={{ display: 'block' }}>
+                    {row.label}
+                  </Typography>
                   {latest.date ? (
-                    <Typography variant="caption" color="text.secondary">
+                    <Typography component="span" variant="caption" color="text.secondary" sx={{ display: 'block' }}>
                       {readableDate(latest.date.slice(0, 10))}
                     </Typography>
                   ) : null}
                 </Box>
-                <Box sx={{ textAlign: 'right' }}>
-                  <Typography variant="body2" sx={{ fontWeight: 600 }} data-vital-value={row.id}>
+                <Box component="span" sx={{ textAlign: 'right' }}>
+                  <Typography
+                    component="span"
+                    variant="body2"
+                    sx={{ display: 'block', fontWeight: 600 }}
+                    data-vital-value={row.id}
+                  >
                     {latest.text}
                   </Typography>
                   {latestReadings.map(({ definition, reading }) => (
@@ -127,6 +134,7 @@ export function VitalsSection(props: { patient: Patient; observations: Loaded<Ob
                   values={recent.map((r) => r.value)}
                   label={`${primary.label} trend: ${recent.map((r) => displayNumber(r.value)).join(', ')}`}
                 />
+                <VisuallyHidden>Show trend</VisuallyHidden>
               </ButtonBase>
             </Box>
           );
