@@ -16,6 +16,8 @@ interface ChatPanelProps {
   patientId: string;
   /** The signed-in profile writing (undefined: replies are disabled). */
   sender: Reference | undefined;
+  /** Offer the paperclip (staff). The patient portal does not: patients may not store Binaries. */
+  allowAttachments?: boolean;
 }
 
 /**
@@ -23,7 +25,7 @@ interface ChatPanelProps {
  * Send and a paperclip for files. A failed send keeps the typed text and shows a red "Error"
  * notification that stays until closed.
  */
-export function ChatPanel({ title, patientId, sender }: ChatPanelProps) {
+export function ChatPanel({ title, patientId, sender, allowAttachments = true }: ChatPanelProps) {
   const toast = useToast();
   const conversation = useConversation(patientId, sender);
   const uploads = useMediaUpload();
@@ -74,7 +76,11 @@ export function ChatPanel({ title, patientId, sender }: ChatPanelProps) {
       ) : (
         <MessageList messages={conversation.messages} profile={sender} />
       )}
-      <ChatInput disabled={!sender} onSend={send} onAttach={sender ? (file) => void attach(file) : undefined} />
+      <ChatInput
+        disabled={!sender}
+        onSend={send}
+        onAttach={sender && allowAttachments ? (file) => void attach(file) : undefined}
+      />
       <UploadNotice state={uploads.state} onClose={uploads.dismiss} />
     </Paper>
   );

@@ -33,7 +33,7 @@ export function PatientChatPage() {
   if (chat.loading || !chat.patientId || !profile) return <CircularProgress aria-label="Loading..." sx={{ m: 2 }} />;
   const sender = {
     reference: `Practitioner/${profile.id}`,
-    display: formatHumanName(profile.name?.[0]) || session.membership?.profile?.display,
+    display: formatHumanName(profile.name?.[0], { prefix: true }) || session.membership?.profile?.display,
   };
   return (
     <Box sx={{ p: 2, maxWidth: 900 }}>

@@ -53,9 +53,14 @@ export function useConversation(patientId: string | undefined, sender: Reference
       return () => void (active.current = false);
     }
     const criteria = conversationCriteria(patientId);
+    // The notification says which message changed; it is read again because a read answers
+    // attachments as signed download addresses, which the notified copy does not carry.
     const stopListening = manager.addListener(criteria, ({ resource }) => {
-      if (resource?.resourceType === 'Communication') setMessages((shown) => mergeMessages(shown, [resource]));
-      else void load();
+      if (resource?.resourceType !== 'Communication' || !resource.id) return void load();
+      client.readResource('Communication', resource.id, { cache: 'no-store' }).then(
+        (message) => active.current && setMessages((shown) => mergeMessages(shown, [message as Communication])),
+        () => void load(),
+      );
     });
     // Bound (first time or after a reconnect): whatever changed before the binding is read now.
     const offBound = manager.on('bound', (event) => {

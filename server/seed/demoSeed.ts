@@ -9,8 +9,9 @@ import { readState, writeState } from '../storage/serverState';
 import { systemAuthor } from '../definitions/loadDefinitions';
 import type { AdminState } from './adminBootstrap';
 import { seedDemoAccounts, type DemoAccount } from './demoAccounts';
-import { seedDemoClinicalData } from './demoClinicalData';
+import { seedDoseSpotBots } from './dosespotBots';
 import { seedBundledQuestionnaires, seedDemoQuestionnaireTasks } from './bundledQuestionnaires';
+import { seedDemoClinicalData } from './demoClinicalData';
 
 export interface DemoState {
   projectId: string;
@@ -69,6 +70,8 @@ export async function seedDemo(
       dataDir: options.dataDir,
     }),
   );
+  // The DoseSpot bots ship with the product; the demo clinic has them (its e-prescribing screen says which secrets to set).
+  await repository.transaction((session) => seedDoseSpotBots(session, { projectId: ctx.projectId }));
   // Tasks, messages, appointments, orders, documents, vitals…: every chart tab has something to show.
   const clinical = await repository.transaction((session) =>
     seedDemoClinicalData(session, { projectId: ctx.projectId, dataDir: options.dataDir }),

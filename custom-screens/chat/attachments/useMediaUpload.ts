@@ -49,7 +49,7 @@ export function useMediaUpload(): MediaUpload {
           issued: new Date().toISOString(),
           content: { contentType, title: filename },
         });
-        const stored = await client.createAttachment({
+        const binary = await client.createBinary({
           data: file,
           contentType,
           filename,
@@ -57,7 +57,14 @@ export function useMediaUpload(): MediaUpload {
           onProgress: ({ loaded, total }) =>
             setState({ phase: 'uploading', filename, percent: uploadPercent(loaded, total) }),
         });
-        const attachment: Attachment = { ...stored, size: file.size, creation: new Date().toISOString() };
+        // Binary/{id}, not the signed address the upload answers: that one expires; reads sign afresh.
+        const attachment: Attachment = {
+          contentType,
+          url: `Binary/${binary.id}`,
+          title: filename,
+          size: file.size,
+          creation: new Date().toISOString(),
+        };
         const completed = await client.updateResource<Media>({ ...media, status: 'completed', content: attachment });
         setState({ phase: 'complete', filename });
         closeLater();

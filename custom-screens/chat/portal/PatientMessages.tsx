@@ -10,7 +10,12 @@ export function PatientMessages({ patient }: { patient: Reference }) {
       <Typography variant="h5" component="h1" sx={{ mb: 2 }}>
         Messages with your care team
       </Typography>
-      <ChatPanel title={patient.display ?? 'My messages'} patientId={patientId} sender={patient} />
+      <ChatPanel
+        title={patient.display ?? 'My messages'}
+        patientId={patientId}
+        sender={patient}
+        allowAttachments={false}
+      />
     </>
   );
 }
