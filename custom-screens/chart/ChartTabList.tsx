@@ -74,13 +74,11 @@ export function ChartTabList() {
   return (
     <Box sx={{ p: { xs: 1, sm: 2 } }}>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', mb: 1 }}>
-        <Typography variant="h6" component="h2" sx={{ flexGrow: 1 }}>
+        <Typography variant="h6" component="h2">
           {label}
-          {total !== undefined && (
-            <Typography component="span" variant="body2" sx={{ ml: 1, color: 'text.secondary' }}>
-              {total.toLocaleString('en-US')} total
-            </Typography>
-          )}
+        </Typography>
+        <Typography variant="body2" sx={{ flexGrow: 1, color: 'text.secondary' }}>
+          {total !== undefined && `${total.toLocaleString('en-US')} total`}
         </Typography>
         {canCreate && (
           <Button
