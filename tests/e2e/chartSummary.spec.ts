@@ -166,6 +166,12 @@ test.describe('patient summary sidebar', () => {
     await page.keyboard.press('Escape');
     await expect(trend).toBeHidden();
 
+    // The whole sidebar in one picture: a taller window, scrolled to the top.
+    await page.setViewportSize({ width: 1280, height: 1700 });
+    await page.evaluate(() => {
+      window.scrollTo(0, 0);
+      document.querySelectorAll('main, main *').forEach((element) => element.scrollTo?.(0, 0));
+    });
     await shoot(page, 'chart-summary');
     await page.emulateMedia({ colorScheme: 'dark' });
     await expectAccessible(page);

@@ -35,7 +35,7 @@ export default function VitalTrendChart({ series }: VitalTrendChartProps) {
         {
           data: times.map((t) => new Date(t)),
           scaleType: 'time',
-          valueFormatter: (value: Date) => readableDate(value.toISOString().slice(0, 10)),
+          valueFormatter: (value: Date) => readableDate(value.toISOString()),
         },
       ]}
       yAxis={[{ label: unit, min: Math.floor(low - margin), max: Math.ceil(high + margin) }]}

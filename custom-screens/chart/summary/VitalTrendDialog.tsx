@@ -71,7 +71,7 @@ export function VitalTrendDialog({ row, readings, onClose }: VitalTrendDialogPro
             <TableBody>
               {rows.map(({ definition, reading }) => (
                 <TableRow key={`${definition.key}-${reading.observation.id}-${reading.time}`}>
-                  <TableCell>{readableDate(reading.date.slice(0, 10))}</TableCell>
+                  <TableCell>{readableDate(reading.date)}</TableCell>
                   {series.length > 1 ? <TableCell>{definition.label}</TableCell> : null}
                   <TableCell>
                     {displayNumber(reading.value)} {displayUnit(reading.unit)}{' '}

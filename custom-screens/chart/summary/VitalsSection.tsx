@@ -3,7 +3,7 @@ import { Box, ButtonBase, Typography } from '@mui/material';
 import type { Observation, Patient } from '@medplum/fhirtypes';
 import { useFhirClient } from '../../../src/resources/useFhirClient';
 import { readableDate } from './rules/readableDates';
-import { vitalReadings, type VitalReading } from './rules/vitalReadings';
+import { vitalReadings } from './rules/vitalReadings';
 import { planVitals, type VitalsDraft } from './rules/vitalsObservations';
 import { Sparkline } from './Sparkline';
 import { SummarySection } from './SummarySection';
@@ -12,24 +12,10 @@ import { FieldSaveError, useSummaryForm } from './useSummaryForm';
 import { useSummarySaved } from './useSummarySave';
 import { VitalFlag } from './VitalFlag';
 import { VisuallyHidden } from './VisuallyHidden';
-import { displayNumber, displayUnit, recentReadings, VITAL_ROWS, type VitalRow } from './vitalRows';
+import { displayNumber, latestOfRow, latestValueText, recentReadings, VITAL_ROWS, type VitalRow } from './vitalRows';
 import { VitalsModal } from './VitalsModal';
 import { VitalTrendDialog } from './VitalTrendDialog';
 import { normalizeErrorString } from '../../../data-provider/outcomes';
-
-function latestText(row: VitalRow, readings: Map<string, VitalReading[]>): { text: string; date?: string } {
-  const latest = row.series.map((s) => readings.get(s.key)?.at(-1));
-  if (latest.every((r) => r === undefined)) return { text: '—' };
-  const unit = displayUnit(row.series[0]?.unit ?? '');
-  const newest = latest.reduce<VitalReading | undefined>((a, b) => (b && (!a || b.time > a.time) ? b : a), undefined);
-  // Blood pressure reads as the parts of its newest panel: '120/80 mmHg'; a part not measured is '–'.
-  const parts = row.series.map((s) => {
-    const fromNewest = newest?.observation === readings.get(s.key)?.at(-1)?.observation;
-    const reading = readings.get(s.key)?.at(-1);
-    return reading && (row.series.length === 1 || fromNewest) ? displayNumber(reading.value) : '–';
-  });
-  return { text: `${parts.join('/')} ${unit}`, date: newest?.date };
-}
 
 /** Vitals: each vital's latest value with a sparkline of its last readings; a row opens its trend. */
 export function VitalsSection(props: { patient: Patient; observations: Loaded<Observation> }) {
@@ -77,12 +63,9 @@ export function VitalsSection(props: { patient: Patient; observations: Loaded<Ob
     >
       <Box component="ul" sx={{ m: 0, p: 0 }}>
         {VITAL_ROWS.map((row) => {
-          const latest = latestText(row, readings);
+          const latest = latestOfRow(row, readings);
           const primary = row.series[0]!;
           const recent = recentReadings(readings, primary.key);
-          const latestReadings = row.series
-            .map((definition) => ({ definition, reading: readings.get(definition.key)?.at(-1) }))
-            .filter((x): x is { definition: typeof primary; reading: VitalReading } => x.reading !== undefined);
           return (
             <Box component="li" key={row.id} sx={{ listStyle: 'none' }}>
               <ButtonBase
@@ -108,7 +91,7 @@ export function VitalsSection(props: { patient: Patient; observations: Loaded<Ob
                   </Typography>
                   {latest.date ? (
                     <Typography component="span" variant="caption" color="text.secondary" sx={{ display: 'block' }}>
-                      {readableDate(latest.date.slice(0, 10))}
+                      {readableDate(latest.date)}
                     </Typography>
                   ) : null}
                 </Box>
@@ -119,16 +102,18 @@ export function VitalsSection(props: { patient: Patient; observations: Loaded<Ob
                     sx={{ display: 'block', fontWeight: 600 }}
                     data-vital-value={row.id}
                   >
-                    {latest.text}
+                    {latestValueText(latest)}
                   </Typography>
-                  {latestReadings.map(({ definition, reading }) => (
-                    <VitalFlag
-                      key={definition.key}
-                      reading={reading}
-                      definition={definition}
-                      part={row.series.length > 1 ? definition.label : undefined}
-                    />
-                  ))}
+                  {latest.parts.map(({ definition, reading }) =>
+                    reading ? (
+                      <VitalFlag
+                        key={definition.key}
+                        reading={reading}
+                        definition={definition}
+                        part={row.series.length > 1 ? definition.label : undefined}
+                      />
+                    ) : null,
+                  )}
                 </Box>
                 <Sparkline
                   values={recent.map((r) => r.value)}

@@ -1,8 +1,24 @@
-import { formatDate } from '../../../../data-provider/formatting';
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
 
-/** A date as people read it: '12 Mar 2024' (partial dates keep their precision: 'Mar 2024'). */
+const DATE_ONLY = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/;
+
+/**
+ * A date as people read it: '12 Mar 2024', the same in every browser (Intl's en-GB says 'Sept').
+ * Partial dates keep their precision ('Mar 2024', '2024'); a dateTime is shown on the viewer's day;
+ * unreadable input is returned as it is, so nothing is hidden.
+ */
 export function readableDate(value: string | undefined): string {
-  return formatDate(value, 'en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+  if (!value) return '';
+  const dateOnly = DATE_ONLY.exec(value);
+  if (dateOnly) {
+    const [, year, month, day] = dateOnly;
+    const monthName = month ? MONTHS[Number(month) - 1] : undefined;
+    if (month && !monthName) return value;
+    return [day ? String(Number(day)) : undefined, monthName, year].filter(Boolean).join(' ');
+  }
+  const instant = new Date(value);
+  if (Number.isNaN(instant.getTime())) return value;
+  return `${instant.getDate()} ${MONTHS[instant.getMonth()]} ${instant.getFullYear()}`;
 }
 
 /**
@@ -10,7 +26,7 @@ export function readableDate(value: string | undefined): string {
  * month in days ('12 d'). Undefined for a missing or unreadable date.
  */
 export function ageOf(birthDate: string | undefined, today: Date = new Date()): string | undefined {
-  const match = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/.exec(birthDate ?? '');
+  const match = DATE_ONLY.exec(birthDate ?? '');
   if (!match) return undefined;
   const year = Number(match[1]);
   const month = match[2] ? Number(match[2]) - 1 : 0;
