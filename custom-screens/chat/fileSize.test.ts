@@ -15,6 +15,10 @@ describe('formatFileSize', () => {
     expect(formatFileSize(5 * 1024 ** 5)).toBe('5 P');
     expect(formatFileSize(2048 * 1024 ** 5)).toBe('2048 P');
   });
+  it('never shows 1024 of a unit', () => {
+    expect(formatFileSize(1024 * 1024 - 300)).toBe('1 M');
+    expect(formatFileSize(1023.4 * 1024)).toBe('1023 K');
+  });
   it('is empty for what is not a size', () => {
     expect(formatFileSize(undefined)).toBe('');
     expect(formatFileSize(-1)).toBe('');

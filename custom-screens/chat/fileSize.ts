@@ -6,7 +6,8 @@ export function formatFileSize(bytes: number | undefined): string {
   if (bytes < 1024) return `${Math.round(bytes)} B`;
   let value = bytes;
   let unit = -1;
-  while (value >= 1024 && unit < units.length - 1) {
+  // Divide while the number as shown would reach 1024 (1023.7 K reads as 1 M, not 1024 K).
+  while (unit < units.length - 1 && Number(value.toFixed(value < 10 ? 1 : 0)) >= 1024) {
     value /= 1024;
     unit++;
   }

@@ -75,6 +75,30 @@ async function uploadWithProgress(
   await cdp.detach();
 }
 
+/** A real one-page PDF saying "Lab results", padded with a comment to `size` bytes so its upload shows progress. */
+function labResultsPdf(size: number): Buffer {
+  const content = 'BT /F1 24 Tf 72 720 Td (Lab results: HbA1c 6.9 %) Tj ET';
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+  ];
+  let pdf = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((object, index) => {
+    offsets.push(pdf.length);
+    pdf += `${index + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  pdf += `%${' '.repeat(Math.max(0, size - pdf.length - 400))}\n`;
+  const xref = pdf.length;
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) pdf += `${String(offset).padStart(10, '0')} 00000 n \n`;
+  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(pdf, 'latin1');
+}
+
 const crcTable = Array.from({ length: 256 }, (_, n) => {
   let c = n;
   for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
@@ -210,11 +234,7 @@ test.describe('chat with a patient', () => {
     }
 
     // An upload with progress, a Media created as preparation and then completed.
-    const pdf = Buffer.concat([
-      Buffer.from('%PDF-1.4\n% Hearth e2e\n'),
-      Buffer.alloc(1024 * 1024, 0x20),
-      Buffer.from('\n%%EOF\n'),
-    ]);
+    const pdf = labResultsPdf(1024 * 1024);
     await uploadWithProgress(
       clinician,
       'lab-results.pdf',
@@ -259,8 +279,15 @@ test.describe('chat with a patient', () => {
 
   test('a failed send keeps the text and shows a red Error notice that stays', async ({ page }) => {
     await signInAs(page, alice);
-    const patients = await api(page, 'GET', 'Patient?_count=1');
-    await page.goto(`/Patient/${patients.entry[0].resource.id}/communication`);
+    // A conversation opened by one of its messages (/communication/{id}) is titled with its patient.
+    const message = (await api(page, 'GET', 'Communication?subject:missing=false&_count=1')).entry[0].resource;
+    const subject = await api(page, 'GET', message.subject.reference);
+    await page.goto(`/communication/${message.id}`);
+    await expect(page.getByRole('region', { name: /^Chat with / }).getByRole('heading', { level: 2 })).toHaveText(
+      `${subject.name[0].given[0]} ${subject.name[0].family}`,
+    );
+    await expect(messages(page, message.payload[0].contentString)).toBeVisible();
+
     const box = page.getByRole('textbox', { name: 'Message' });
     await expect(box).toBeVisible();
     await page.route('**/fhir/R4/Communication', (route) =>
@@ -283,6 +310,50 @@ test.describe('chat with a patient', () => {
     // Still there after the usual 4 s toast time.
     await page.waitForTimeout(4500);
     await expect(page.getByText(/Refused for the test/)).toBeVisible();
+  });
+});
+
+test.describe('attachments on the chart', () => {
+  test('a file uploaded on the timeline becomes a Media shown there; a refused upload says Upload error', async ({
+    page,
+  }) => {
+    await signInAs(page, alice);
+    const patientId = (await api(page, 'GET', 'Patient?_count=1')).entry[0].resource.id;
+    await page.goto(`/Patient/${patientId}/timeline`);
+    await page.getByTestId('media-upload-input').setInputFiles({
+      name: 'discharge-letter.pdf',
+      mimeType: 'application/pdf',
+      buffer: labResultsPdf(20_000),
+    });
+    const notice = page.getByTestId('upload-notice');
+    await expect(notice).toHaveAttribute('data-phase', 'complete');
+    await expect(notice).toHaveCSS('background-color', 'rgb(0, 105, 92)'); // teal
+    await expect(page.getByTestId('timeline').getByRole('button', { name: 'View discharge-letter.pdf' })).toBeVisible();
+    await expect(notice).toHaveCount(0, { timeout: 5000 });
+
+    await page.route('**/fhir/R4/Binary*', (route) =>
+      route.fulfill({
+        status: 413,
+        contentType: 'application/fhir+json',
+        body: JSON.stringify({
+          resourceType: 'OperationOutcome',
+          issue: [{ severity: 'error', code: 'too-costly', details: { text: 'File too large' } }],
+        }),
+      }),
+    );
+    await page.getByTestId('media-upload-input').setInputFiles({
+      name: 'huge-scan.pdf',
+      mimeType: 'application/pdf',
+      buffer: labResultsPdf(5_000),
+    });
+    await expect(notice).toHaveAttribute('data-phase', 'error');
+    await expect(notice).toContainText('Upload error');
+    await expect(notice).toContainText('File too large');
+    await expect(notice).toHaveCSS('background-color', 'rgb(198, 40, 40)'); // red
+    await expect(notice).toHaveCount(0, { timeout: 5000 });
+    // The Media stays in preparation: nothing claims a file that is not there.
+    const media = await api(page, 'GET', `Media?subject=Patient/${patientId}&_sort=-_lastUpdated&_count=1`);
+    expect(media.entry[0].resource).toMatchObject({ status: 'preparation', content: { title: 'huge-scan.pdf' } });
   });
 });
 

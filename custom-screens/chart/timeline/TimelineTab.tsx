@@ -1,6 +1,9 @@
 import { useLayoutEffect } from 'react';
 import { useParams } from 'react-router-dom';
 import { Alert, Box, LinearProgress, Stack, Typography } from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { useSession } from '../../../src/shell';
+import { MediaUploadButton } from '../../chat/attachments';
 import { TimelineEntry } from './TimelineEntry';
 import { useTimeline } from './useTimeline';
 
@@ -8,15 +11,27 @@ import { useTimeline } from './useTimeline';
 export function TimelineTab() {
   const { patientId = '' } = useParams();
   const timeline = useTimeline(patientId);
+  const queryClient = useQueryClient();
+  const { profile } = useSession();
   // Benchmark mark (docs/benchmarks.md): the timeline's entries are committed to the DOM.
   useLayoutEffect(() => {
     if (!timeline.loading) performance.mark('hearth:chart-timeline-drawn');
   }, [timeline.loading]);
   return (
     <Box sx={{ p: { xs: 1, sm: 2 } }} aria-busy={timeline.loading}>
-      <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
-        Timeline
-      </Typography>
+      <Stack direction="row" alignItems="center" justifyContent="space-between" sx={{ mb: 1 }}>
+        <Typography variant="h6" component="h2">
+          Timeline
+        </Typography>
+        {/* A file for the chart: a Media of the patient, uploaded with progress (custom-screens/chat/attachments). */}
+        <MediaUploadButton
+          subject={{ reference: `Patient/${patientId}` }}
+          operator={profile ? { reference: `${profile.resourceType}/${profile.id}` } : undefined}
+          onUploaded={() =>
+            queryClient.invalidateQueries({ queryKey: ['hearth-search', 'Media', 'timeline', patientId] })
+          }
+        />
+      </Stack>
       {timeline.loading && <LinearProgress aria-label="Loading..." />}
       {timeline.notAllowed.length > 0 && (
         <Alert severity="info" sx={{ mb: 1 }}>
