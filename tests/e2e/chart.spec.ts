@@ -23,6 +23,13 @@ interface AxeResult {
  */
 async function expectChartAccessible(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle');
+  // Theme colours change by CSS transition: judge the colours once they have arrived.
+  await page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+  );
+  await expect
+    .poll(() => page.evaluate(() => document.getAnimations().filter((a) => a.playState === 'running').length))
+    .toBe(0);
   await page.addScriptTag({ path: 'node_modules/axe-core/axe.min.js' });
   const result = await page.evaluate(
     () =>
@@ -166,13 +173,16 @@ test.describe('patient chart', () => {
     await chartContent(page).getByRole('button', { name: 'Create' }).click();
     await expect(page).toHaveURL(new RegExp(`/Patient/${patientId}/CarePlan/[^/]+/details$`));
     await expect(aside(page)).toBeVisible();
-    const created = await api(page, 'GET', `CarePlan?patient=Patient/${patientId}&title=E2E follow-up plan`);
-    expect(created.entry).toHaveLength(1);
-    expect(created.entry[0].resource.subject.reference).toBe(`Patient/${patientId}`);
+    const plans = await api(page, 'GET', `CarePlan?patient=Patient/${patientId}&_count=100`);
+    const created = (plans.entry ?? []).filter(
+      (entry: { resource: { title?: string } }) => entry.resource.title === 'E2E follow-up plan',
+    );
+    expect(created).toHaveLength(1);
+    expect(created[0].resource.subject.reference).toBe(`Patient/${patientId}`);
     expect((await api(page, 'GET', `CarePlan?patient=Patient/${patientId}&_summary=count`)).total).toBe(before + 1);
 
     // Edit inside the chart: the save lands on the details of the same row, still in the chart.
-    await chartContent(page).getByRole('tab', { name: 'Edit' }).click();
+    await page.getByRole('tablist', { name: 'CarePlan tabs' }).getByRole('tab', { name: 'Edit' }).click();
     await expect(page).toHaveURL(/\/CarePlan\/[^/]+\/edit$/);
     await chartContent(page).getByLabel('Title').fill('E2E follow-up plan (revised)');
     await chartContent(page).getByRole('button', { name: 'Update' }).click();

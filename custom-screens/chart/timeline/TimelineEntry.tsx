@@ -38,7 +38,7 @@ const TYPE_LABELS: Record<string, string> = {
 
 function title(resource: Resource): string {
   const json = resource as unknown as Json;
-  const code = formatCodeableConcept(json.code as CodeableConcept | undefined);
+  const code = formatCodeableConcept((json.code ?? json.codeCodeableConcept) as CodeableConcept | undefined);
   if (code) return code;
   if (resource.resourceType === 'Device') {
     const names = json.deviceName as { name?: string }[] | undefined;
