@@ -13,6 +13,8 @@ export interface SummaryDialogProps {
   onCancel(): void;
   onSave(): void;
   children: ReactNode;
+  /** 'sm' for forms with many fields side by side (vitals). */
+  maxWidth?: 'xs' | 'sm';
 }
 
 /** The add/edit modal of a summary section: focus stays inside while open (MUI Dialog), Enter saves. */
@@ -23,7 +25,13 @@ export function SummaryDialog(props: SummaryDialogProps) {
     if (!props.saving) props.onSave();
   };
   return (
-    <Dialog open={props.open} onClose={props.onClose} aria-labelledby={titleId} fullWidth maxWidth="xs">
+    <Dialog
+      open={props.open}
+      onClose={props.onClose}
+      aria-labelledby={titleId}
+      fullWidth
+      maxWidth={props.maxWidth ?? 'xs'}
+    >
       <form onSubmit={submit} noValidate>
         <DialogTitle id={titleId}>{props.title}</DialogTitle>
         <DialogContent>

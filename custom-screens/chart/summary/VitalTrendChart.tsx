@@ -46,6 +46,9 @@ export default function VitalTrendChart({ series }: VitalTrendChartProps) {
           label: s.definition.label,
           data: times.map((t) => byTime.get(t) ?? null),
           connectNulls: true,
+          // Straight segments and a mark per reading: a smoothed curve would invent values between visits.
+          curve: 'linear' as const,
+          showMark: true,
           valueFormatter: (value: number | null) => (value === null ? '' : `${value} ${unit}`),
         };
       })}

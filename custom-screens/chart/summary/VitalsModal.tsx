@@ -42,6 +42,7 @@ export function VitalsModal({ form }: { form: SummaryForm<VitalsDraft> }) {
   return (
     <SummaryDialog
       title="Record vitals"
+      maxWidth="sm"
       open
       saving={form.saving}
       errors={form.generalErrors}

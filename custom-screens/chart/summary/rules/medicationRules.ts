@@ -41,6 +41,8 @@ export function buildMedicationRequest(
   patient: Reference<Patient>,
   requester: MedicationRequest['requester'] | undefined,
   existing?: MedicationRequest,
+  /** When a new request is written (kept on edits). */
+  now: string = new Date().toISOString(),
 ): { request: MedicationRequest } | { error: string } {
   if (!requester?.reference) return { error: NOT_SIGNED_IN };
   return {
@@ -52,6 +54,7 @@ export function buildMedicationRequest(
       subject: existing?.subject ?? patient,
       requester: existing?.requester ?? requester,
       medicationCodeableConcept: conceptFromText(draft.medication, existing?.medicationCodeableConcept),
+      authoredOn: existing ? existing.authoredOn : now,
     },
   };
 }

@@ -89,7 +89,13 @@ describe('medication rules', () => {
 
   it('is an order requested by the signed-in profile, and refused without one', () => {
     const requester = { reference: 'Practitioner/alice', display: 'Alice' };
-    const result = buildMedicationRequest({ medication: 'Aspirin 81 mg', status: 'active' }, patient, requester);
+    const result = buildMedicationRequest(
+      { medication: 'Aspirin 81 mg', status: 'active' },
+      patient,
+      requester,
+      undefined,
+      '2024-03-12T10:00:00.000Z',
+    );
     expect(result).toEqual({
       request: {
         resourceType: 'MedicationRequest',
@@ -98,6 +104,7 @@ describe('medication rules', () => {
         subject: patient,
         requester,
         medicationCodeableConcept: { text: 'Aspirin 81 mg' },
+        authoredOn: '2024-03-12T10:00:00.000Z',
       },
     });
     expect(buildMedicationRequest({ medication: 'Aspirin', status: 'active' }, patient, undefined)).toEqual({
