@@ -2,12 +2,14 @@ import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { Box, Button, Link, Stack, Typography } from '@mui/material';
 import type { QuestionnaireResponse, Task } from '@medplum/fhirtypes';
-import { formatCodeableConcept, formatDate, formatDateTime } from '../../data-provider/formatting';
+import { formatCodeableConcept, formatDate, formatDateTime, getDisplayString } from '../../data-provider/formatting';
 import { StatusBadge } from '../../src/datatypes/StatusBadge';
 import { TASK_DETAIL_ANSWERS } from '../../config/clinical/taskLayout';
 import { answeredQuestions } from './responseAnswers';
 import { isQuestionnaireResponse, useFocus } from './useTask';
 import { dueDateState } from './taskDueDate';
+import { usePatient } from './usePatient';
+import type { Resource } from '@medplum/fhirtypes';
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -48,19 +50,34 @@ function ResponseAnswers({ response }: { response: QuestionnaireResponse }) {
   );
 }
 
-function referenceLink(reference: { reference?: string; display?: string } | undefined, patientId?: string) {
+function referenceLink(
+  reference: { reference?: string; display?: string } | undefined,
+  patientId?: string,
+  loaded?: string,
+) {
   if (!reference?.reference) return reference?.display ?? '';
   const path = patientId ? `/Patient/${patientId}/${reference.reference}` : `/${reference.reference}`;
   return (
     <Link component={RouterLink} to={path}>
-      {reference.display ?? reference.reference}
+      {reference.display ?? loaded ?? reference.reference}
     </Link>
   );
+}
+
+/** How the task's focus reads: a response by its date, anything else by its display string. */
+function focusLabel(resource: Resource | undefined): string | undefined {
+  if (!resource) return undefined;
+  if (resource.resourceType === 'QuestionnaireResponse') {
+    return `Questionnaire response, ${resource.status}${resource.authored ? `, ${formatDateTime(resource.authored)}` : ''}`;
+  }
+  if (resource.resourceType === 'Questionnaire') return resource.title ?? resource.name ?? 'Questionnaire';
+  return getDisplayString(resource);
 }
 
 /** The Details tab: what the task is, whose it is, when it is due and what it is about. */
 export function TaskDetails({ task, patientId }: { task: Task; patientId: string | undefined }) {
   const focus = useFocus(task);
+  const patient = usePatient(task.for?.display ? undefined : task.for?.reference);
   const due = task.restriction?.period?.end;
   const dueState = dueDateState(due);
   return (
@@ -94,8 +111,10 @@ export function TaskDetails({ task, patientId }: { task: Task; patientId: string
             'No due date'
           )}
         </Row>
-        {task.for && <Row label="For">{referenceLink(task.for)}</Row>}
-        {task.focus && <Row label="Focus">{referenceLink(task.focus, patientId)}</Row>}
+        {task.for && (
+          <Row label="For">{referenceLink(task.for, undefined, patient.data && getDisplayString(patient.data))}</Row>
+        )}
+        {task.focus && <Row label="Focus">{referenceLink(task.focus, patientId, focusLabel(focus.data))}</Row>}
         {task.authoredOn && <Row label="Created">{formatDateTime(task.authoredOn)}</Row>}
         {task.priority && <Row label="Priority">{task.priority}</Row>}
       </Box>

@@ -1,3 +1,4 @@
-// Public surface of custom-screens/tasks (being built in this session; see /work/clinical-contract.md).
+// Public surface of custom-screens/tasks (app-spec §2.4, §4, §7).
 export { TaskPage } from './TaskPage';
 export { MyTasksPage } from './MyTasksPage';
+export { ResourceTasks } from './ResourceTasks';

@@ -1,5 +1,5 @@
 import { Link as RouterLink } from 'react-router-dom';
-import { Alert, List, ListItemButton, ListItemText, Paper, Stack, Typography } from '@mui/material';
+import { Alert, List, ListItem, ListItemButton, ListItemText, Paper, Stack, Typography } from '@mui/material';
 import type { Task } from '@medplum/fhirtypes';
 import { formatCodeableConcept, formatDate } from '../../data-provider/formatting';
 import { StatusBadge } from '../../src/datatypes/StatusBadge';
@@ -24,18 +24,22 @@ export function RequiredActions({
       {tasks && tasks.length > 0 && (
         <List dense aria-label="Required actions">
           {tasks.map((task) => (
-            <ListItemButton key={task.id} component={RouterLink} to={`/Patient/${patientId}/task/${task.id}/details`}>
-              <ListItemText
-                primary={
-                  <Stack direction="row" spacing={1} alignItems="center" component="span">
-                    <span>{formatCodeableConcept(task.code) || task.description || 'Task'}</span>
-                    <StatusBadge status={task.status} />
-                  </Stack>
-                }
-                secondary={task.restriction?.period?.end ? `Due ${formatDate(task.restriction.period.end)}` : undefined}
-                slotProps={{ primary: { component: 'div' } }}
-              />
-            </ListItemButton>
+            <ListItem key={task.id} disablePadding>
+              <ListItemButton component={RouterLink} to={`/Patient/${patientId}/task/${task.id}/details`}>
+                <ListItemText
+                  primary={
+                    <Stack direction="row" spacing={1} alignItems="center" component="span">
+                      <span>{formatCodeableConcept(task.code) || task.description || 'Task'}</span>
+                      <StatusBadge status={task.status} />
+                    </Stack>
+                  }
+                  secondary={
+                    task.restriction?.period?.end ? `Due ${formatDate(task.restriction.period.end)}` : undefined
+                  }
+                  slotProps={{ primary: { component: 'div' } }}
+                />
+              </ListItemButton>
+            </ListItem>
           ))}
         </List>
       )}

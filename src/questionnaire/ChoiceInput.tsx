@@ -111,6 +111,15 @@ function ValueSetChoice(props: ChoiceInputProps & { valueSet: string }) {
   );
 }
 
+/** True when the choice renders as one labelled text field (searched ValueSet, drop-down, "No Answers Defined"). */
+export function choiceHasOwnLabel(item: QuestionnaireItem, questionnaire: Questionnaire): boolean {
+  const options = localOptions(item, questionnaire.contained ?? []);
+  if (!options) return !!remoteValueSet(item) || item.type === 'choice';
+  if (options.length === 0) return item.type === 'choice';
+  const control = itemControl(item);
+  return !item.repeats && (control === 'drop-down' || (control !== 'radio-button' && options.length > INLINE_OPTIONS));
+}
+
 /** A choice or open-choice question: radio buttons, check boxes, a drop-down, or a searched ValueSet. */
 export function ChoiceInput(props: ChoiceInputProps) {
   const { item } = props;

@@ -13,7 +13,7 @@ import {
 } from './formState';
 import type { Enablement } from './enablement';
 import { AnswerInput } from './AnswerInput';
-import { ChoiceInput } from './ChoiceInput';
+import { ChoiceInput, choiceHasOwnLabel } from './ChoiceInput';
 import { EXT, expressionOf, isHidden } from './questionnaireExtensions';
 
 export interface ItemsContext {
@@ -41,7 +41,9 @@ function Question({ item, path, context }: { item: QuestionnaireItem; path: stri
   const change = (next: AnswerValue[]) => context.setState((state) => setAnswers(state, path, next));
   const choice = item.type === 'choice' || item.type === 'open-choice';
   // Inputs that carry their own visible label; the others get the question text above them.
-  const selfLabelled = !choice && !item.repeats && !['boolean', 'attachment'].includes(item.type);
+  const selfLabelled = choice
+    ? choiceHasOwnLabel(item, context.questionnaire)
+    : !item.repeats && !['boolean', 'attachment'].includes(item.type);
 
   let input;
   if (choice) {
@@ -126,7 +128,7 @@ function Question({ item, path, context }: { item: QuestionnaireItem; path: stri
           {error}
         </Typography>
       )}
-      {error && choice && item.answerOption?.length ? (
+      {error && choice && !selfLabelled ? (
         <Typography variant="body2" color="error" role="alert">
           {error}
         </Typography>

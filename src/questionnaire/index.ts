@@ -8,3 +8,4 @@ export { validateResponse, type ResponseIssue } from './validateResponse';
 export { evaluateExpressions, settleExpressions, hasExpressions, type LaunchContext } from './expressionEvaluation';
 export { isPaged } from './paging';
 export { QuestionnaireForm, type QuestionnaireFormProps } from './QuestionnaireForm';
+export { QuestionnairePreview } from './QuestionnairePreview';
