@@ -9,7 +9,9 @@ import {
   messageText,
   newChatMessage,
   senderName,
+  markedRead,
   replyRecipient,
+  unreadFor,
   UNKNOWN_SENDER,
 } from './chatMessages';
 
@@ -145,5 +147,27 @@ describe('replyRecipient', () => {
     ];
     expect(replyRecipient(messages, patient, patient)).toEqual({ reference: 'Practitioner/p2', display: 'Dr. B' });
     expect(replyRecipient([messages[2]], patient, patient)).toBeUndefined();
+  });
+});
+
+describe('reading messages', () => {
+  const me = { reference: 'Practitioner/p1' };
+  it('finds the messages to me that are not read yet', () => {
+    const toMe = message('1', '2026-01-01T10:00:00Z', { sender: { reference: 'Patient/x' }, recipient: [me] });
+    const read = { ...toMe, id: '2', status: 'completed' as const };
+    const toOther = message('3', '2026-01-01T10:00:00Z', { recipient: [{ reference: 'Practitioner/p2' }] });
+    const mine = message('4', '2026-01-01T10:00:00Z', { sender: me, recipient: [me] });
+    expect(unreadFor([toMe, read, toOther, mine], me).map((m) => m.id)).toEqual(['1']);
+    expect(unreadFor([toMe], undefined)).toEqual([]);
+  });
+  it('marks a message read once, keeping the first received time', () => {
+    const now = new Date('2026-03-01T00:00:00Z');
+    expect(markedRead(message('1', 'x'), now)).toMatchObject({
+      status: 'completed',
+      received: '2026-03-01T00:00:00.000Z',
+    });
+    expect(markedRead(message('1', 'x', { received: '2026-01-01T00:00:00Z' }), now).received).toBe(
+      '2026-01-01T00:00:00Z',
+    );
   });
 });

@@ -141,3 +141,19 @@ export function replyRecipient(
   }
   return undefined;
 }
+
+/** Messages to `profile` not yet marked read (status other than completed): opening the conversation reads them. */
+export function unreadFor(messages: readonly Communication[], profile: Reference | undefined): Communication[] {
+  if (!profile?.reference) return [];
+  return messages.filter(
+    (message) =>
+      message.status !== 'completed' &&
+      message.sender?.reference !== profile.reference &&
+      (message.recipient ?? []).some((recipient) => recipient.reference === profile.reference),
+  );
+}
+
+/** The message as read: completed, received now (app-spec §3 'received'). */
+export function markedRead(message: Communication, now = new Date()): Communication {
+  return { ...message, status: 'completed', received: message.received ?? now.toISOString() };
+}

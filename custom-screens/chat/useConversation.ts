@@ -2,7 +2,14 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Attachment, Communication, Reference } from '@medplum/fhirtypes';
 import { normalizeErrorString } from '../../data-provider/outcomes';
 import { subscriptionManagerFor, useShellClient } from '../../src/shell';
-import { conversationCriteria, conversationQuery, mergeMessages, newChatMessage } from './chatMessages';
+import {
+  conversationCriteria,
+  conversationQuery,
+  markedRead,
+  mergeMessages,
+  newChatMessage,
+  unreadFor,
+} from './chatMessages';
 import { useLiveChatNotices } from './useLiveChatNotices';
 
 export interface Conversation {
@@ -72,6 +79,21 @@ export function useConversation(patientId: string | undefined, sender: Reference
       offBound();
     };
   }, [client, patientId, load]);
+
+  // Whatever is addressed to the reader is read once it is shown (the Mail icon counts the rest).
+  const marking = useRef(new Set<string>());
+  useEffect(() => {
+    for (const message of unreadFor(messages, sender)) {
+      const id = message.id as string;
+      if (marking.current.has(id)) continue;
+      marking.current.add(id);
+      client.updateResource(markedRead(message)).then(
+        (read) => active.current && setMessages((shown) => mergeMessages(shown, [read])),
+        // Not being able to mark it read (policy, a newer version) leaves it unread; nothing else.
+        () => undefined,
+      );
+    }
+  }, [client, messages, sender]);
 
   const send = useCallback<Conversation['send']>(
     async ({ text, attachment, recipient }) => {

@@ -229,6 +229,14 @@ test.describe('chat with a patient', () => {
     await patient.getByRole('textbox', { name: 'Message' }).fill('Back online?');
     await patient.getByRole('button', { name: 'Send' }).click();
     await expect(messages(clinician, 'Back online?')).toHaveCount(1, { timeout: 5000 });
+    // Shown to its recipient, the patient's message is marked read (off the clinician's Mail count).
+    await expect
+      .poll(async () => {
+        const latest = await api(clinician, 'GET', `Communication?subject=Patient/${patientId}&_sort=-sent&_count=1`);
+        const read = latest.entry[0].resource;
+        return `${read.payload[0].contentString}: ${read.status}, received ${read.received ? 'yes' : 'no'}`;
+      })
+      .toBe('Back online?: completed, received yes');
     for (const text of ['Hello from Dr. Carter', 'Thank you, doctor']) {
       await expect(messages(clinician, text)).toHaveCount(1);
     }
@@ -280,7 +288,10 @@ test.describe('chat with a patient', () => {
   test('a failed send keeps the text and shows a red Error notice that stays', async ({ page }) => {
     await signInAs(page, alice);
     // A conversation opened by one of its messages (/communication/{id}) is titled with its patient.
-    const message = (await api(page, 'GET', 'Communication?subject:missing=false&_count=1')).entry[0].resource;
+    const found = await api(page, 'GET', 'Communication?subject:missing=false&_count=50');
+    const message = found.entry
+      .map((entry: { resource: { payload?: { contentString?: string }[] } }) => entry.resource)
+      .find((resource: { payload?: { contentString?: string }[] }) => resource.payload?.[0]?.contentString);
     const subject = await api(page, 'GET', message.subject.reference);
     await page.goto(`/communication/${message.id}`);
     await expect(page.getByRole('region', { name: /^Chat with / }).getByRole('heading', { level: 2 })).toHaveText(
