@@ -41,8 +41,33 @@ test.describe('patient summary sidebar', () => {
     );
     const heartRatesBefore = (before.entry ?? []).length;
 
+    // The summary's six searches (app-spec §7) travel in one batch with the chart's other GETs.
+    const patientCalls: { url: string; body: string }[] = [];
+    page.on('request', (request) => {
+      const body = request.postData() ?? '';
+      if (request.url().includes('/fhir/R4') && (request.url().includes(patientId) || body.includes(patientId))) {
+        patientCalls.push({ url: request.url(), body });
+      }
+    });
     await page.goto(`/Patient/${patientId}`);
     await expect(summary(page)).toBeVisible();
+    await expect(section(page, 'Vitals').getByRole('button', { name: /^Heart rate .*\d/ })).toBeVisible();
+    const summaryCalls = patientCalls.filter((call) =>
+      /AllergyIntolerance\?patient=/.test(decodeURIComponent(call.url + call.body)),
+    );
+    expect(summaryCalls).toHaveLength(1);
+    for (const search of [
+      'Condition?patient=',
+      'MedicationRequest?subject=',
+      'Observation?subject=',
+      'Appointment?patient=',
+      'Encounter?subject=',
+    ]) {
+      expect(decodeURIComponent(summaryCalls[0]!.body)).toContain(search);
+    }
+    test
+      .info()
+      .annotations.push({ type: 'chart requests naming the patient', description: String(patientCalls.length) });
     await expect(summary(page).getByRole('heading', { level: 2 })).not.toBeEmpty();
     await expect(summary(page).getByText(/\(\d+ (y|mo|d)\)$/)).toBeVisible();
     await expect(section(page, 'Vitals').getByRole('button', { name: /^Heart rate .*\d/ })).toBeVisible();
