@@ -390,7 +390,9 @@ test.describe('e-prescribing', () => {
     await expect(page.getByTestId('eprescribing-frame')).toHaveCount(0);
 
     const patients = await api(page, 'GET', 'Patient?_count=1');
-    await page.goto(`/Patient/${patients.entry[0].resource.id}/dosespot`);
+    await page.goto(`/Patient/${patients.entry[0].resource.id}`);
+    await page.getByRole('tab', { name: 'DoseSpot' }).click();
+    await expect(page).toHaveURL(new RegExp(`/Patient/${patients.entry[0].resource.id}/dosespot$`));
     await expect(page.getByTestId('eprescribing-not-configured')).toBeVisible();
     await page.screenshot({ path: `${shots}/eprescribing-light.png` });
     expect(await seriousViolations(page, notConfigured)).toEqual([]);
@@ -403,6 +405,12 @@ test.describe('e-prescribing', () => {
     await signInAs(front, ben);
     await expect(front.getByRole('link', { name: 'Tasks' }).first()).toBeVisible();
     await expect(front.getByTestId('eprescribing-bell')).toHaveCount(0);
+    await front.goto(`/Patient/${patients.entry[0].resource.id}`);
+    await expect(front.getByRole('tab', { name: 'Communications' })).toBeVisible();
+    await expect(front.getByRole('tab', { name: 'DoseSpot' })).toHaveCount(0);
+    await front.goto(`/Patient/${patients.entry[0].resource.id}/dosespot`);
+    await expect(front.getByTestId('eprescribing-not-configured')).toHaveCount(0);
+    await expect(front.getByTestId('eprescribing-frame')).toHaveCount(0);
     await front.goto('/dosespot');
     await expect(front.getByTestId('eprescribing-not-configured')).toHaveCount(0);
     await expect(front.getByTestId('eprescribing-frame')).toHaveCount(0);
