@@ -10,16 +10,7 @@ import { TaskFill } from './TaskFill';
 import { TaskNotes } from './TaskNotes';
 import { TaskTimeline } from './TaskTimeline';
 import { useTask } from './useTask';
-
-const TABS = ['details', 'timeline', 'notes'] as const;
-type TaskTab = (typeof TABS)[number] | 'fill';
-const LABELS: Record<(typeof TABS)[number], string> = { details: 'Details', timeline: 'Timeline', notes: 'Notes' };
-
-/** The tab is the last path segment (app-spec §2.4); anything else is Details. */
-export function taskTab(rest: string): TaskTab {
-  const last = rest.split('/').filter(Boolean).pop() ?? '';
-  return last === 'fill' || (TABS as readonly string[]).includes(last) ? (last as TaskTab) : 'details';
-}
+import { TABS, TAB_LABELS as LABELS, taskTab } from './taskTabs';
 
 /** `/Patient/:patientId/task/:taskId/*`: Details, Timeline, Notes, and the Task Actions panel. */
 export function TaskPage() {
