@@ -10,7 +10,11 @@ const ResourceCreatePage = lazy(() => import('./ResourceCreatePage').then((m) =>
 const ResourceVersionPage = lazy(() =>
   import('./ResourceVersionPage').then((m) => ({ default: m.ResourceVersionPage })),
 );
-const ChartPage = lazy(() => import('../../custom-screens/chart/ChartPage').then((m) => ({ default: m.ChartPage })));
+const loadChartPage = () => import('../../custom-screens/chart/ChartPage');
+// A page load straight into a chart fetches the chart's chunk while the app boots and the session
+// loads, instead of after (the chart budget: interactive within 1 s of navigation).
+if (typeof window !== 'undefined' && window.location.pathname.startsWith('/Patient/')) void loadChartPage();
+const ChartPage = lazy(() => loadChartPage().then((m) => ({ default: m.ChartPage })));
 const EPrescribingPage = lazy(() =>
   import('../../custom-screens/eprescribing').then((m) => ({ default: m.EPrescribingPage })),
 );
