@@ -1,7 +1,7 @@
 import { Box } from '@mui/material';
 import type { VitalDefinition } from '../../../config/clinical/vitals';
 import { isCritical } from '../../../src/resources/DiagnosticReportView';
-import { rangeFlag } from './rules/rangeFlag';
+import { rangeFlag, rangeFor } from './rules/rangeFlag';
 import type { VitalReading } from './rules/vitalReadings';
 
 /**
@@ -19,7 +19,7 @@ export function VitalFlag({
   part?: string;
 }) {
   const critical = isCritical(reading.observation);
-  const flag = critical ? 'Critical' : rangeFlag(reading.value, definition.referenceRange);
+  const flag = critical ? 'Critical' : rangeFlag(reading.value, rangeFor(reading.observation, definition));
   if (!flag) return null;
   return (
     <Box

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Observation } from '@medplum/fhirtypes';
-import { rangeFlag } from './rules/rangeFlag';
+import { SINGLE_VITALS, SYSTOLIC } from '../../../config/clinical/vitals';
+import { rangeFlag, rangeFor } from './rules/rangeFlag';
 import { readableDate } from './rules/readableDates';
 import { vitalReadings } from './rules/vitalReadings';
 import { latestOfRow, latestValueText, VITAL_ROWS } from './vitalRows';
@@ -58,6 +59,31 @@ describe('rangeFlag', () => {
     expect(rangeFlag(59, { low: 60, high: 100 })).toBe('Low');
     expect(rangeFlag(100, { low: 60, high: 100 })).toBeUndefined();
     expect(rangeFlag(500, undefined)).toBeUndefined();
+  });
+
+  it('judges against the range recorded on the Observation or component, else the config', () => {
+    const heart = SINGLE_VITALS.find((v) => v.key === 'heartRate')!;
+    const own: Observation = {
+      resourceType: 'Observation',
+      status: 'final',
+      code: { coding: [{ code: '8867-4' }] },
+      referenceRange: [{ low: { value: 40 }, high: { value: 60 } }],
+    };
+    expect(rangeFor(own, heart)).toEqual({ low: 40, high: 60 });
+    expect(rangeFor({ ...own, referenceRange: [{ low: { value: 40 } }] }, heart)).toEqual(heart.referenceRange);
+    const bp: Observation = {
+      resourceType: 'Observation',
+      status: 'final',
+      code: { coding: [{ code: '85354-9' }] },
+      referenceRange: [{ low: { value: 1 }, high: { value: 2 } }],
+      component: [
+        {
+          code: { coding: [{ code: '8480-6' }] },
+          referenceRange: [{ low: { value: 100 }, high: { value: 140 } }],
+        },
+      ],
+    };
+    expect(rangeFor(bp, SYSTOLIC)).toEqual({ low: 100, high: 140 });
   });
 });
 
