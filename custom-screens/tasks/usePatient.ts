@@ -8,7 +8,8 @@ export function usePatient(reference: string | undefined) {
   const id = reference?.startsWith('Patient/') ? reference.slice('Patient/'.length) : undefined;
   return useQuery<Patient, Error>({
     queryKey: ['hearth-resource', 'Patient', id ?? ''],
-    queryFn: ({ signal }) => client.readResource('Patient', id as string, { signal }),
+    // No abort signal: several views of one page share this read (see useFocus).
+    queryFn: () => client.readResource('Patient', id as string),
     enabled: !!id,
     retry: false,
   });

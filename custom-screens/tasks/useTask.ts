@@ -37,9 +37,10 @@ export function useFocus(task: Task | null | undefined) {
   const reference = task?.focus?.reference;
   return useQuery<Resource, Error>({
     queryKey: ['hearth-task-focus', reference],
-    queryFn: ({ signal }) => {
+    // No abort signal: the Details and Fill views share this read, and leaving one must not cancel it for the other.
+    queryFn: () => {
       const [type, id] = (reference as string).split('/');
-      return client.readResource(type as ResourceType, id, { signal }) as Promise<Resource>;
+      return client.readResource(type as ResourceType, id) as Promise<Resource>;
     },
     enabled: !!reference && /^[A-Za-z]+\/[A-Za-z0-9\-.]+$/.test(reference),
     retry: false,

@@ -41,6 +41,18 @@ function actions(page: Page) {
   return page.getByRole('complementary', { name: 'Task Actions' });
 }
 
+/** axe in light and dark (the app follows the system scheme). */
+async function accessibleInBothSchemes(page: Page) {
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expectAccessible(page);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect
+    .poll(() => page.evaluate(() => getComputedStyle(document.body).backgroundColor))
+    .not.toBe('rgb(255, 255, 255)');
+  await expectAccessible(page);
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
 async function toast(page: Page, text: string) {
   await expect(page.locator('#notistack-snackbar').filter({ hasText: text }).first()).toBeVisible();
 }
@@ -207,7 +219,7 @@ test.describe('tasks', () => {
     await expect(unassigned.getByText('Complete the new-patient intake')).toBeVisible();
     await expect(unassigned.getByText(/^Overdue/).first()).toBeVisible();
     await expect(unassigned.getByText('For your role: Doctor')).toBeVisible();
-    await expectAccessible(page);
+    await accessibleInBothSchemes(page);
 
     // Review: the visit note's first three answers, the rest behind Show more.
     await mine.getByText('Physician menopause-management note').first().click();
@@ -285,7 +297,7 @@ test.describe('visit note', () => {
       .getByRole('heading', { name: /^Required actions/ })
       .scrollIntoViewIfNeeded();
     await shoot(page, 'visit-note');
-    await expectAccessible(page);
+    await accessibleInBothSchemes(page);
     await form.getByRole('button', { name: 'Submit' }).click();
     await toast(page, 'Visit note submitted');
 
@@ -318,7 +330,7 @@ test.describe('visit note', () => {
       .click();
     await expect(main(page).getByRole('region', { name: 'Response answers' }).getByText('Date of visit')).toBeVisible();
     await shoot(page, 'task-page');
-    await expectAccessible(page);
+    await accessibleInBothSchemes(page);
     // A fresh visit note starts again from the questionnaire's initial values.
     await page.goto(`/Patient/${patient.id}/encounter`);
     await expect(form.getByLabel('Details')).toHaveValue('');
@@ -367,7 +379,7 @@ test.describe('questionnaire renderer', () => {
       .getByRole('radiogroup', { name: 'I agree to be contacted by the clinic' })
       .getByRole('radio', { name: 'Yes' })
       .check();
-    await expectAccessible(page);
+    await accessibleInBothSchemes(page);
     await form.getByRole('button', { name: 'Submit' }).click();
     await expect(
       main(page).getByText('This response is valid against the questionnaire. Nothing was saved.'),
