@@ -1,3 +1,4 @@
+import { injectAxe } from './axeInjection';
 import { expect, test, type Page } from '@playwright/test';
 import { api, main, signInAs } from './consoleSupport';
 import { collectErrors, shoot } from './signInSupport';
@@ -27,7 +28,7 @@ async function expectChartAccessible(page: Page): Promise<void> {
   await expect
     .poll(() => page.evaluate(() => document.getAnimations().filter((a) => a.playState === 'running').length))
     .toBe(0);
-  await page.addScriptTag({ path: 'node_modules/axe-core/axe.min.js' });
+  await injectAxe(page);
   const result = await page.evaluate(
     () =>
       (window as unknown as { axe: { run(context: unknown): Promise<AxeResult> } }).axe.run(
