@@ -42,8 +42,12 @@ export function TaskFill({ task, detailsPath }: { task: Task; detailsPath: strin
       onSubmit={async (response) => {
         setSaving(true);
         try {
-          await client.executeBatch(fillTaskTransaction(task, response));
-          await queryClient.invalidateQueries({ queryKey: taskQueryKey(task.id as string) });
+          const answer = await client.executeBatch(fillTaskTransaction(task, response));
+          // The transaction answers with the stored task: show that rather than re-reading it
+          // (a GET right after may be served from the browser's HTTP cache).
+          const saved = answer.entry?.map((entry) => entry.resource).find((r) => r?.resourceType === 'Task');
+          if (saved) queryClient.setQueryData(taskQueryKey(task.id as string), saved);
+          else await queryClient.invalidateQueries({ queryKey: taskQueryKey(task.id as string) });
           toast.success(TASK_TOASTS.completed);
           navigate(detailsPath);
         } catch (error) {
