@@ -16,6 +16,8 @@ import { authRoutes } from './auth/authRoutes';
 import { mfaRoutes } from './auth/mfaRoutes';
 import { externalAuthRoutes } from './auth/externalAuthRoutes';
 import { oauthRoutes } from './auth/oauthRoutes';
+import { smartDiscoveryRoutes } from './auth/smartDiscovery';
+import { tokenIntrospectionRoutes } from './auth/tokenIntrospection';
 import type { SearchParameterRegistry } from './search/searchParameterRegistry';
 import { defaultHeartbeatMs, realtimeRoutes } from './realtime';
 import { fhircastRoutes } from './fhircast';
@@ -132,10 +134,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return { ok: true, version: options.version, database: options.db.kind };
   });
 
-  // Every FHIR call needs a signed-in caller; only the CapabilityStatement is public.
+  // Every FHIR call needs a signed-in caller; only the CapabilityStatement and the discovery
+  // documents under the FHIR base (read by SMART apps before they have a token) are public.
   app.addHook('onRequest', async (request) => {
     const path = request.url.split('?')[0];
-    if (path.startsWith('/fhir/') && path !== '/fhir/R4/metadata' && request.method !== 'OPTIONS') {
+    const isPublic = path === '/fhir/R4/metadata' || path.startsWith('/fhir/R4/.well-known/');
+    if (path.startsWith('/fhir/') && !isPublic && request.method !== 'OPTIONS') {
       await authenticate(options.auth, request);
     }
   });
@@ -154,6 +158,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(mfaRoutes, options.auth);
   await app.register(externalAuthRoutes, options.auth);
   await app.register(oauthRoutes, options.auth);
+  await app.register(smartDiscoveryRoutes, options.auth);
+  await app.register(tokenIntrospectionRoutes, options.auth);
 
   await app.register(fhirRestRoutes, {
     repository,
