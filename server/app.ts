@@ -6,6 +6,7 @@ import type { Database } from './storage/database';
 import { errors, FhirError, outcomeOf } from './fhir/fhirError';
 import { drainRequest } from './fhir/requestDrain';
 import { fhirRestRoutes } from './fhir/restRoutes';
+import { conditionalAndScopedRoutes } from './fhir/conditionalAndScopedRoutes';
 import { reindexRoutes } from './search/reindexRoutes';
 import { terminologyRoutes } from './terminology/terminologyRoutes';
 import { graphqlRoutes } from './graphql/graphqlRoutes';
@@ -139,7 +140,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request) => {
     const path = request.url.split('?')[0];
     const isPublic = path === '/fhir/R4/metadata' || path.startsWith('/fhir/R4/.well-known/');
-    if (path.startsWith('/fhir/') && !isPublic && request.method !== 'OPTIONS') {
+    if ((path === '/fhir/R4' || path.startsWith('/fhir/')) && !isPublic && request.method !== 'OPTIONS') {
       await authenticate(options.auth, request);
     }
   });
@@ -162,6 +163,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(tokenIntrospectionRoutes, options.auth);
 
   await app.register(fhirRestRoutes, {
+    repository,
+    registry: options.registry,
+    baseUrl: options.baseUrl,
+    version: options.version,
+    contextOf,
+  });
+
+  await app.register(conditionalAndScopedRoutes, {
     repository,
     registry: options.registry,
     baseUrl: options.baseUrl,

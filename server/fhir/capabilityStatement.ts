@@ -71,7 +71,13 @@ export function buildCapabilityStatement(
       {
         mode: 'server',
         security: smartSecurity(baseUrl),
-        interaction: [{ code: 'transaction' }, { code: 'batch' }, { code: 'history-system' }],
+        interaction: [
+          { code: 'transaction' },
+          { code: 'batch' },
+          { code: 'history-system' },
+          { code: 'search-system' },
+        ],
+        compartment: ['http://hl7.org/fhir/CompartmentDefinition/patient'],
         operation: [
           { name: 'export', definition: `${bulk}export` },
           { name: 'graphql', definition: `${hl7}Resource-graphql` },
@@ -84,6 +90,9 @@ export function buildCapabilityStatement(
           readHistory: true,
           updateCreate: true,
           conditionalCreate: true,
+          // server/fhir/conditionalOperations.ts: one match is changed, several are 412.
+          conditionalUpdate: true,
+          conditionalDelete: 'single',
           searchParam: [
             { name: '_id', type: 'token' as const },
             { name: '_lastUpdated', type: 'date' as const },
