@@ -162,13 +162,13 @@ describe('system and compartment search (fhir-kit-client)', () => {
     const patient = (await client.create({
       resourceType: 'Patient',
       body: { resourceType: 'Patient', name: [{ family }] },
-    })) as Patient;
+    })) as unknown as Patient;
     patientId = patient.id as string;
     await client.create({ resourceType: 'Practitioner', body: { resourceType: 'Practitioner', name: [{ family }] } });
     const second = (await client.create({
       resourceType: 'Patient',
       body: { resourceType: 'Patient', name: [{ family: 'Else' }] },
-    })) as Patient;
+    })) as unknown as Patient;
     for (const [subject, code] of [
       [patientId, 'mine-1'],
       [patientId, 'mine-2'],
@@ -194,17 +194,17 @@ describe('system and compartment search (fhir-kit-client)', () => {
   it('searches several types at once with _type, pages across them, and stays in the project', async () => {
     const bundle = (await client.systemSearch({
       searchParams: { _type: 'Patient,Practitioner', name: family },
-    })) as Bundle<Patient | Practitioner>;
+    })) as unknown as Bundle<Patient | Practitioner>;
     expect(bundle.type).toBe('searchset');
     expect(bundle.entry?.map((e) => e.resource?.resourceType).sort()).toEqual(['Patient', 'Practitioner']);
     expect(bundle.entry?.some((e) => e.resource?.id === otherPatientId)).toBe(false);
     const firstPage = (await client.systemSearch({
       searchParams: { _type: 'Patient,Practitioner', name: family, _count: '1' },
-    })) as Bundle;
+    })) as unknown as Bundle;
     expect(firstPage.entry).toHaveLength(1);
     const next = firstPage.link?.find((l) => l.relation === 'next');
     expect(next?.url).toContain('_type=Patient%2CPractitioner');
-    const secondPage = (await client.nextPage({ bundle: firstPage })) as Bundle;
+    const secondPage = (await client.nextPage({ bundle: firstPage as any })) as unknown as Bundle;
     expect(secondPage.entry).toHaveLength(1);
     expect(secondPage.entry?.[0].resource?.resourceType).not.toBe(firstPage.entry?.[0].resource?.resourceType);
   });
@@ -225,13 +225,13 @@ describe('system and compartment search (fhir-kit-client)', () => {
     const bundle = (await client.compartmentSearch({
       resourceType: 'Observation',
       compartment: { resourceType: 'Patient', id: patientId },
-    })) as Bundle<Observation>;
+    })) as unknown as Bundle<Observation>;
     expect(bundle.entry?.map((e) => e.resource?.code?.text).sort()).toEqual(['mine-1', 'mine-2']);
     const filtered = (await client.compartmentSearch({
       resourceType: 'Observation',
       compartment: { resourceType: 'Patient', id: patientId },
       searchParams: { 'code:text': 'mine-2' },
-    })) as Bundle<Observation>;
+    })) as unknown as Bundle<Observation>;
     expect(filtered.entry).toHaveLength(1);
     expect(
       await statusOf(
@@ -260,7 +260,7 @@ describe('system and compartment search (fhir-kit-client)', () => {
   });
 
   it('declares conditional update/delete, system search and the patient compartment in the CapabilityStatement', async () => {
-    const statement = (await client.capabilityStatement()) as CapabilityStatement;
+    const statement = (await client.capabilityStatement()) as unknown as CapabilityStatement;
     const tool = new CapabilityTool(statement as any);
     expect(tool.serverCan('search-system')).toBe(true);
     const rest = statement.rest?.[0];
