@@ -6,6 +6,7 @@ import type { Database } from './storage/database';
 import { errors, FhirError, outcomeOf } from './fhir/fhirError';
 import { drainRequest } from './fhir/requestDrain';
 import { fhirRestRoutes } from './fhir/restRoutes';
+import { conditionalAndScopedRoutes } from './fhir/conditionalAndScopedRoutes';
 import { reindexRoutes } from './search/reindexRoutes';
 import { terminologyRoutes } from './terminology/terminologyRoutes';
 import { graphqlRoutes } from './graphql/graphqlRoutes';
@@ -16,6 +17,8 @@ import { authRoutes } from './auth/authRoutes';
 import { mfaRoutes } from './auth/mfaRoutes';
 import { externalAuthRoutes } from './auth/externalAuthRoutes';
 import { oauthRoutes } from './auth/oauthRoutes';
+import { smartDiscoveryRoutes } from './auth/smartDiscovery';
+import { tokenIntrospectionRoutes } from './auth/tokenIntrospection';
 import type { SearchParameterRegistry } from './search/searchParameterRegistry';
 import { defaultHeartbeatMs, realtimeRoutes } from './realtime';
 import { fhircastRoutes } from './fhircast';
@@ -141,10 +144,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return { ok: true, version: options.version, database: options.db.kind };
   });
 
-  // Every FHIR call needs a signed-in caller; only the CapabilityStatement is public.
+  // Every FHIR call needs a signed-in caller; only the CapabilityStatement and the discovery
+  // documents under the FHIR base (read by SMART apps before they have a token) are public.
   app.addHook('onRequest', async (request) => {
     const path = request.url.split('?')[0];
-    if (path.startsWith('/fhir/') && path !== '/fhir/R4/metadata' && request.method !== 'OPTIONS') {
+    const isPublic = path === '/fhir/R4/metadata' || path.startsWith('/fhir/R4/.well-known/');
+    if ((path === '/fhir/R4' || path.startsWith('/fhir/')) && !isPublic && request.method !== 'OPTIONS') {
       await authenticate(options.auth, request);
     }
   });
@@ -163,8 +168,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(mfaRoutes, options.auth);
   await app.register(externalAuthRoutes, options.auth);
   await app.register(oauthRoutes, options.auth);
+  await app.register(smartDiscoveryRoutes, options.auth);
+  await app.register(tokenIntrospectionRoutes, options.auth);
 
   await app.register(fhirRestRoutes, {
+    repository,
+    registry: options.registry,
+    baseUrl: options.baseUrl,
+    version: options.version,
+    contextOf,
+  });
+
+  await app.register(conditionalAndScopedRoutes, {
     repository,
     registry: options.registry,
     baseUrl: options.baseUrl,

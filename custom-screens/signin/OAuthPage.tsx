@@ -23,6 +23,7 @@ export function thirdPartyRequest(search: string): ThirdPartyRequest | undefined
     codeChallenge: optional('code_challenge'),
     codeChallengeMethod: optional('code_challenge_method'),
     nonce: optional('nonce'),
+    launch: optional('launch'),
   };
 }
 

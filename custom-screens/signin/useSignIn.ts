@@ -21,6 +21,8 @@ export interface ThirdPartyRequest {
   codeChallenge?: string;
   codeChallengeMethod?: string;
   nonce?: string;
+  /** SMART EHR launch context id, handed on to the server. */
+  launch?: string;
 }
 
 export interface SignInOptions {
@@ -165,6 +167,7 @@ export function useSignIn(client: FhirClient, options: SignInOptions) {
                   redirectUri: app.redirectUri,
                   scope: app.scope,
                   nonce: app.nonce,
+                  launch: app.launch,
                   ...thirdPartyPkce(),
                 }
               : {}),

@@ -46,6 +46,8 @@ export interface LoginRequest {
   redirectUri?: string;
   codeChallenge?: string;
   codeChallengeMethod?: string;
+  /** SMART EHR launch: the `launch` parameter the app was opened with. */
+  launch?: string;
 }
 
 /**

@@ -104,6 +104,7 @@ export async function authRoutes(app: FastifyInstance, env: AuthEnvironment): Pr
         remoteAddress: request.ip,
         userAgent: request.headers['user-agent'],
         projectId: optionalString(body, 'projectId'),
+        launch: optionalString(body, 'launch'),
         ...pkce,
       });
       return continueLogin(session, login, user);

@@ -14,6 +14,7 @@ import {
 import { systemAuthor } from '../definitions/loadDefinitions';
 import { mfaPending, requireMfaDone } from './mfaPending';
 import { clientProjectScope, outsideClientProject } from './clientProject';
+import { launchContextFor, launchReference } from './launchContext';
 
 /** The sign-in record's lifecycle: created at the first step, completed by a code, ended by logout. */
 
@@ -52,6 +53,8 @@ export interface LoginStart {
   remoteAddress?: string;
   userAgent?: string;
   projectId?: string;
+  /** SMART EHR launch: the id of the SmartAppLaunch the EHR saved (launchContext.ts). */
+  launch?: string;
 }
 
 export async function createLogin(session: RepositorySession, start: LoginStart): Promise<Login> {
@@ -71,6 +74,7 @@ export async function createLogin(session: RepositorySession, start: LoginStart)
         }
       : {}),
     ...(start.projectId ? { project: { reference: `Project/${start.projectId}` } } : {}),
+    ...(launchReference(start.launch) ? { launch: launchReference(start.launch) } : {}),
     remoteAddress: start.remoteAddress,
     userAgent: start.userAgent,
     mfaVerified: false,
@@ -228,6 +232,10 @@ export interface TokenResponse {
   refresh_token?: string;
   project: Reference;
   profile: Reference;
+  /** SMART: the signed-in profile, and the launch context when there is one. */
+  fhirUser?: string;
+  patient?: string;
+  encounter?: string;
 }
 
 /** Who redeems a code or refresh token: the client named, and whether it proved it (secret or assertion). */
@@ -302,8 +310,10 @@ export async function grantTokens(
   const refreshSecret = newSecret();
   // Clients holding their own credentials ask again rather than refresh.
   const withRefresh = login.authMethod !== 'client';
+  // SMART launch context (patient / encounter), recorded on the Login and carried by the token.
+  const launch = await launchContextFor(session, login, membership.profile as Reference);
   const saved = await saveLogin(session, {
-    ...login,
+    ...launch.login,
     granted: true,
     ...(withRefresh ? { refreshSecret: hashSecret(refreshSecret) } : {}),
   });
@@ -318,6 +328,7 @@ export async function grantTokens(
     scope: login.scope ?? 'openid profile',
     profile: profile.reference,
     fhirUser: profile.reference,
+    ...launch.context,
   };
   const response: TokenResponse = {
     token_type: 'Bearer',
@@ -326,6 +337,8 @@ export async function grantTokens(
     scope: claims.scope,
     project: membership.project as Reference,
     profile,
+    fhirUser: profile.reference,
+    ...launch.context,
   };
   if ((login.scope ?? '').split(/\s+/).includes('openid')) {
     response.id_token = await env.keys.sign(

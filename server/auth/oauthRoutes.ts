@@ -282,56 +282,5 @@ export async function oauthRoutes(app: FastifyInstance, env: AuthEnvironment): P
   });
 
   app.get('/.well-known/jwks.json', async () => env.keys.jwks());
-
-  app.get('/.well-known/openid-configuration', async () => ({
-    issuer: base,
-    authorization_endpoint: `${base}oauth2/authorize`,
-    token_endpoint: tokenUrl,
-    userinfo_endpoint: `${base}oauth2/userinfo`,
-    end_session_endpoint: `${base}oauth2/logout`,
-    jwks_uri: `${base}.well-known/jwks.json`,
-    response_types_supported: ['code'],
-    subject_types_supported: ['public'],
-    id_token_signing_alg_values_supported: ['ES256'],
-    scopes_supported: ['openid', 'profile', 'email', 'offline_access', 'fhirUser'],
-    grant_types_supported: [
-      'authorization_code',
-      'refresh_token',
-      'client_credentials',
-      tokenExchangeGrant,
-      jwtBearerGrant,
-    ],
-    token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'],
-    code_challenge_methods_supported: ['S256'],
-  }));
-
-  app.get('/.well-known/smart-configuration', async () => ({
-    issuer: base,
-    authorization_endpoint: `${base}oauth2/authorize`,
-    token_endpoint: tokenUrl,
-    jwks_uri: `${base}.well-known/jwks.json`,
-    grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
-    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'private_key_jwt'],
-    scopes_supported: [
-      'openid',
-      'fhirUser',
-      'launch',
-      'launch/patient',
-      'offline_access',
-      'patient/*.read',
-      'user/*.*',
-    ],
-    response_types_supported: ['code'],
-    code_challenge_methods_supported: ['S256'],
-    capabilities: [
-      'launch-standalone',
-      'client-public',
-      'client-confidential-symmetric',
-      'client-confidential-asymmetric',
-      'sso-openid-connect',
-      'context-standalone-patient',
-      'permission-offline',
-      'permission-user',
-    ],
-  }));
+  // Discovery documents: smartDiscovery.ts.
 }

@@ -1,6 +1,7 @@
 import type { CapabilityStatement } from '@medplum/fhirtypes';
 import type { SearchParameterRegistry } from '../search/searchParameterRegistry';
 import { resourceTypeNames } from '../validation/fhirJsonSchema';
+import { oauthEndpoints } from '../auth/smartDiscovery';
 
 const interactions = [
   'read',
@@ -69,7 +70,14 @@ export function buildCapabilityStatement(
     rest: [
       {
         mode: 'server',
-        interaction: [{ code: 'transaction' }, { code: 'batch' }, { code: 'history-system' }],
+        security: smartSecurity(baseUrl),
+        interaction: [
+          { code: 'transaction' },
+          { code: 'batch' },
+          { code: 'history-system' },
+          { code: 'search-system' },
+        ],
+        compartment: ['http://hl7.org/fhir/CompartmentDefinition/patient'],
         operation: [
           { name: 'export', definition: `${bulk}export` },
           { name: 'graphql', definition: `${hl7}Resource-graphql` },
@@ -82,6 +90,9 @@ export function buildCapabilityStatement(
           readHistory: true,
           updateCreate: true,
           conditionalCreate: true,
+          // server/fhir/conditionalOperations.ts: one match is changed, several are 412.
+          conditionalUpdate: true,
+          conditionalDelete: 'single',
           searchParam: [
             { name: '_id', type: 'token' as const },
             { name: '_lastUpdated', type: 'date' as const },
@@ -93,4 +104,36 @@ export function buildCapabilityStatement(
       },
     ],
   } as CapabilityStatement;
+}
+
+/** `rest.security`: SMART on FHIR, with the OAuth2 endpoints for clients that read them here. */
+function smartSecurity(baseUrl: string) {
+  const endpoints = oauthEndpoints(baseUrl);
+  const uri = (url: string, valueUri: string) => ({ url, valueUri });
+  return {
+    cors: false,
+    service: [
+      {
+        coding: [
+          {
+            system: 'http://terminology.hl7.org/CodeSystem/restful-security-service',
+            code: 'SMART-on-FHIR',
+            display: 'SMART-on-FHIR',
+          },
+        ],
+        text: 'OAuth2 using SMART-on-FHIR profile (see http://docs.smarthealthit.org)',
+      },
+    ],
+    extension: [
+      {
+        url: 'http://fhir-registry.smarthealthit.org/StructureDefinition/oauth-uris',
+        extension: [
+          uri('authorize', endpoints.authorize),
+          uri('token', endpoints.token),
+          uri('introspect', endpoints.introspect),
+          uri('revoke', endpoints.revoke),
+        ],
+      },
+    ],
+  };
 }

@@ -32,3 +32,8 @@ export function patientCompartments(resourceType: string, id: string, references
   }
   return [...result];
 }
+
+/** Whether resources of this type can be in a patient's compartment (Patient itself included). */
+export function hasPatientCompartment(resourceType: string): boolean {
+  return resourceType === 'Patient' || (compartmentParams(resourceType)?.size ?? 0) > 0;
+}

@@ -127,12 +127,13 @@ export async function fhirRestRoutes(app: FastifyInstance, options: FhirRoutesOp
   );
 }
 
-function header(request: FastifyRequest, name: string): string | undefined {
+export function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
 
-function send(reply: FastifyReply, result: OperationResult, fhirBase: string): FastifyReply {
+/** Sends an interaction's result: status, ETag / Last-Modified / Location headers and the body. */
+export function send(reply: FastifyReply, result: OperationResult, fhirBase: string): FastifyReply {
   reply.code(result.status).type('application/fhir+json');
   const resource: Resource | undefined = result.resource;
   if (resource?.meta?.versionId && resource.resourceType !== 'Bundle') {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   FHIRCAST_HUB_PATH,
   canonicalFhircastEventName,
@@ -64,6 +64,10 @@ export async function fhircastRoutes(app: FastifyInstance, options: FhircastOpti
   const stopEnded = bus.on('fhircast-ended', (message) => sockets.end(String(message.id)));
 
   app.post(hubPath, async (request, reply) => {
+    // A JSON event envelope posted to the hub base (what Medplum's fhircastPublish sends): its topic
+    // is the one it names in event['hub.topic'].
+    const eventTopic = hubEventTopic(request.body);
+    if (eventTopic !== undefined) return publishEvent(request, reply, eventTopic);
     const caller = request.caller as NonNullable<typeof request.caller>;
     const form =
       typeof request.body === 'string'
@@ -99,10 +103,10 @@ export async function fhircastRoutes(app: FastifyInstance, options: FhircastOpti
     return reply.code(202).send({ 'hub.channel.endpoint': endpoint });
   });
 
-  app.post<{ Params: { topic: string } }>(`${hubPath}/:topic`, async (request, reply) => {
+  /** Checks an event against the topic's context, saves it and sends it to the topic's subscribers. */
+  const publishEvent = async (request: FastifyRequest, reply: FastifyReply, topic: string) => {
     const caller = request.caller as NonNullable<typeof request.caller>;
     const projectId = caller.project.id as string;
-    const { topic } = request.params;
     const checked = checkEventEnvelope(topic, request.body);
     if ('problem' in checked) return badRequest(reply, checked.problem, checked.path);
     const outcome = await db.transaction(async (tx) => {
@@ -121,7 +125,11 @@ export async function fhircastRoutes(app: FastifyInstance, options: FhircastOpti
       id: checked.event.envelope.id,
       ...(outcome.context['context.versionId'] ? { 'context.versionId': outcome.context['context.versionId'] } : {}),
     });
-  });
+  };
+
+  app.post<{ Params: { topic: string } }>(`${hubPath}/:topic`, (request, reply) =>
+    publishEvent(request, reply, request.params.topic),
+  );
 
   app.get<{ Params: { topic: string } }>(`${hubPath}/:topic`, async (request) => {
     const caller = request.caller as NonNullable<typeof request.caller>;
@@ -163,4 +171,13 @@ export async function fhircastRoutes(app: FastifyInstance, options: FhircastOpti
     removeRoute();
     await release();
   });
+}
+
+/** The topic of a JSON event envelope `{timestamp, id, event: {'hub.topic', 'hub.event', context}}`, else undefined. */
+function hubEventTopic(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || 'hub.mode' in body) return undefined;
+  const event = (body as { event?: unknown }).event;
+  if (typeof event !== 'object' || event === null) return undefined;
+  const topic = (event as Record<string, unknown>)['hub.topic'];
+  return typeof topic === 'string' ? topic : '';
 }

@@ -199,6 +199,8 @@ function searchArguments(
     _sort: { type: GraphQLString },
     _id: { type: GraphQLString },
     _lastUpdated: { type: GraphQLString },
+    // FHIR _filter (server/search/filterExpression.ts); Medplum's requestSchema() sends it.
+    _filter: { type: GraphQLString },
   };
   const codes = new Map<string, string>([
     ['_id', '_id'],

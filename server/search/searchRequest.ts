@@ -1,3 +1,4 @@
+import { comparisonAsParameter, parseFilterExpression } from './filterExpression';
 import { errors } from '../fhir/fhirError';
 import { isKnownResourceType } from '../validation/fhirJsonSchema';
 import type { SearchParamDefinition, SearchParameterRegistry } from './searchParameterRegistry';
@@ -72,16 +73,7 @@ export const defaultSearchCount = 20;
 export const maxSearchCount = 1000;
 
 /** Parameters that are neither filters nor supported: refused rather than silently ignored. */
-const unsupported = new Set([
-  '_contained',
-  '_containedType',
-  '_text',
-  '_content',
-  '_list',
-  '_query',
-  '_filter',
-  '_cursor',
-]);
+const unsupported = new Set(['_contained', '_containedType', '_text', '_content', '_list', '_query', '_cursor']);
 const ignored = new Set(['_format', '_pretty']);
 
 export type QueryParams = Record<string, string | string[] | undefined>;
@@ -131,6 +123,15 @@ export function parseSearchRequest(
           throw errors.invalid(`Invalid _compartment "${value}": expected Type/id, e.g. Patient/123`, '_compartment');
         }
         request.compartments.push(value);
+      }
+    } else if (key === '_filter') {
+      for (const value of values) {
+        for (const comparison of parseFilterExpression(value)) {
+          const parameter = resolveParameter(resourceType, comparison.code, registry);
+          const type = typeof parameter === 'string' ? parameter : parameter.type;
+          const [filterKey, filterValue] = comparisonAsParameter(comparison, type);
+          request.filters.push(parseValueFilter(resourceType, filterKey, filterValue, registry));
+        }
       }
     } else if (name === '_has') {
       for (const value of values) request.filters.push(parseHas(resourceType, key, value, registry));
