@@ -6,6 +6,7 @@ import { extractIndexRows, type IndexRows } from '../search/indexRows';
 import type { SearchParameterRegistry } from '../search/searchParameterRegistry';
 import { validateResource } from '../validation/resourceValidator';
 import { errors } from './fhirError';
+import { checkResourceId } from './resourceId';
 import { patientCompartments } from './patientCompartment';
 import { keepProtectedFields } from './protectedFields';
 import { StatisticsMaintenance } from '../storage/statisticsMaintenance';
@@ -182,6 +183,7 @@ export class RepositorySession {
     interaction: AccessInteraction,
   ): Promise<CurrentRow | undefined> {
     this.access?.checkInteraction(resourceType, interaction);
+    checkResourceId(id, `${resourceType}.id`);
     const row = await this.current(resourceType, id, false);
     if (!row || !this.access) return row;
     if (!this.access.seesProject(row.project_id)) return undefined;
@@ -247,6 +249,7 @@ export class RepositorySession {
     options: { id?: string; trusted?: boolean; fresh?: boolean } = {},
   ): Promise<Resource> {
     const id = options.id ?? randomUUID();
+    checkResourceId(id, `${resource.resourceType}.id`);
     this.access?.checkInteraction(resource.resourceType, 'create');
     const input = this.access ? this.access.guardWrite({ ...resource, id }, undefined) : { ...resource, id };
     const stored = this.prepare(ctx, input, options.trusted ?? false);
@@ -292,6 +295,7 @@ export class RepositorySession {
     ifMatch?: string,
   ): Promise<{ resource: Resource; created: boolean }> {
     if (!resource.id) throw errors.invalid('Missing id', `${resource.resourceType}.id`);
+    checkResourceId(resource.id, `${resource.resourceType}.id`);
     this.access?.checkInteraction(resource.resourceType, 'update');
     const existing = await this.current(resource.resourceType, resource.id, true);
     if (existing) await this.checkWritable(existing, 'update');
@@ -317,6 +321,7 @@ export class RepositorySession {
 
   async delete(ctx: RequestContext, resourceType: string, id: string): Promise<void> {
     this.access?.checkInteraction(resourceType, 'delete');
+    checkResourceId(id, `${resourceType}.id`);
     const existing = await this.current(resourceType, id, true);
     if (!existing) throw errors.notFound();
     await this.checkWritable(existing, 'delete');
