@@ -22,7 +22,7 @@ export interface StagedContent {
  * with `.` is refused as well: it could be `.`, `..` or the `.incoming` staging folder, which a
  * Binary must never be able to read, overwrite or remove.
  */
-const safeName = /^[A-Za-z0-9\-][A-Za-z0-9\-.]{0,63}$/;
+const safeName = /^[A-Za-z0-9-][A-Za-z0-9\-.]{0,63}$/;
 
 function checkName(name: string, what: string): void {
   if (!safeName.test(name)) throw errors.invalid(`Invalid ${what}: ${JSON.stringify(name)}`);

@@ -22,7 +22,11 @@ export async function readableBinaryIds(
     await repository.transaction(async (session) => {
       for (let start = 0; start < ids.length; start += idsPerQuery) {
         const chunk = ids.slice(start, start + idsPerQuery);
-        const request = parseSearchRequest('Binary', { _id: chunk.join(','), _count: String(chunk.length) }, session.registry);
+        const request = parseSearchRequest(
+          'Binary',
+          { _id: chunk.join(','), _count: String(chunk.length) },
+          session.registry,
+        );
         const result = await session.search(request);
         for (const resource of result.resources) if (resource.id) readable.add(resource.id);
       }

@@ -11,6 +11,7 @@ export const maxJsonDepth = 100;
  * NUL (PostgreSQL text and jsonb cannot hold it) and UTF-16 surrogates that are not part of a pair
  * (they have no UTF-8 encoding): neither can be stored, so both are refused as input.
  */
+// eslint-disable-next-line no-control-regex -- finding NUL is the point
 const unstorable = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** What is wrong with a string, or undefined when it can be stored. */

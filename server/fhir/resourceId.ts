@@ -15,8 +15,5 @@ export function isResourceId(id: unknown): id is string {
 export function checkResourceId(id: unknown, expression = 'id'): asserts id is string {
   if (isResourceId(id)) return;
   const shown = typeof id === 'string' ? JSON.stringify(id.length > 80 ? `${id.slice(0, 80)}…` : id) : String(id);
-  throw errors.invalid(
-    `Invalid id ${shown}: 1 to 64 letters, digits, "-" and ".", not starting with "."`,
-    expression,
-  );
+  throw errors.invalid(`Invalid id ${shown}: 1 to 64 letters, digits, "-" and ".", not starting with "."`, expression);
 }
