@@ -154,6 +154,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const path = request.url.split('?')[0];
     if (path.startsWith('/fhir/') && path !== '/fhir/R4/metadata' && request.method !== 'OPTIONS') {
       await authenticate(options.auth, request);
+    } else if (path === '/fhir/R4/metadata' && request.headers.authorization) {
+      // Public either way; with a valid token it also lists the caller's project's search parameters.
+      await authenticate(options.auth, request).catch(() => undefined);
     }
   });
 

@@ -56,7 +56,8 @@ export async function resolveCaller(env: AuthEnvironment, session: RepositorySes
       projectAdmin: membership.admin === true,
       policy: accessPolicy,
     },
-    env.registry,
+    // The policy's criteria are read with the parameters of the project they belong to.
+    env.registry.forProject(project.id),
   );
   return {
     login,

@@ -62,7 +62,7 @@ export class SubscriberDirectory {
           superAdmin: project.superAdmin === true,
           policy,
         },
-        this.registry,
+        this.registry.forProject(project.id),
       );
       return { loginId, projectId: project.id, access };
     });
