@@ -187,9 +187,7 @@ export class SearchParameterRegistry {
   }
 
   get(resourceType: string, code: string): SearchParamDefinition | undefined {
-    return (
-      this.base?.get(resourceType, code) ?? this.byType.get(resourceType)?.get(code) ?? this.global.get(code)
-    );
+    return this.base?.get(resourceType, code) ?? this.byType.get(resourceType)?.get(code) ?? this.global.get(code);
   }
 
   /** The parameters whose values are stored in the index tables for this type. */
@@ -204,9 +202,7 @@ export class SearchParameterRegistry {
       const common = [...this.global.values()].filter((p) => p.code !== '_id' && p.code !== '_lastUpdated');
       const own = [...common, ...(this.byType.get(resourceType)?.values() ?? [])];
       const base = this.base;
-      list = base
-        ? [...base.forType(resourceType), ...own.filter((p) => !base.get(resourceType, p.code))]
-        : own;
+      list = base ? [...base.forType(resourceType), ...own.filter((p) => !base.get(resourceType, p.code))] : own;
       this.indexedCache.set(resourceType, list);
     }
     return list;
