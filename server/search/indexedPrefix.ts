@@ -1,5 +1,5 @@
 /**
- * How many characters of a free-text index value the b-tree indexes hold (migration 10): at most
+ * How many characters of a free-text index value the b-tree indexes hold (migrations.ts): at most
  * 4 bytes a character, both token columns together and one string or uri column stay well under
  * PostgreSQL's limit of ~2.7 kB per index entry, whatever the value's length.
  */
