@@ -60,6 +60,10 @@ export async function createServerRuntime(config: ServerConfig, options: Runtime
     const registry = definitionSearchParameters();
     const repository = new Repository(db, registry);
     const system = await loadDefinitions(repository, log);
+    // The free-text value indexes are on left(…) expressions, which have no statistics until
+    // ANALYZE: without them the planner scans search_token for every candidate row (seconds per
+    // search on a fresh database). ANALYZE samples, so this stays cheap on a large one.
+    await db.exec('ANALYZE search_token, search_string, search_uri');
     // Projects' own SearchParameters (saved in earlier runs, or by other processes from now on).
     const stopSearchParameterSync = await startSearchParameterSync(repository, db, registry, system.projectId);
     const admin = await bootstrapAdmin(repository, {

@@ -459,8 +459,6 @@ export class RepositorySession {
       const parameter = input as SearchParameter;
       const issues = [...validateSearchParameter(parameter), ...shadowingIssues(this.registry, parameter)];
       if (issues.length > 0) throw errors.validation(issues);
-      // Takes effect for its project only, once committed (other processes reload it: searchParameterSync.ts).
-      this.committedEffects.push(() => this.registry.putProjectParameter(project, parameter));
     }
     const meta: Meta = {
       ...input.meta,
@@ -471,6 +469,10 @@ export class RepositorySession {
     };
     delete meta.compartment;
     const resource = { ...input, meta } as Resource;
+    if (!trusted && resource.resourceType === 'SearchParameter') {
+      // Takes effect for its project only, once committed (other processes reload it: searchParameterSync.ts).
+      this.committedEffects.push(() => this.registry.putProjectParameter(project, resource as SearchParameter));
+    }
     // Indexed with the parameters of the project the resource belongs to, whoever writes it.
     const parameters = this.registry.forProject(project);
     const rows = extractIndexRows(

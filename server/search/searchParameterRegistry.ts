@@ -52,6 +52,8 @@ export class SearchParameterRegistry {
   private ownVersion = 0;
   /** The registries of projects with SearchParameters of their own (on the base registry only). */
   private readonly projects = new Map<string, SearchParameterRegistry>();
+  /** Version id of each SearchParameter resource in this registry (a reload of the same ones changes nothing). */
+  private readonly sourceVersions = new Map<string, string | undefined>();
 
   constructor(
     parameters: Iterable<SearchParameter> = [],
@@ -86,16 +88,30 @@ export class SearchParameterRegistry {
     const layer = this.projectLayer(projectId);
     layer.removeSource(id);
     layer.add(parameter, id);
+    layer.sourceVersions.set(id, parameter.meta?.versionId);
   }
 
   /** Forgets one SearchParameter resource of a project (deleted): what the base defines applies again. */
   removeProjectParameter(projectId: string, sourceId: string): void {
-    this.baseRegistry().projects.get(projectId)?.removeSource(sourceId);
+    const layer = this.baseRegistry().projects.get(projectId);
+    layer?.removeSource(sourceId);
+    layer?.sourceVersions.delete(sourceId);
   }
 
   /** Replaces every parameter of a project with `parameters` (as stored: after a change on another process). */
   replaceProjectParameters(projectId: string, parameters: readonly SearchParameter[]): void {
     const layer = this.projectLayer(projectId);
+    // Unchanged (the usual answer to a reload after this process's own write): keep the version,
+    // so that caches built from the registry (GraphQL schemas, metadata) are not rebuilt for nothing.
+    const same =
+      parameters.length === layer.sourceVersions.size &&
+      parameters.every(
+        (p) =>
+          layer.sourceVersions.has(p.id as string) && layer.sourceVersions.get(p.id as string) === p.meta?.versionId,
+      );
+    if (same) return;
+    layer.sourceVersions.clear();
+    for (const parameter of parameters) layer.sourceVersions.set(parameter.id as string, parameter.meta?.versionId);
     layer.byType.clear();
     layer.global.clear();
     layer.typeByUrl.clear();

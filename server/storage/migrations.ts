@@ -200,6 +200,9 @@ const migrations: readonly string[] = [
   CREATE INDEX search_string_value_idx ON search_string (resource_type, code, left(normalized, 512) text_pattern_ops);
   DROP INDEX search_uri_value_idx;
   CREATE INDEX search_uri_value_idx ON search_uri (resource_type, code, left(value, 512));
+  ANALYZE search_token;
+  ANALYZE search_string;
+  ANALYZE search_uri;
   `,
 ];
 
