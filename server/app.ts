@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import type { Database } from './storage/database';
 import { errors, FhirError, outcomeOf } from './fhir/fhirError';
 import { drainRequest } from './fhir/requestDrain';
+import { checkJsonInput, checkStorableText } from './fhir/jsonInputCheck';
 import { fhirRestRoutes } from './fhir/restRoutes';
 import { conditionalAndScopedRoutes } from './fhir/conditionalAndScopedRoutes';
 import { reindexRoutes } from './search/reindexRoutes';
@@ -85,11 +86,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(jsonTypes, { parseAs: 'string' }, (_request, body, done) => {
     if (body === '') return done(null, undefined);
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(body as string));
+      parsed = JSON.parse(body as string);
     } catch (error) {
-      done(errors.invalid(`Invalid JSON: ${(error as Error).message}`), undefined);
+      return done(errors.invalid(`Invalid JSON: ${(error as Error).message}`), undefined);
     }
+    // Before any route walks it: bounded depth (no recursion overflows later), storable strings.
+    try {
+      checkJsonInput(parsed);
+    } catch (error) {
+      return done(error as FhirError, undefined);
+    }
+    done(null, parsed);
   });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) =>
     done(null, body),
@@ -139,6 +148,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       );
   });
 
+  // Query strings and route parameters reach SQL as text: refuse what text cannot hold, naming it.
+  app.addHook('preValidation', async (request) => {
+    checkRequestText(request.query, (key) => key);
+    checkRequestText(request.params, (key, all) =>
+      key === 'id' && typeof all.type === 'string' && /^[A-Z][A-Za-z]{0,63}$/.test(all.type) ? `${all.type}.id` : key,
+    );
+  });
+
   app.get('/healthcheck', async () => {
     await options.db.query('SELECT 1');
     return { ok: true, version: options.version, database: options.db.kind };
@@ -151,10 +168,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const isPublic = path === '/fhir/R4/metadata' || path.startsWith('/fhir/R4/.well-known/');
     if ((path === '/fhir/R4' || path.startsWith('/fhir/')) && !isPublic && request.method !== 'OPTIONS') {
       await authenticate(options.auth, request);
+    } else if (path === '/fhir/R4/metadata' && request.headers.authorization) {
+      // Public either way; with a valid token it also lists the caller's project's search parameters.
+      await authenticate(options.auth, request).catch(() => undefined);
     }
   });
 
-  addAttachmentUrlHooks(app, options.binary.signer);
+  addAttachmentUrlHooks(app, options.binary.signer, repository);
   await app.register(binaryRoutes, {
     repository,
     binary: options.binary,
@@ -224,6 +244,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   return app;
+}
+
+function checkRequestText(values: unknown, expressionOf: (key: string, all: Record<string, unknown>) => string): void {
+  if (typeof values !== 'object' || values === null) return;
+  const all = values as Record<string, unknown>;
+  for (const [key, value] of Object.entries(all)) {
+    checkStorableText(key, key);
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (typeof item === 'string') checkStorableText(item, expressionOf(key, all));
+    }
+  }
 }
 
 function sendOutcome(

@@ -11,6 +11,7 @@ import { createEmailSender, defaultFromAddress } from './email/emailSender';
 import { definitionsVersion, readDefinitionBundle } from './definitions/definitionFiles';
 import { Repository } from './fhir/repository';
 import { SearchParameterRegistry } from './search/searchParameterRegistry';
+import { startSearchParameterSync } from './search/searchParameterSync';
 import { bootstrapAdmin, type AdminBootstrapResult } from './seed/adminBootstrap';
 import { seedDemo, type DemoState } from './seed/demoSeed';
 import type { Database } from './storage/database';
@@ -48,19 +49,6 @@ export function definitionSearchParameters(): SearchParameterRegistry {
   );
 }
 
-/** Implementers' SearchParameters saved in earlier runs take effect again at start-up. */
-async function loadStoredSearchParameters(
-  db: Database,
-  registry: SearchParameterRegistry,
-  systemProjectId: string,
-): Promise<void> {
-  const rows = await db.query<{ content: SearchParameter }>(
-    `SELECT content FROM resources WHERE resource_type = 'SearchParameter' AND NOT deleted AND project_id IS DISTINCT FROM $1`,
-    [systemProjectId],
-  );
-  for (const row of rows) registry.add(row.content, row.content.id);
-}
-
 /** Opens the database, loads definitions, bootstraps the admin and seeds; the app is built but not listening. */
 export async function createServerRuntime(config: ServerConfig, options: RuntimeOptions = {}): Promise<ServerRuntime> {
   const log = options.log ?? (() => undefined);
@@ -72,7 +60,12 @@ export async function createServerRuntime(config: ServerConfig, options: Runtime
     const registry = definitionSearchParameters();
     const repository = new Repository(db, registry);
     const system = await loadDefinitions(repository, log);
-    await loadStoredSearchParameters(db, registry, system.projectId);
+    // The free-text value indexes are on left(…) expressions, which have no statistics until
+    // ANALYZE: without them the planner scans search_token for every candidate row (seconds per
+    // search on a fresh database). ANALYZE samples, so this stays cheap on a large one.
+    await db.exec('ANALYZE search_token, search_string, search_uri');
+    // Projects' own SearchParameters (saved in earlier runs, or by other processes from now on).
+    const stopSearchParameterSync = await startSearchParameterSync(repository, db, registry, system.projectId);
     const admin = await bootstrapAdmin(repository, {
       email: config.adminEmail,
       password: config.adminPassword,
@@ -142,6 +135,7 @@ export async function createServerRuntime(config: ServerConfig, options: Runtime
       close: async () => {
         await botSubscriptions.stop();
         await app.close();
+        await stopSearchParameterSync();
         await db.close();
       },
     };

@@ -52,7 +52,8 @@ export async function accessForLogin(
       policy,
       ...(scopes ? { scopes, launchPatient } : {}),
     },
-    environment.registry,
+    // The policy's criteria are read with the search parameters of the project they belong to.
+    environment.registry.forProject(project.id as string),
   );
   return { access, policy };
 }

@@ -1,11 +1,12 @@
+import { isResourceId } from '../fhir/resourceId';
 import { binaryIdOfStorageUrl } from './signedUrls';
-
-const relativeBinary = /^Binary\/([A-Za-z0-9\-.]{1,64})$/;
 
 /** The Binary id an Attachment `url` points at (`Binary/{id}` or `<fhirBase>Binary/{id}`), if any. */
 export function binaryIdOfAttachmentUrl(url: string, fhirBase: string): string | undefined {
   const relative = url.startsWith(fhirBase) ? url.slice(fhirBase.length) : url;
-  return relativeBinary.exec(relative)?.[1];
+  if (!relative.startsWith('Binary/')) return undefined;
+  const id = relative.slice('Binary/'.length);
+  return isResourceId(id) ? id : undefined;
 }
 
 /**
@@ -49,14 +50,32 @@ function rewriteUrls<T>(value: T, rewrite: (url: string, owner: Record<string, u
   return (copy ?? value) as T;
 }
 
+/** The ids of the Binaries that Attachment URLs in `value` point at (`Binary/{id}`), each once. */
+export function referencedBinaryIds(value: unknown, fhirBase: string): string[] {
+  const ids = new Set<string>();
+  rewriteUrls(value, (url) => {
+    const id = binaryIdOfAttachmentUrl(url, fhirBase);
+    if (id) ids.add(id);
+    return undefined;
+  });
+  return [...ids];
+}
+
 /**
  * For answers: Attachment URLs of Binaries become signed absolute URLs that work without a token
- * (for `<img src>` and download links), and a Binary resource gets its own signed `url`.
+ * (for `<img src>` and download links), and a Binary resource gets its own signed `url`. Only the
+ * ids in `readable` are signed: a signed URL is a read permission, so an Attachment that names a
+ * Binary the caller may not read (another project's, one its policy hides) keeps its url as written.
  */
-export function presentBinaryUrls<T>(value: T, fhirBase: string, sign: (binaryId: string) => string): T {
+export function presentBinaryUrls<T>(
+  value: T,
+  fhirBase: string,
+  sign: (binaryId: string) => string,
+  readable: ReadonlySet<string>,
+): T {
   const signed = rewriteUrls(value, (url) => {
     const id = binaryIdOfAttachmentUrl(url, fhirBase);
-    return id ? sign(id) : undefined;
+    return id && readable.has(id) ? sign(id) : undefined;
   });
   return withBinaryOwnUrls(signed, sign);
 }

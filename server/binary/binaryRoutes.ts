@@ -3,6 +3,8 @@ import { PassThrough, type Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Binary, Reference } from '@medplum/fhirtypes';
 import { errors, FhirError } from '../fhir/fhirError';
+import { checkResourceId, isResourceId } from '../fhir/resourceId';
+import { checkJsonInput } from '../fhir/jsonInputCheck';
 import type { Repository, RequestContext } from '../fhir/repository';
 import { binaryFilename, storeStagedBinary, type BinaryDetails } from './binaryResource';
 import { ContentTooLargeError, type BinaryStorage, type StagedContent } from './binaryStorage';
@@ -30,7 +32,6 @@ export interface BinaryRoutesOptions {
 export const maxInlineDataBytes = 16 * 1024 * 1024;
 
 const fhirJson = 'application/fhir+json';
-const idPattern = /^[A-Za-z0-9\-.]{1,64}$/;
 const referencePattern = /^[A-Z][A-Za-z]+\/[A-Za-z0-9\-.]{1,64}$/;
 const base64Pattern = /^[A-Za-z0-9+/]*={0,2}$/;
 
@@ -94,6 +95,7 @@ function parseFhirBinary(text: string, details: BinaryDetails): { details: Binar
   } catch (error) {
     throw errors.invalid(`Invalid JSON: ${(error as Error).message}`);
   }
+  checkJsonInput(parsed);
   const resource = parsed as Partial<Binary> | null;
   if (!resource || typeof resource !== 'object' || resource.resourceType !== 'Binary') {
     throw errors.invalid('Expected a Binary resource (resourceType "Binary")', 'Binary.resourceType');
@@ -171,7 +173,7 @@ export async function binaryRoutes(app: FastifyInstance, options: BinaryRoutesOp
   }
 
   async function upload(request: FastifyRequest, reply: FastifyReply, id?: string) {
-    if (id !== undefined && !idPattern.test(id)) throw errors.invalid(`Invalid id: ${id}`, 'Binary.id');
+    if (id !== undefined) checkResourceId(id, 'Binary.id');
     const ctx = options.contextOf(request);
     // Refused before the upload is read: no point storing what the caller may not write.
     ctx.access?.checkInteraction('Binary', id === undefined ? 'create' : 'update');
@@ -258,7 +260,7 @@ export async function binaryRoutes(app: FastifyInstance, options: BinaryRoutesOp
 
   app.get<{ Params: { id: string } }>('/fhir/R4/Binary/:id', async (request, reply) => {
     const { id } = request.params;
-    if (!idPattern.test(id)) throw errors.notFound();
+    if (!isResourceId(id)) throw errors.notFound();
     const ctx = options.contextOf(request);
     const resource = (await repository.transaction((session) => session.read('Binary', id), ctx.access)) as Binary;
     return sendVersion(request, reply, resource);
@@ -266,7 +268,7 @@ export async function binaryRoutes(app: FastifyInstance, options: BinaryRoutesOp
 
   app.get<{ Params: { id: string; vid: string } }>('/fhir/R4/Binary/:id/_history/:vid', async (request, reply) => {
     const { id, vid } = request.params;
-    if (!idPattern.test(id) || !idPattern.test(vid)) throw errors.notFound();
+    if (!isResourceId(id) || !isResourceId(vid)) throw errors.notFound();
     const ctx = options.contextOf(request);
     const resource = (await repository.transaction(
       (session) => session.readVersion('Binary', id, vid),

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { errors } from '../fhir/fhirError';
@@ -17,11 +17,15 @@ export interface StagedContent {
   readonly sha256: string;
 }
 
-/** Ids and version ids are FHIR ids; anything else never reaches the file system. */
-const safeName = /^[A-Za-z0-9\-.]{1,64}$/;
+/**
+ * Ids and version ids are FHIR ids; anything else never reaches the file system. A name starting
+ * with `.` is refused as well: it could be `.`, `..` or the `.incoming` staging folder, which a
+ * Binary must never be able to read, overwrite or remove.
+ */
+const safeName = /^[A-Za-z0-9-][A-Za-z0-9\-.]{0,63}$/;
 
 function checkName(name: string, what: string): void {
-  if (!safeName.test(name) || name === '.' || name === '..') throw errors.invalid(`Invalid ${what}: ${name}`);
+  if (!safeName.test(name)) throw errors.invalid(`Invalid ${what}: ${JSON.stringify(name)}`);
 }
 
 function asBuffer(content: Buffer | Uint8Array | string): Buffer {
@@ -68,9 +72,12 @@ class LimitedHash extends Transform {
  */
 export class BinaryStorage {
   private readonly incoming: string;
+  /** The root as an absolute, normalized path (what version paths are checked against). */
+  private readonly base: string;
 
   constructor(readonly root: string) {
-    this.incoming = join(root, '.incoming');
+    this.base = resolve(root);
+    this.incoming = join(this.base, '.incoming');
   }
 
   /** Storage in `DATA_DIR/binary`. */
@@ -102,7 +109,7 @@ export class BinaryStorage {
   async commit(staged: StagedContent, binaryId: string, versionId: string): Promise<void> {
     checkName(binaryId, 'Binary id');
     checkName(versionId, 'version id');
-    await mkdir(join(this.root, binaryId), { recursive: true });
+    await mkdir(dirname(this.versionPath(binaryId, versionId)), { recursive: true });
     await rename(staged.path, this.versionPath(binaryId, versionId));
   }
 
@@ -121,7 +128,7 @@ export class BinaryStorage {
   /** Removes every stored version of a Binary. */
   async removeAll(binaryId: string): Promise<void> {
     checkName(binaryId, 'Binary id');
-    await rm(join(this.root, binaryId), { recursive: true, force: true });
+    await rm(dirname(this.versionPath(binaryId, 'any')), { recursive: true, force: true });
   }
 
   /** Size in bytes of a version's content, or undefined when there is none. */
@@ -151,6 +158,11 @@ export class BinaryStorage {
   }
 
   private versionPath(binaryId: string, versionId: string): string {
-    return join(this.root, binaryId, versionId);
+    const path = resolve(this.base, binaryId, versionId);
+    // Belt and braces behind checkName: the file is two levels below the root, never elsewhere.
+    if (dirname(dirname(path)) !== this.base || dirname(path) === this.incoming) {
+      throw errors.invalid(`Invalid Binary path for ${JSON.stringify(binaryId)}`);
+    }
+    return path;
   }
 }

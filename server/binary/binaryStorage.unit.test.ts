@@ -73,6 +73,18 @@ describe('BinaryStorage', () => {
     await expect(storage.size('a/b', 'v1')).rejects.toMatchObject({ status: 400 });
   });
 
+  it('never lets a Binary id name the staging folder or any dot-name', async () => {
+    const staged = await storage.stage('payload', 100);
+    await expect(storage.commit(staged, '.incoming', 'v1')).rejects.toMatchObject({ status: 400 });
+    await expect(storage.commit(staged, 'ok', '.v1')).rejects.toMatchObject({ status: 400 });
+    await expect(storage.removeAll('.incoming')).rejects.toMatchObject({ status: 400 });
+    await expect(storage.removeVersion('.', 'v1')).rejects.toMatchObject({ status: 400 });
+    // The staged file is still there (nothing was moved or removed) and can be committed properly.
+    expect(incomingFiles()).toHaveLength(1);
+    await storage.commit(staged, 'ok', 'v1');
+    expect(await storage.size('ok', 'v1')).toBe(7);
+  });
+
   it('removes a version, and all versions of a Binary', async () => {
     await storage.commit(await storage.stage('one', 10), 'b', 'v1');
     await storage.commit(await storage.stage('two', 10), 'b', 'v2');

@@ -80,7 +80,11 @@ describe('attachment URLs in answers and writes', () => {
         {
           resource: {
             resourceType: 'DocumentReference',
-            content: [{ attachment: { url: 'Binary/b1' } }, { attachment: { url: `${fhirBase}Binary/b2` } }],
+            content: [
+              { attachment: { url: 'Binary/b1' } },
+              { attachment: { url: `${fhirBase}Binary/b2` } },
+              { attachment: { url: 'Binary/not-readable' } },
+            ],
             extension: [{ url: 'https://example.org/ext', valueString: 'Binary/b9' }],
           },
         },
@@ -88,13 +92,15 @@ describe('attachment URLs in answers and writes', () => {
         { resource: { resourceType: 'Patient', photo: [{ url: 'https://example.org/face.png' }] } },
       ],
     };
-    const presented = presentBinaryUrls(bundle, fhirBase, sign);
+    const presented = presentBinaryUrls(bundle, fhirBase, sign, new Set(['b1', 'b2']));
     const doc = presented.entry[0].resource as {
       content: { attachment: { url: string } }[];
       extension: { url: string; valueString: string }[];
     };
     expect(doc.content[0].attachment.url).toBe(sign('b1'));
     expect(doc.content[1].attachment.url).toBe(sign('b2'));
+    // Not among the readable ids: left as written, never signed.
+    expect(doc.content[2].attachment.url).toBe('Binary/not-readable');
     expect(doc.extension[0]).toEqual(bundle.entry[0].resource.extension?.[0]);
     expect((presented.entry[1].resource as { url?: string }).url).toBe(sign('b3'));
     expect(presented.entry[2]).toBe(bundle.entry[2]); // untouched objects are shared, not copied

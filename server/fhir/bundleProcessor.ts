@@ -55,7 +55,7 @@ function checkEntry(entry: BundleEntry, index: number): void {
 
 async function processTransaction(env: BundleEnvironment, entries: BundleEntry[]): Promise<Bundle> {
   return env.repository.transaction(async (session) => {
-    const opEnv: OperationEnvironment = { session, ctx: env.ctx, registry: env.registry, fhirBase: env.fhirBase };
+    const opEnv: OperationEnvironment = { session, ctx: env.ctx, registry: session.registry, fhirBase: env.fhirBase };
     const references = new Map<string, string>();
     const assigned = new Map<number, { id?: string; existing?: Resource }>();
 
@@ -106,7 +106,7 @@ async function processBatch(env: BundleEnvironment, entries: BundleEntry[]): Pro
       // Each batch entry succeeds or fails on its own, in its own transaction.
       const result = await env.repository.transaction(
         (session) =>
-          runEntry({ session, ctx: env.ctx, registry: env.registry, fhirBase: env.fhirBase }, entry, undefined),
+          runEntry({ session, ctx: env.ctx, registry: session.registry, fhirBase: env.fhirBase }, entry, undefined),
         env.ctx.access,
       );
       responses.push(toResponseEntry(result, env.fhirBase));

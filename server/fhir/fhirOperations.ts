@@ -4,6 +4,7 @@ import type { SearchParameterRegistry } from '../search/searchParameterRegistry'
 import { isKnownResourceType } from '../validation/fhirJsonSchema';
 import { historyBundle, searchBundle } from './bundleBuilders';
 import { errors } from './fhirError';
+import { checkResourceId } from './resourceId';
 import { applyPatch, parsePatch } from './jsonPatch';
 import type { RepositorySession, RequestContext } from './repository';
 
@@ -24,16 +25,15 @@ export interface OperationEnvironment {
   fhirBase: string;
 }
 
-const idPattern = /^[A-Za-z0-9\-.]{1,64}$/;
-
 export function checkResourceType(resourceType: string): void {
   if (!isKnownResourceType(resourceType)) {
     throw errors.notSupported(`Unknown resource type "${resourceType}"`, 404);
   }
 }
 
-export function checkId(id: string): void {
-  if (!idPattern.test(id)) throw errors.invalid(`Invalid id "${id}"`, 'id');
+/** 400 for an id that is not a FHIR id safe to store (server/fhir/resourceId.ts), at `Type.id`. */
+export function checkId(id: string, resourceType?: string): void {
+  checkResourceId(id, resourceType ? `${resourceType}.id` : 'id');
 }
 
 function checkBody(resourceType: string, body: unknown): Resource {
@@ -105,7 +105,7 @@ export async function readOperation(
   id: string,
 ): Promise<OperationResult> {
   checkResourceType(resourceType);
-  checkId(id);
+  checkId(id, resourceType);
   return { status: 200, resource: await env.session.read(resourceType, id) };
 }
 
@@ -116,7 +116,7 @@ export async function vreadOperation(
   versionId: string,
 ): Promise<OperationResult> {
   checkResourceType(resourceType);
-  checkId(id);
+  checkId(id, resourceType);
   return { status: 200, resource: await env.session.readVersion(resourceType, id, versionId) };
 }
 
@@ -128,7 +128,7 @@ export async function updateOperation(
   ifMatch?: string,
 ): Promise<OperationResult> {
   checkResourceType(resourceType);
-  checkId(id);
+  checkId(id, resourceType);
   const resource = checkBody(resourceType, body);
   if (resource.id !== undefined && resource.id !== id) {
     throw errors.invalid(
@@ -148,7 +148,7 @@ export async function patchOperation(
   ifMatch?: string,
 ): Promise<OperationResult> {
   checkResourceType(resourceType);
-  checkId(id);
+  checkId(id, resourceType);
   const patch = parsePatch(body);
   const current = await env.session.read(resourceType, id);
   const patched = applyPatch(current, patch);
@@ -168,7 +168,7 @@ export async function deleteOperation(
   id: string,
 ): Promise<OperationResult> {
   checkResourceType(resourceType);
-  checkId(id);
+  checkId(id, resourceType);
   await env.session.delete(env.ctx, resourceType, id);
   return {
     status: 200,
@@ -199,7 +199,7 @@ export async function historyOperation(
 ): Promise<OperationResult> {
   if (resourceType) checkResourceType(resourceType);
   if (id) {
-    checkId(id);
+    checkId(id, resourceType);
     // Answer 404 for a resource that never existed rather than an empty history.
     if (!(await env.session.readCurrent(resourceType as string, id))) throw errors.notFound();
   }

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { Meta, Reference, Resource, SearchParameter } from '@medplum/fhirtypes';
+import type { Meta, OperationOutcomeIssue, Reference, Resource, SearchParameter } from '@medplum/fhirtypes';
 import { validateSearchParameter } from '../validation/searchParameterRules';
 import type { Database, SqlExecutor } from '../storage/database';
 import { extractIndexRows, type IndexRows } from '../search/indexRows';
 import type { SearchParameterRegistry } from '../search/searchParameterRegistry';
 import { validateResource } from '../validation/resourceValidator';
 import { errors } from './fhirError';
+import { checkResourceId } from './resourceId';
 import { patientCompartments } from './patientCompartment';
 import { keepProtectedFields } from './protectedFields';
 import { literalReferences, type LiteralReference } from './literalReferences';
@@ -79,6 +80,22 @@ function owningProject(ctx: RequestContext, resource: Resource): string {
   return ctx.projectId;
 }
 
+/**
+ * A project's SearchParameter may not take a code the base definitions use for one of its base
+ * types: it would change what that code means in the project's searches and access-policy
+ * criteria. (It could not change other projects: the base definition wins in every registry.)
+ */
+function shadowingIssues(registry: SearchParameterRegistry, parameter: SearchParameter): OperationOutcomeIssue[] {
+  return registry.shadowedBy(parameter).map(({ base, code }) => ({
+    severity: 'error',
+    code: 'invalid',
+    details: {
+      text: `The search parameter "${code}" of ${base} is a base definition and cannot be replaced; choose another code`,
+    },
+    expression: ['SearchParameter.code'],
+  }));
+}
+
 /** A resource's ETag value: the version id in a weak ETag. */
 export function etagOf(resource: Resource): string {
   return `W/"${resource.meta?.versionId ?? ''}"`;
@@ -107,7 +124,8 @@ export class Repository {
   async transaction<T>(work: (session: RepositorySession) => Promise<T>, access?: AccessGuard): Promise<T> {
     let session: RepositorySession | undefined;
     const result = await this.db.transaction(async (tx) => {
-      session = new RepositorySession(tx, this.registry, access);
+      // Searches of the session see the caller's project's SearchParameters (and the base ones).
+      session = new RepositorySession(tx, this.registry.forProject(access?.options.projectId), access);
       const value = await work(session);
       // Checked once all of the transaction is written: its entries may point at each other.
       await session.checkReferences();
@@ -187,6 +205,7 @@ export class RepositorySession {
     interaction: AccessInteraction,
   ): Promise<CurrentRow | undefined> {
     this.access?.checkInteraction(resourceType, interaction);
+    checkResourceId(id, `${resourceType}.id`);
     const row = await this.current(resourceType, id, false);
     if (!row || !this.access) return row;
     if (!this.access.seesProject(row.project_id)) return undefined;
@@ -252,6 +271,7 @@ export class RepositorySession {
     options: { id?: string; trusted?: boolean; fresh?: boolean } = {},
   ): Promise<Resource> {
     const id = options.id ?? randomUUID();
+    checkResourceId(id, `${resource.resourceType}.id`);
     this.access?.checkInteraction(resource.resourceType, 'create');
     const input = this.access ? this.access.guardWrite({ ...resource, id }, undefined) : { ...resource, id };
     const stored = this.prepare(ctx, input, options.trusted ?? false);
@@ -298,6 +318,7 @@ export class RepositorySession {
     ifMatch?: string,
   ): Promise<{ resource: Resource; created: boolean }> {
     if (!resource.id) throw errors.invalid('Missing id', `${resource.resourceType}.id`);
+    checkResourceId(resource.id, `${resource.resourceType}.id`);
     this.access?.checkInteraction(resource.resourceType, 'update');
     const found = await this.current(resource.resourceType, resource.id, true);
     // A row of another project is, for the caller, a row that does not exist.
@@ -334,6 +355,7 @@ export class RepositorySession {
 
   async delete(ctx: RequestContext, resourceType: string, id: string): Promise<void> {
     this.access?.checkInteraction(resourceType, 'delete');
+    checkResourceId(id, `${resourceType}.id`);
     const existing = await this.current(resourceType, id, true);
     if (!existing) throw errors.notFound();
     await this.checkWritable(existing, 'delete');
@@ -348,7 +370,10 @@ export class RepositorySession {
         project: existing.content.meta?.project ?? ctx.projectId,
       },
     } as Resource;
-    if (resourceType === 'SearchParameter') this.committedEffects.push(() => this.registry.removeSource(id));
+    if (resourceType === 'SearchParameter') {
+      const projectId = existing.project_id;
+      if (projectId) this.committedEffects.push(() => this.registry.removeProjectParameter(projectId, id));
+    }
     this.pending.push({
       resource: tombstone,
       operation: 'delete',
@@ -493,28 +518,31 @@ export class RepositorySession {
       const issues = validateResource(input);
       if (issues.length > 0) throw errors.validation(issues);
     }
+    const project = owningProject(ctx, input);
     if (!trusted && input.resourceType === 'SearchParameter') {
-      const issues = validateSearchParameter(input as SearchParameter);
-      if (issues.length > 0) throw errors.validation(issues);
       const parameter = input as SearchParameter;
-      this.committedEffects.push(() => {
-        this.registry.removeSource(parameter.id as string);
-        this.registry.add(parameter, parameter.id);
-      });
+      const issues = [...validateSearchParameter(parameter), ...shadowingIssues(this.registry, parameter)];
+      if (issues.length > 0) throw errors.validation(issues);
     }
     const meta: Meta = {
       ...input.meta,
       versionId: randomUUID(),
       lastUpdated: new Date().toISOString(),
       author: ctx.author,
-      project: owningProject(ctx, input),
+      project,
     };
     delete meta.compartment;
     const resource = { ...input, meta } as Resource;
+    if (!trusted && resource.resourceType === 'SearchParameter') {
+      // Takes effect for its project only, once committed (other processes reload it: searchParameterSync.ts).
+      this.committedEffects.push(() => this.registry.putProjectParameter(project, resource as SearchParameter));
+    }
+    // Indexed with the parameters of the project the resource belongs to, whoever writes it.
+    const parameters = this.registry.forProject(project);
     const rows = extractIndexRows(
       resource as unknown as Record<string, unknown>,
-      this.registry.forType(resource.resourceType),
-      (url) => this.registry.typeOfUrl(url),
+      parameters.forType(resource.resourceType),
+      (url) => parameters.typeOfUrl(url),
     );
     const compartments = patientCompartments(resource.resourceType, resource.id as string, rows.reference);
     if (compartments.length > 0) meta.compartment = compartments.map((reference) => ({ reference }));

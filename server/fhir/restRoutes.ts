@@ -38,7 +38,8 @@ type VersionParams = { type: string; id: string; vid: string };
 export async function fhirRestRoutes(app: FastifyInstance, options: FhirRoutesOptions): Promise<void> {
   const fhirBase = `${options.baseUrl}fhir/R4/`;
   const { repository, registry } = options;
-  let capability: { version: number; statement: CapabilityStatement } | undefined;
+  // Per registry (base, and projects with SearchParameters of their own), most recently used last.
+  const capabilities = new Map<SearchParameterRegistry, { version: number; statement: CapabilityStatement }>();
 
   const run = async (
     request: FastifyRequest,
@@ -47,20 +48,26 @@ export async function fhirRestRoutes(app: FastifyInstance, options: FhirRoutesOp
   ) => {
     const ctx = options.contextOf(request);
     const result = await repository.transaction(
-      (session) => operation({ session, ctx, registry, fhirBase }),
+      (session) => operation({ session, ctx, registry: session.registry, fhirBase }),
       ctx.access,
     );
     return send(reply, result, fhirBase);
   };
 
-  app.get('/fhir/R4/metadata', async (_request, reply) => {
-    if (capability?.version !== registry.version) {
-      capability = {
-        version: registry.version,
-        statement: buildCapabilityStatement(registry, options.baseUrl, options.version),
+  app.get('/fhir/R4/metadata', async (request, reply) => {
+    // Public; a signed-in caller also sees the search parameters of its own project.
+    const parameters = request.caller ? registry.forProject(request.caller.ctx.projectId) : registry.baseRegistry();
+    let entry = capabilities.get(parameters);
+    if (entry?.version !== parameters.version) {
+      entry = {
+        version: parameters.version,
+        statement: buildCapabilityStatement(parameters, options.baseUrl, options.version),
       };
     }
-    return reply.type('application/fhir+json').send(capability.statement);
+    capabilities.delete(parameters);
+    capabilities.set(parameters, entry);
+    if (capabilities.size > 16) capabilities.delete(capabilities.keys().next().value as SearchParameterRegistry);
+    return reply.type('application/fhir+json').send(entry.statement);
   });
 
   app.get('/fhir/R4/_history', (request, reply) =>

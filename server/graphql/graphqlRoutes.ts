@@ -14,6 +14,8 @@ export interface GraphqlRoutesOptions {
   contextOf(request: FastifyRequest): RequestContext;
 }
 
+const maxCachedSchemas = 8;
+
 interface GraphqlBody {
   query?: unknown;
   operationName?: unknown;
@@ -22,16 +24,23 @@ interface GraphqlBody {
 
 /** `POST /fhir/R4/$graphql`: FHIR GraphQL over the same repository and search engine as REST. */
 export async function graphqlRoutes(app: FastifyInstance, options: GraphqlRoutesOptions): Promise<void> {
-  let cached: { version: number; schema: GraphQLSchema } | undefined;
-  const schema = () => {
-    // Rebuilt when search parameters change, since they are the List/Connection arguments.
-    if (cached?.version !== options.registry.version) {
-      const sds = ['profiles-types.json', 'profiles-resources.json', 'profiles-medplum.json'].flatMap((f) =>
+  // One schema per registry (the base one, and each project's with SearchParameters of its own:
+  // they are List/Connection arguments there only), rebuilt when its parameters change. Few
+  // projects' schemas are kept: the least recently used is dropped past the limit.
+  const cached = new Map<SearchParameterRegistry, { version: number; schema: GraphQLSchema }>();
+  let definitions: StructureDefinition[] | undefined;
+  const schema = (registry: SearchParameterRegistry) => {
+    let entry = cached.get(registry);
+    if (entry?.version !== registry.version) {
+      definitions ??= ['profiles-types.json', 'profiles-resources.json', 'profiles-medplum.json'].flatMap((f) =>
         readDefinitionBundle(f),
       ) as StructureDefinition[];
-      cached = { version: options.registry.version, schema: buildFhirGraphqlSchema(sds, options.registry) };
+      entry = { version: registry.version, schema: buildFhirGraphqlSchema(definitions, registry) };
     }
-    return cached.schema;
+    cached.delete(registry);
+    cached.set(registry, entry);
+    if (cached.size > maxCachedSchemas) cached.delete(cached.keys().next().value as SearchParameterRegistry);
+    return entry.schema;
   };
 
   app.post('/fhir/R4/$graphql', async (request, reply) => {
@@ -48,11 +57,11 @@ export async function graphqlRoutes(app: FastifyInstance, options: GraphqlRoutes
     const result = await options.repository.transaction(
       (session) =>
         graphql({
-          schema: schema(),
+          schema: schema(session.registry),
           source: body.query as string,
           operationName: typeof body.operationName === 'string' ? body.operationName : undefined,
           variableValues: (body.variables ?? undefined) as Record<string, unknown> | undefined,
-          contextValue: { session, registry: options.registry, fhirBase: `${options.baseUrl}fhir/R4/` },
+          contextValue: { session, registry: session.registry, fhirBase: `${options.baseUrl}fhir/R4/` },
         }),
       options.contextOf(request).access,
     );

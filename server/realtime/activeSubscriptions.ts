@@ -60,7 +60,12 @@ export class ActiveSubscriptionCache {
     for (const { content, project_id: projectId } of rows) {
       try {
         const criteria = content.criteria as string;
-        result.push({ id: content.id as string, projectId, criteria, parsed: parseCriteria(criteria, this.registry) });
+        result.push({
+          id: content.id as string,
+          projectId,
+          criteria,
+          parsed: parseCriteria(criteria, this.registry.forProject(projectId)),
+        });
       } catch {
         continue;
       }

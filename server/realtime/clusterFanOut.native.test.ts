@@ -185,6 +185,42 @@ describe('realtime fan-out between server processes (native PostgreSQL)', () => 
     expect(socket.messages.filter((m) => statusOf(m)?.type === 'event-notification')).toEqual([]);
   });
 
+  it('applies a SearchParameter saved on one process on the other, and its deletion (issue 14 item 4)', async () => {
+    const a = first as ServerProcess;
+    const b = second as ServerProcess;
+    const code = `cluster-nick-${Date.now()}`;
+    const eventually = async (check: () => Promise<boolean>) => {
+      for (let attempt = 0; attempt < 50 && !(await check()); attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(await check()).toBe(true);
+    };
+    const parameter = await call(a, 'POST', 'SearchParameter', {
+      resourceType: 'SearchParameter',
+      url: `https://cluster.example/SearchParameter/${code}`,
+      name: 'ClusterNick',
+      status: 'active',
+      description: 'Nickname',
+      code,
+      base: ['Patient'],
+      type: 'string',
+      expression: "Patient.name.where(use = 'nickname').given",
+    });
+    expect(parameter.status).toBe(201);
+    // The second process learns of it from the first: it indexes and searches with it.
+    await eventually(async () => (await call(b, 'GET', `Patient?${code}=x`)).status === 200);
+    const patient = (
+      await call(b, 'POST', 'Patient', { resourceType: 'Patient', name: [{ use: 'nickname', given: ['Clusty'] }] })
+    ).body;
+    const found = await call(b, 'GET', `Patient?${code}=Clusty`);
+    expect(found.body.entry.map((e: any) => e.resource.id)).toEqual([patient.id]);
+    expect((await call(a, 'GET', `Patient?${code}=Clusty`)).body.entry.map((e: any) => e.resource.id)).toEqual([
+      patient.id,
+    ]);
+    expect((await call(a, 'DELETE', `SearchParameter/${parameter.body.id}`)).status).toBe(200);
+    await eventually(async () => (await call(b, 'GET', `Patient?${code}=Clusty`)).status === 400);
+  });
+
   it('shares FHIRcast subscriptions, events and context between the processes', async () => {
     const a = first as ServerProcess;
     const b = second as ServerProcess;

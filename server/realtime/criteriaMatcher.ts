@@ -173,10 +173,12 @@ async function answerChecks(
 
 /** Puts `resource` in place as the current version with its index rows (inside the caller's savepoint). */
 async function stage(tx: SqlExecutor, registry: SearchParameterRegistry, resource: Resource): Promise<void> {
+  // Indexed as the repository indexes it: with the parameters of the resource's own project.
+  const parameters = registry.forProject(resource.meta?.project);
   const rows = extractIndexRows(
     resource as unknown as Record<string, unknown>,
-    registry.forType(resource.resourceType),
-    (url) => registry.typeOfUrl(url),
+    parameters.forType(resource.resourceType),
+    (url) => parameters.typeOfUrl(url),
   );
   const id = resource.id as string;
   const compartments = patientCompartments(resource.resourceType, id, rows.reference);

@@ -85,7 +85,8 @@ export function serveSubscriptionSocket(socket: WebSocket, env: SubscriptionSock
         ),
       );
     }
-    parseCriteria(subscription.criteria as string, env.registry); // Throws the search API's 400.
+    // Throws the search API's 400; read with the parameters of the subscription's project.
+    parseCriteria(subscription.criteria as string, env.registry.forProject(subscription.meta?.project));
     env.hub.bind(client, subscriptionId, loginId);
     send(statusBundle(subscriptionId, 'handshake', env.hub.eventCount(subscriptionId)));
   }

@@ -215,7 +215,10 @@ function tokenValues(value: unknown): Omit<TokenRow, 'code'>[] {
 function referenceValue(value: unknown): Omit<ReferenceRow, 'code'> | undefined {
   const reference = typeof value === 'string' ? value : isObject(value) ? str(value.reference) : null;
   if (!reference) return undefined;
-  const match = /(?:^|\/)([A-Z][A-Za-z]+)\/([A-Za-z0-9\-.]{1,64})(?:\/_history\/[A-Za-z0-9\-.]+)?$/.exec(reference);
+  // Type names are bounded like ids: both are b-tree indexed (search_reference_target_idx).
+  const match = /(?:^|\/)([A-Z][A-Za-z]{0,63})\/([A-Za-z0-9\-.]{1,64})(?:\/_history\/[A-Za-z0-9\-.]+)?$/.exec(
+    reference,
+  );
   if (match) return { target_type: match[1], target_id: match[2], reference };
   return { target_type: null, target_id: null, reference };
 }

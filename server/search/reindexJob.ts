@@ -25,16 +25,19 @@ export async function reindexResources(
     let after = '';
     let done = 0;
     for (;;) {
-      const batch = await repository.db.query<{ content: Resource }>(
-        `SELECT content FROM resources WHERE resource_type = $1 AND NOT deleted AND id > $2 ORDER BY id LIMIT ${batchSize}`,
+      const batch = await repository.db.query<{ content: Resource; project_id: string | null }>(
+        `SELECT content, project_id FROM resources WHERE resource_type = $1 AND NOT deleted AND id > $2 ORDER BY id LIMIT ${batchSize}`,
         [resourceType, after],
       );
       if (batch.length === 0) break;
       await repository.db.transaction(async (tx) => {
-        const parameters = repository.registry.forType(resourceType);
-        const items = batch.map(({ content }) => {
-          const rows = extractIndexRows(content as unknown as Record<string, unknown>, parameters, (url) =>
-            repository.registry.typeOfUrl(url),
+        const items = batch.map(({ content, project_id: projectId }) => {
+          // Each resource with the parameters of its own project (the base ones and the project's).
+          const parameters = repository.registry.forProject(projectId);
+          const rows = extractIndexRows(
+            content as unknown as Record<string, unknown>,
+            parameters.forType(resourceType),
+            (url) => parameters.typeOfUrl(url),
           );
           return {
             resourceType,

@@ -27,28 +27,134 @@ export interface CompositeComponent {
 
 const baseTypes = new Set(['Resource', 'DomainResource']);
 
+/** A base definition a project's SearchParameter would have replaced (refused on write). */
+export interface ShadowedDefinition {
+  base: string;
+  code: string;
+}
+
 /**
  * Keeps, for each resource type, the search parameters that apply to it, with their FHIRPath
- * compiled once. Parameters loaded later (Medplum's, US Core's, an implementer's) replace
- * earlier ones with the same code.
+ * compiled once. The server has one base registry (the definitions: R4, Medplum's, US Core's,
+ * later ones replacing earlier ones with the same code) and, for each project with SearchParameters
+ * of its own, a project registry layered on it (`forProject`). A project's parameters apply to that
+ * project's searches and index rows only, and never replace a base definition: for a code the base
+ * defines, the base definition wins (and such a SearchParameter is refused on write, see
+ * `shadowedBy`), so access-policy criteria, subscriptions and searches of every project keep their
+ * meaning whatever a project saves.
  */
 export class SearchParameterRegistry {
   private readonly byType = new Map<string, Map<string, SearchParamDefinition>>();
   private readonly global = new Map<string, SearchParamDefinition>();
   private readonly typeByUrl = new Map<string, SearchParamType>();
   private readonly indexedCache = new Map<string, SearchParamDefinition[]>();
-  /** Grows on every change, so that caches built from the registry know when to rebuild. */
-  version = 0;
+  private indexedCacheVersion = -1;
+  private ownVersion = 0;
+  /** The registries of projects with SearchParameters of their own (on the base registry only). */
+  private readonly projects = new Map<string, SearchParameterRegistry>();
+  /** Version id of each SearchParameter resource in this registry (a reload of the same ones changes nothing). */
+  private readonly sourceVersions = new Map<string, string | undefined>();
 
-  constructor(parameters: Iterable<SearchParameter> = []) {
+  constructor(
+    parameters: Iterable<SearchParameter> = [],
+    /** For a project registry: the base registry it is layered on. */
+    private readonly base?: SearchParameterRegistry,
+    /** For a project registry: its project. */
+    readonly projectId?: string,
+  ) {
     for (const parameter of parameters) this.add(parameter);
   }
 
-  /** Adds (or replaces by code) the parameter for each of its base types. */
+  /** Grows on every change (of this registry or its base), so that caches built from it know when to rebuild. */
+  get version(): number {
+    return this.ownVersion + (this.base?.version ?? 0);
+  }
+
+  /** The base registry (the definitions every project shares). */
+  baseRegistry(): SearchParameterRegistry {
+    return this.base ?? this;
+  }
+
+  /** The registry a project's searches and index rows use: the base one when it has no parameters of its own. */
+  forProject(projectId: string | null | undefined): SearchParameterRegistry {
+    const root = this.baseRegistry();
+    if (!projectId) return root;
+    return root.projects.get(projectId) ?? root;
+  }
+
+  /** Adds or replaces (by id) one SearchParameter resource of a project. */
+  putProjectParameter(projectId: string, parameter: SearchParameter): void {
+    const id = parameter.id as string;
+    const layer = this.projectLayer(projectId);
+    layer.removeSource(id);
+    layer.add(parameter, id);
+    layer.sourceVersions.set(id, parameter.meta?.versionId);
+  }
+
+  /** Forgets one SearchParameter resource of a project (deleted): what the base defines applies again. */
+  removeProjectParameter(projectId: string, sourceId: string): void {
+    const layer = this.baseRegistry().projects.get(projectId);
+    layer?.removeSource(sourceId);
+    layer?.sourceVersions.delete(sourceId);
+  }
+
+  /** Replaces every parameter of a project with `parameters` (as stored: after a change on another process). */
+  replaceProjectParameters(projectId: string, parameters: readonly SearchParameter[]): void {
+    const layer = this.projectLayer(projectId);
+    // Unchanged (the usual answer to a reload after this process's own write): keep the version,
+    // so that caches built from the registry (GraphQL schemas, metadata) are not rebuilt for nothing.
+    const same =
+      parameters.length === layer.sourceVersions.size &&
+      parameters.every(
+        (p) =>
+          layer.sourceVersions.has(p.id as string) && layer.sourceVersions.get(p.id as string) === p.meta?.versionId,
+      );
+    if (same) return;
+    layer.sourceVersions.clear();
+    for (const parameter of parameters) layer.sourceVersions.set(parameter.id as string, parameter.meta?.versionId);
+    layer.byType.clear();
+    layer.global.clear();
+    layer.typeByUrl.clear();
+    layer.ownVersion++;
+    for (const parameter of parameters) layer.add(parameter, parameter.id);
+  }
+
+  /**
+   * The base definitions a project's SearchParameter would replace: the same code on one of its
+   * base types (or, for `Resource`, a common code). A re-upload of the base definition itself (same
+   * URL, type and expression) replaces nothing and is not one.
+   */
+  shadowedBy(parameter: SearchParameter): ShadowedDefinition[] {
+    const root = this.baseRegistry();
+    const code = parameter.code;
+    if (!code) return [];
+    const shadowed: ShadowedDefinition[] = [];
+    for (const base of (parameter.base ?? []) as string[]) {
+      const existing = baseTypes.has(base) ? root.global.get(code) : root.get(base, code);
+      if (!existing) continue;
+      const sameDefinition =
+        parameter.url === existing.url &&
+        parameter.type === existing.type &&
+        (parameter.expression ? expressionForType(parameter.expression, base) : '') === existing.expression;
+      if (!sameDefinition) shadowed.push({ base, code });
+    }
+    return shadowed;
+  }
+
+  private projectLayer(projectId: string): SearchParameterRegistry {
+    const root = this.baseRegistry();
+    let layer = root.projects.get(projectId);
+    if (!layer) {
+      layer = new SearchParameterRegistry([], root, projectId);
+      root.projects.set(projectId, layer);
+    }
+    return layer;
+  }
+
+  /** Adds (or replaces by code) the parameter for each of its base types, in this registry. */
   add(parameter: SearchParameter, sourceId?: string): void {
     if (!parameter.code || !parameter.type || !parameter.base) return;
-    this.indexedCache.clear();
-    this.version++;
+    this.ownVersion++;
     if (parameter.url) this.typeByUrl.set(parameter.url, parameter.type as SearchParamType);
     for (const base of parameter.base) {
       const expression = parameter.expression ? expressionForType(parameter.expression, base) : undefined;
@@ -85,8 +191,7 @@ export class SearchParameterRegistry {
 
   /** Forgets the parameters that came from one SearchParameter resource (it was deleted or changed). */
   removeSource(sourceId: string): void {
-    this.indexedCache.clear();
-    this.version++;
+    this.ownVersion++;
     for (const forType of [this.global, ...this.byType.values()]) {
       for (const [code, definition] of forType) if (definition.sourceId === sourceId) forType.delete(code);
     }
@@ -94,27 +199,35 @@ export class SearchParameterRegistry {
 
   /** The type of the parameter with this canonical URL (composite components name theirs by URL). */
   typeOfUrl(url: string): SearchParamType | undefined {
-    return this.typeByUrl.get(url);
+    return this.base?.typeOfUrl(url) ?? this.typeByUrl.get(url);
   }
 
   get(resourceType: string, code: string): SearchParamDefinition | undefined {
-    return this.byType.get(resourceType)?.get(code) ?? this.global.get(code);
+    return this.base?.get(resourceType, code) ?? this.byType.get(resourceType)?.get(code) ?? this.global.get(code);
   }
 
   /** The parameters whose values are stored in the index tables for this type. */
   forType(resourceType: string): SearchParamDefinition[] {
+    if (this.indexedCacheVersion !== this.version) {
+      this.indexedCache.clear();
+      this.indexedCacheVersion = this.version;
+    }
     let list = this.indexedCache.get(resourceType);
     if (!list) {
       // _id and _lastUpdated live in columns of the resources table, not in index rows.
       const common = [...this.global.values()].filter((p) => p.code !== '_id' && p.code !== '_lastUpdated');
-      list = [...common, ...(this.byType.get(resourceType)?.values() ?? [])];
+      const own = [...common, ...(this.byType.get(resourceType)?.values() ?? [])];
+      const base = this.base;
+      list = base ? [...base.forType(resourceType), ...own.filter((p) => !base.get(resourceType, p.code))] : own;
       this.indexedCache.set(resourceType, list);
     }
     return list;
   }
 
   globalParameters(): SearchParamDefinition[] {
-    return [...this.global.values()];
+    const base = this.base;
+    if (!base) return [...this.global.values()];
+    return [...base.globalParameters(), ...[...this.global.values()].filter((p) => !base.global.has(p.code))];
   }
 }
 

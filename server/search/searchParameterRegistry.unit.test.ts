@@ -140,3 +140,46 @@ describe('extractIndexRows', () => {
     expect(normalizeSearchString('ÉLODIE Çağla Zoë')).toBe('elodie cagla zoe');
   });
 });
+
+describe('project registries', () => {
+  const parameter = (code: string, expression: string, id: string, url = `https://example.org/sp/${id}`) =>
+    ({
+      resourceType: 'SearchParameter',
+      id,
+      code,
+      type: 'token',
+      base: ['Task'],
+      expression,
+      status: 'active',
+      name: code,
+      url,
+      description: 'd',
+    }) as SearchParameter;
+
+  it('layers a project over the base without ever replacing a base code, and forgets on removal', () => {
+    const base = new SearchParameterRegistry([parameter('status', 'Task.status', 'base-status', 'base-url')]);
+    expect(base.forProject('b')).toBe(base);
+    // Even a stored replacement (saved before replacements were refused) cannot change `status`.
+    base.putProjectParameter('b', parameter('status', 'Task.intent', 'b-status'));
+    base.putProjectParameter('b', parameter('label', 'Task.code.text', 'b-label'));
+    const projectB = base.forProject('b');
+    expect(projectB).not.toBe(base);
+    expect(projectB.get('Task', 'status')?.expression).toBe('Task.status');
+    expect(projectB.get('Task', 'label')?.expression).toBe('Task.code.text');
+    expect(projectB.forType('Task').map((p) => p.code)).toEqual(['status', 'label']);
+    // Other projects see the base only.
+    expect(base.forProject('a').get('Task', 'label')).toBeUndefined();
+    expect(base.get('Task', 'label')).toBeUndefined();
+    expect(base.shadowedBy(parameter('status', 'Task.intent', 'x'))).toEqual([{ base: 'Task', code: 'status' }]);
+    expect(base.shadowedBy(parameter('status', 'Task.status', 'x', 'base-url'))).toEqual([]);
+    expect(base.shadowedBy(parameter('other', 'Task.status', 'x'))).toEqual([]);
+
+    const before = projectB.version;
+    base.removeProjectParameter('b', 'b-label');
+    expect(projectB.version).toBeGreaterThan(before);
+    expect(projectB.get('Task', 'label')).toBeUndefined();
+    expect(projectB.forType('Task').map((p) => p.code)).toEqual(['status']);
+    base.replaceProjectParameters('b', [parameter('label2', 'Task.code.text', 'b-label2')]);
+    expect(projectB.forType('Task').map((p) => p.code)).toEqual(['status', 'label2']);
+  });
+});

@@ -1,5 +1,6 @@
 import { comparisonAsParameter, parseFilterExpression } from './filterExpression';
 import { errors } from '../fhir/fhirError';
+import { checkStorableText } from '../fhir/jsonInputCheck';
 import { isKnownResourceType } from '../validation/fhirJsonSchema';
 import type { SearchParamDefinition, SearchParameterRegistry } from './searchParameterRegistry';
 
@@ -98,6 +99,9 @@ export function parseSearchRequest(
   for (const [key, raw] of Object.entries(query)) {
     if (raw === undefined) continue;
     const values = Array.isArray(raw) ? raw : [raw];
+    // Batch entries and criteria are not URLs the HTTP layer checked: values reach SQL as text.
+    checkStorableText(key, key);
+    for (const value of values) checkStorableText(value, key);
     const [name, suffix] = splitOnce(key, ':');
     if (ignored.has(key)) continue;
     if (key === '_count') request.count = parseInteger(key, last(values), 0, maxSearchCount);

@@ -1,10 +1,15 @@
 import { errors } from '../fhir/fhirError';
 import { dateRange } from './dateRange';
 import { normalizeSearchString } from './indexRows';
+import { exceeds, indexedPrefixLength, leadingCharacters } from './indexedPrefix';
 import type { SearchFilter, SearchRequest, SortRule, ValueFilter } from './searchRequest';
 
-/** Names a column of the index value being tested: a table column, or a field of a composite component. */
-type Column = (name: string) => string;
+/**
+ * Names a column of the index value being tested: a table column, or a field of a composite
+ * component. `indexed` is set for table columns, whose b-tree indexes hold a bounded prefix of
+ * free-text values (indexedPrefix.ts): conditions on them test that prefix too, so the index is used.
+ */
+type Column = ((name: string) => string) & { indexed?: boolean };
 
 /** Collects positional parameters while a statement is built, and hands out table aliases. */
 export class SqlParams {
@@ -154,10 +159,11 @@ function valueFilterClause(filter: ValueFilter, params: SqlParams, r: string): s
     const exists = `EXISTS (SELECT 1 FROM search_${table} ${t} WHERE ${owner})`;
     return filter.values[0] === 'true' ? `NOT ${exists}` : exists;
   }
+  const tableColumn: Column = Object.assign((name: string) => `${t}.${name}`, { indexed: true });
   const alternatives = filter.values.map((value) =>
     filter.componentTypes
       ? compositeCondition(filter, value, params, t)
-      : valueCondition(parameter.type, filter, value, params, (name) => `${t}.${name}`),
+      : valueCondition(parameter.type, filter, value, params, tableColumn),
   );
   const exists = `EXISTS (SELECT 1 FROM search_${table} ${t} WHERE ${owner} AND (${alternatives.join(' OR ')}))`;
   return filter.modifier === 'not' ? `NOT ${exists}` : exists;
@@ -201,11 +207,15 @@ function tableFor(type: string): string {
 function valueCondition(type: string, filter: ValueFilter, value: string, params: SqlParams, col: Column): string {
   switch (type) {
     case 'string': {
-      if (filter.modifier === 'exact') return `${col('value')} = ${params.add(value)}`;
-      const normalized = escapeLike(normalizeSearchString(value));
-      return filter.modifier === 'contains'
-        ? `${col('normalized')} LIKE ${params.add(`%${normalized}%`)}`
-        : `${col('normalized')} LIKE ${params.add(`${normalized}%`)}`;
+      const normalized = normalizeSearchString(value);
+      if (filter.modifier === 'exact') {
+        // The normalized prefix narrows through the index; the exact value decides.
+        const prefix = col.indexed ? `${equalsPrefix(col('normalized'), normalized, 'string', params)} AND ` : '';
+        return `${prefix}${col('value')} = ${params.add(value)}`;
+      }
+      if (filter.modifier === 'contains')
+        return `${col('normalized')} LIKE ${params.add(`%${escapeLike(normalized)}%`)}`;
+      return startsWith(col, 'normalized', normalized, 'string', params);
     }
     case 'token':
       return tokenCondition(filter, value, params, col);
@@ -223,9 +233,9 @@ function valueCondition(type: string, filter: ValueFilter, value: string, params
       return parts.join(' AND ');
     }
     case 'uri':
-      if (filter.modifier === 'below') return `${col('value')} LIKE ${params.add(`${escapeLike(value)}%`)}`;
+      if (filter.modifier === 'below') return startsWith(col, 'value', value, 'uri', params);
       if (filter.modifier === 'above') return `${params.add(value)} LIKE (${col('value')} || '%')`;
-      return `${col('value')} = ${params.add(value)}`;
+      return equals(col, 'value', value, 'uri', params);
     default:
       throw errors.notSupported(`Search parameters of type ${type} are not supported yet`);
   }
@@ -236,12 +246,42 @@ function tokenCondition(filter: ValueFilter, value: string, params: SqlParams, c
     return `lower(${col('display')}) LIKE ${params.add(`${escapeLike(value.toLowerCase())}%`)}`;
   }
   const bar = value.indexOf('|');
-  if (bar < 0) return `${col('value')} = ${params.add(value)}`;
+  if (bar < 0) return equals(col, 'value', value, 'token', params);
   const system = value.slice(0, bar);
   const code = value.slice(bar + 1);
-  if (system === '') return `${col('system')} IS NULL AND ${col('value')} = ${params.add(code)}`;
-  if (code === '') return `${col('system')} = ${params.add(system)}`;
-  return `${col('system')} = ${params.add(system)} AND ${col('value')} = ${params.add(code)}`;
+  if (system === '') return `${col('system')} IS NULL AND ${equals(col, 'value', code, 'token', params)}`;
+  if (code === '') return equals(col, 'system', system, 'token', params);
+  return `${equals(col, 'system', system, 'token', params)} AND ${equals(col, 'value', code, 'token', params)}`;
+}
+
+/** `column = value`, with the indexed prefix compared first for a table column. */
+function equals(col: Column, name: string, value: string, kind: keyof typeof indexedPrefixLength, params: SqlParams) {
+  const full = `${col(name)} = ${params.add(value)}`;
+  return col.indexed ? `${equalsPrefix(col(name), value, kind, params)} AND ${full}` : full;
+}
+
+function equalsPrefix(column: string, value: string, kind: keyof typeof indexedPrefixLength, params: SqlParams) {
+  const length = indexedPrefixLength[kind];
+  return `left(${column}, ${length}) = ${params.add(leadingCharacters(value, length))}::text`;
+}
+
+/**
+ * `column LIKE 'value%'`: for a table column on its indexed prefix (which answers alone when the
+ * value fits in it), and on the whole column when the value is longer than the prefix.
+ */
+function startsWith(
+  col: Column,
+  name: string,
+  value: string,
+  kind: keyof typeof indexedPrefixLength,
+  params: SqlParams,
+): string {
+  // Parameters are added only when used: PostgreSQL refuses a statement with a parameter it never sees.
+  const full = () => `${col(name)} LIKE ${params.add(`${escapeLike(value)}%`)}`;
+  if (!col.indexed) return full();
+  const length = indexedPrefixLength[kind];
+  const prefix = `left(${col(name)}, ${length}) LIKE ${params.add(`${escapeLike(leadingCharacters(value, length))}%`)}::text`;
+  return exceeds(value, length) ? `${prefix} AND ${full()}` : prefix;
 }
 
 function referenceCondition(filter: ValueFilter, value: string, params: SqlParams, col: Column): string {

@@ -190,6 +190,20 @@ const migrations: readonly string[] = [
     updated timestamptz NOT NULL DEFAULT now()
   );
   `,
+  // Index a bounded prefix of free-text values: a b-tree entry above ~2.7 kB is refused, so one long
+  // value used to fail its whole write. Searches compare the prefix in the index and then the full
+  // value (server/search/indexedPrefix.ts); the limits keep an entry under 2.2 kB in any encoding.
+  `
+  DROP INDEX search_token_value_idx;
+  CREATE INDEX search_token_value_idx ON search_token (resource_type, code, left(value, 256), left(system, 256));
+  DROP INDEX search_string_value_idx;
+  CREATE INDEX search_string_value_idx ON search_string (resource_type, code, left(normalized, 512) text_pattern_ops);
+  DROP INDEX search_uri_value_idx;
+  CREATE INDEX search_uri_value_idx ON search_uri (resource_type, code, left(value, 512));
+  ANALYZE search_token;
+  ANALYZE search_string;
+  ANALYZE search_uri;
+  `,
 ];
 
 export async function migrate(db: Database): Promise<void> {

@@ -28,8 +28,8 @@ export function validateSearchParameter(parameter: SearchParameter): OperationOu
       details: { text },
       expression: [`SearchParameter.${expression}`],
     });
-  if (parameter.code !== undefined && !/^[A-Za-z_][A-Za-z0-9_-]*$/.test(parameter.code)) {
-    add(`Invalid code "${parameter.code}": letters, digits, "-" and "_" only`, 'code');
+  if (parameter.code !== undefined && !/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/.test(parameter.code)) {
+    add(`Invalid code "${parameter.code}": up to 64 letters, digits, "-" and "_"`, 'code');
   }
   // R4 itself uses the abstract "Resource" and "DomainResource" as bases, which fhirtypes leaves out.
   ((parameter.base ?? []) as string[]).forEach((base, index) => {

@@ -1,0 +1,75 @@
+import type { SearchParameter } from '@medplum/fhirtypes';
+import type { Repository } from '../fhir/repository';
+import { acquireClusterBus } from '../realtime';
+import type { Database } from '../storage/database';
+import type { SearchParameterRegistry } from './searchParameterRegistry';
+
+/** The cluster-bus topic: "the SearchParameters of this project changed, reload them". */
+const topic = 'search-parameters';
+
+/**
+ * Keeps the project SearchParameters of this process's registry in step with the database: all
+ * of them are loaded at start-up; a committed change takes effect here at once (Repository) and is
+ * announced on the cluster bus, on which every other process reloads that project's parameters
+ * from the database. A local commit reloads too, so that a reload answered with older rows can
+ * never win over a newer one (only the latest reload of a project is applied).
+ */
+export async function startSearchParameterSync(
+  repository: Repository,
+  db: Database,
+  registry: SearchParameterRegistry,
+  sharedProjectId: string,
+  log: (message: string, error: unknown) => void = (message, error) => console.error(message, error),
+): Promise<() => Promise<void>> {
+  const rows = await db.query<{ content: SearchParameter; project_id: string }>(
+    `SELECT content, project_id FROM resources
+     WHERE resource_type = 'SearchParameter' AND NOT deleted AND project_id IS NOT NULL AND project_id <> $1`,
+    [sharedProjectId],
+  );
+  const byProject = new Map<string, SearchParameter[]>();
+  for (const row of rows) byProject.set(row.project_id, [...(byProject.get(row.project_id) ?? []), row.content]);
+  for (const [projectId, parameters] of byProject) registry.replaceProjectParameters(projectId, parameters);
+
+  const latest = new Map<string, number>();
+  let sequence = 0;
+  const reload = async (projectId: string) => {
+    const mine = ++sequence;
+    latest.set(projectId, mine);
+    const stored = await db.query<{ content: SearchParameter }>(
+      `SELECT content FROM resources WHERE resource_type = 'SearchParameter' AND NOT deleted AND project_id = $1`,
+      [projectId],
+    );
+    if (latest.get(projectId) !== mine) return;
+    latest.delete(projectId);
+    registry.replaceProjectParameters(
+      projectId,
+      stored.map((row) => row.content),
+    );
+  };
+
+  const { bus, release } = await acquireClusterBus(db);
+  const stopListening = bus.on(topic, (message) => {
+    const projectId = message.projectId;
+    if (typeof projectId !== 'string' || projectId === sharedProjectId) return;
+    reload(projectId).catch((error: unknown) => log(`reloading the SearchParameters of ${projectId} failed`, error));
+  });
+  const stopWatching = repository.onCommitted((writes) => {
+    const projects = new Set<string>();
+    for (const write of writes) {
+      if (write.resource.resourceType !== 'SearchParameter') continue;
+      const projectId = write.resource.meta?.project ?? write.previous?.meta?.project;
+      if (projectId && projectId !== sharedProjectId) projects.add(projectId);
+    }
+    for (const projectId of projects) {
+      reload(projectId).catch((error: unknown) => log(`reloading the SearchParameters of ${projectId} failed`, error));
+      bus
+        .publish(topic, { projectId })
+        .catch((error: unknown) => log(`announcing the SearchParameters of ${projectId} failed`, error));
+    }
+  });
+  return async () => {
+    stopWatching();
+    stopListening();
+    await release();
+  };
+}
