@@ -1,4 +1,5 @@
-import { lazy } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
+import type { Reference } from '@medplum/fhirtypes';
 import { CustomRoutes } from 'react-admin';
 import { createBrowserRouter, Route, RouterProvider } from 'react-router-dom';
 import { createFhirAuthProvider, createFhirDataProvider } from '../data-provider/react-admin';
@@ -9,14 +10,37 @@ import {
   NotFoundPage,
   NotificationBridge,
   OfflineNotice,
+  FullScreenSpinner,
   RouterErrorPage,
   ShellLayout,
+  ShellSlotsContext,
+  type ShellSlots,
   ThemedAdmin,
   ToastProvider,
   withSignInRedirect,
 } from './shell';
 
 const AccountSettingsPage = lazy(() => import('../custom-screens/account/AccountSettingsPage'));
+const PatientPortalLayout = lazy(() =>
+  import('../custom-screens/chat/portal/PatientPortalLayout').then((m) => ({ default: m.PatientPortalLayout })),
+);
+const EPrescribingBell = lazy(() =>
+  import('../custom-screens/eprescribing/EPrescribingBell').then((m) => ({ default: m.EPrescribingBell })),
+);
+
+// What the shell takes from the feature screens: the patient portal and the e-prescribing bell.
+const shellSlots: ShellSlots = {
+  PatientLayout: (props: { children?: ReactNode; patient: Reference }) => (
+    <Suspense fallback={<FullScreenSpinner />}>
+      <PatientPortalLayout {...props} />
+    </Suspense>
+  ),
+  EPrescribingBell: () => (
+    <Suspense fallback={null}>
+      <EPrescribingBell />
+    </Suspense>
+  ),
+};
 
 const authProvider = withSignInRedirect(createFhirAuthProvider(hearthClient), () => !!hearthClient.getActiveLogin());
 const dataProvider = createFhirDataProvider(hearthClient);
@@ -53,8 +77,10 @@ const router = createBrowserRouter([{ path: '*', element: <HearthAdmin />, error
 export function App() {
   return (
     <ToastProvider>
-      <OfflineNotice />
-      <RouterProvider router={router} />
+      <ShellSlotsContext.Provider value={shellSlots}>
+        <OfflineNotice />
+        <RouterProvider router={router} />
+      </ShellSlotsContext.Provider>
     </ToastProvider>
   );
 }

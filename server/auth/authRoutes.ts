@@ -27,6 +27,7 @@ import { clientProjectScope, outsideClientProject } from './clientProject';
 import { endSessions } from './endSessions';
 import { hasOwnCredentials, requireOwnCredentials } from './ownCredentials';
 import { systemAuthor } from '../definitions/loadDefinitions';
+import { seedBundledQuestionnaires } from '../seed/bundledQuestionnaires';
 
 // Verifying against a fixed hash when the e-mail is unknown keeps both answers equally slow.
 const dummyHashPromise = hashPassword('not-a-real-password-hearth');
@@ -211,6 +212,7 @@ export async function authRoutes(app: FastifyInstance, env: AuthEnvironment): Pr
         { id: projectId, fresh: true },
       )) as Project;
       const membership = await createUserProfile(session, user, project, 'Practitioner', { admin: true });
+      await seedBundledQuestionnaires(session, projectId);
       return chooseMembership(session, { ...login, project: undefined }, membership);
     });
   });

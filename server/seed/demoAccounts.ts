@@ -53,7 +53,12 @@ export async function seedDemoAccounts(
   const patientPortal = (await session.create(ctx, {
     resourceType: 'AccessPolicy',
     name: 'Patient portal',
-    resource: [{ resourceType: '*', compartment: { reference: '%profile' } }],
+    resource: [
+      { resourceType: '*', compartment: { reference: '%profile' } },
+      // Live chat: a Subscription is in no patient's compartment, so the patient may make (and see)
+      // only the ones that watch their own conversation; notifications are still filtered by this policy.
+      { resourceType: 'Subscription', criteria: 'Subscription?criteria=Communication?subject=%profile' },
+    ],
   } as AccessPolicy)) as AccessPolicy;
   await session.flush();
   const projectResource = await session.read('Project', options.projectId);

@@ -9,6 +9,9 @@ import { readState, writeState } from '../storage/serverState';
 import { systemAuthor } from '../definitions/loadDefinitions';
 import type { AdminState } from './adminBootstrap';
 import { seedDemoAccounts, type DemoAccount } from './demoAccounts';
+import { seedDoseSpotBots } from './dosespotBots';
+import { seedBundledQuestionnaires, seedDemoQuestionnaireTasks } from './bundledQuestionnaires';
+import { seedDemoClinicalData } from './demoClinicalData';
 
 export interface DemoState {
   projectId: string;
@@ -48,6 +51,7 @@ export async function seedDemo(
       { id: ctx.projectId, fresh: true },
     ),
   );
+  await repository.transaction((session) => seedBundledQuestionnaires(session, ctx.projectId));
 
   const files = readdirSync(options.fixturesDir)
     .filter((name) => name.endsWith('.json'))
@@ -65,6 +69,17 @@ export async function seedDemo(
       password: options.password,
       dataDir: options.dataDir,
     }),
+  );
+  // The DoseSpot bots ship with the product; the demo clinic has them (its e-prescribing screen says which secrets to set).
+  await repository.transaction((session) => seedDoseSpotBots(session, { projectId: ctx.projectId }));
+  // Tasks, messages, appointments, orders, documents, vitals…: every chart tab has something to show.
+  const clinical = await repository.transaction((session) =>
+    seedDemoClinicalData(session, { projectId: ctx.projectId, dataDir: options.dataDir }),
+  );
+  resources += clinical.resources;
+  // Questionnaire work (a PHQ-9 to fill, a visit note to review) for the task page's fill and review actions.
+  resources += await repository.transaction((session) =>
+    seedDemoQuestionnaireTasks(session, { projectId: ctx.projectId }),
   );
   const state: DemoState = { projectId: ctx.projectId, patients: files.length, resources, accounts: people.accounts };
   await writeState(repository.db, 'demo', state);

@@ -1,44 +1,10 @@
-/** Status badge colours of app-spec §4. */
-export type StatusColor = 'blue' | 'yellow' | 'red' | 'green' | 'gray';
+import { STATUS_BADGE_COLORS, type StatusColor } from '../../config/clinical/statusBadgeColors';
 
-const COLORS: Record<Exclude<StatusColor, 'gray'>, readonly string[]> = {
-  blue: [
-    'draft',
-    'active',
-    'registered',
-    'preliminary',
-    'requested',
-    'received',
-    'accepted',
-    'ready',
-    'in-progress',
-    'proposed',
-    'pending',
-    'booked',
-    'arrived',
-    'checked-in',
-    'connected',
-  ],
-  yellow: ['on-hold', 'amended', 'corrected'],
-  red: [
-    'revoked',
-    'entered-in-error',
-    'rejected',
-    'failed',
-    'cancelled',
-    'noshow',
-    'not-done',
-    'disconnected',
-    'urgent',
-    'asap',
-    'stat',
-  ],
-  green: ['completed', 'final', 'fulfilled'],
-};
+export type { StatusColor };
 
-/** unknown, retired, waitlist, routine and anything unlisted are gray. */
+/** The badge colour of a status code (app-spec §4): unknown, retired, waitlist, routine and anything unlisted are gray. */
 export function statusColor(status: string): StatusColor {
-  for (const [color, statuses] of Object.entries(COLORS)) {
+  for (const [color, statuses] of Object.entries(STATUS_BADGE_COLORS)) {
     if (statuses.includes(status)) return color as StatusColor;
   }
   return 'gray';

@@ -16,6 +16,7 @@ import { withProfileDefaults } from './profileDefaults';
 import { schemaLoaderFor, type TypeSchema } from './typeSchema';
 import { resourceQueryKey } from './useResource';
 import { useFhirClient } from './useFhirClient';
+import { useResourcePaths } from './resourcePaths';
 
 function outcomeOf(error: unknown): OperationOutcome {
   if (error instanceof OperationOutcomeError) return error.outcome;
@@ -31,6 +32,7 @@ export function ResourceEditor(props: { resource: Resource }) {
   const navigate = useNavigate();
   const notify = useNotify();
   const queryClient = useQueryClient();
+  const paths = useResourcePaths();
   const { resourceType } = props.resource;
   const [profileUrl, setProfileUrl] = useState<string | undefined>(props.resource.meta?.profile?.[0]);
   const schema = useTypeSchema(resourceType, profileUrl);
@@ -87,10 +89,10 @@ export function ResourceEditor(props: { resource: Resource }) {
         queryClient.setQueryData(resourceQueryKey(resourceType, saved.id as string), saved);
         setCurrent(saved);
         setFormKey((key) => key + 1);
-        navigate(`/${resourceType}/${saved.id}/details`);
+        navigate(paths.saved(saved));
       } else {
         await queryClient.invalidateQueries({ queryKey: ['hearth-search', resourceType] });
-        navigate(`/${resourceType}`);
+        navigate(paths.list(resourceType));
       }
     } catch (error) {
       setOutcome(outcomeOf(error));

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Link as RouterLink, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { Alert, Box, CircularProgress, Paper, Tab, Tabs, Typography } from '@mui/material';
 import { getDisplayString } from '../../data-provider/formatting';
@@ -8,14 +8,27 @@ import { ResourceEditor } from './ResourceEditor';
 import { ResourceHistory } from './ResourceHistory';
 import { ResourceJson } from './ResourceJson';
 import { useResource } from './useResource';
+import type { Questionnaire } from '@medplum/fhirtypes';
 
-export const RESOURCE_TABS = ['details', 'edit', 'history', 'json'] as const;
+// Both load only where they are used (a Questionnaire's Preview tab; the tasks below a resource's details).
+const QuestionnairePreview = lazy(() =>
+  import('../questionnaire/QuestionnairePreview').then((m) => ({ default: m.QuestionnairePreview })),
+);
+const ResourceTasks = lazy(() => import('../../custom-screens/tasks').then((m) => ({ default: m.ResourceTasks })));
+
+export const RESOURCE_TABS = ['details', 'edit', 'history', 'json', 'preview'] as const;
 const TAB_LABELS: Record<(typeof RESOURCE_TABS)[number], string> = {
   details: 'Details',
   edit: 'Edit',
   history: 'History',
   json: 'JSON',
+  preview: 'Preview',
 };
+
+/** Preview (filling the form in) exists for Questionnaires only. */
+function tabsOf(resourceType: string): readonly (typeof RESOURCE_TABS)[number][] {
+  return resourceType === 'Questionnaire' ? RESOURCE_TABS : RESOURCE_TABS.filter((tab) => tab !== 'preview');
+}
 
 /** `/:resourceType/:id/*`: tabs Details (default), Edit, History and JSON, chosen by the last path segment. */
 export function ResourcePage() {
@@ -24,10 +37,10 @@ export function ResourcePage() {
   const location = useLocation();
   const known = isKnownResourceType(resourceType);
   const resource = useResource(resourceType, known ? id : undefined);
-  const tab = (RESOURCE_TABS as readonly string[]).includes(rest)
+  const tab = (tabsOf(resourceType) as readonly string[]).includes(rest)
     ? (rest as (typeof RESOURCE_TABS)[number])
     : 'details';
-  const base = location.pathname.replace(/\/(details|edit|history|json)\/?$/, '').replace(/\/$/, '');
+  const base = location.pathname.replace(/\/(details|edit|history|json|preview)\/?$/, '').replace(/\/$/, '');
 
   useEffect(() => {
     if (!known) navigate('..', { replace: true });
@@ -40,7 +53,7 @@ export function ResourcePage() {
         {resource.data ? getDisplayString(resource.data) : `${resourceType}/${id}`}
       </Typography>
       <Tabs value={tab} aria-label={`${resourceType} tabs`} sx={{ borderBottom: 1, borderColor: 'divider' }}>
-        {RESOURCE_TABS.map((name) => (
+        {tabsOf(resourceType).map((name) => (
           <Tab key={name} value={name} label={TAB_LABELS[name]} component={RouterLink} to={`${base}/${name}`} />
         ))}
       </Tabs>
@@ -48,6 +61,16 @@ export function ResourcePage() {
         {resource.error && <Alert severity="error">{resource.error.message}</Alert>}
         {resource.isPending && !resource.error && <CircularProgress aria-label="Loading..." />}
         {resource.data && tab === 'details' && <ResourceDetails resource={resource.data} />}
+        {resource.data && tab === 'details' && resourceType !== 'Task' && (
+          <Suspense fallback={null}>
+            <ResourceTasks reference={`${resourceType}/${id}`} />
+          </Suspense>
+        )}
+        {resource.data?.resourceType === 'Questionnaire' && tab === 'preview' && (
+          <Suspense fallback={<CircularProgress aria-label="Loading..." />}>
+            <QuestionnairePreview key={resource.data.meta?.versionId} questionnaire={resource.data as Questionnaire} />
+          </Suspense>
+        )}
         {resource.data && tab === 'edit' && (
           <ResourceEditor key={resource.data.meta?.versionId} resource={resource.data} />
         )}

@@ -3,9 +3,9 @@ import { Badge, IconButton, Stack, Tooltip } from '@mui/material';
 import type { Reference } from '@medplum/fhirtypes';
 import MailIcon from '@mui/icons-material/MailOutline';
 import TaskIcon from '@mui/icons-material/TaskAlt';
-import NotificationsIcon from '@mui/icons-material/NotificationsNone';
 import { useLiveCount } from './useLiveCount';
 import { openTasksQuery, unreadMailQuery } from './notificationQueries';
+import { useShellSlots } from './shellSlots';
 
 interface NotificationIconsProps {
   profile: Reference | undefined;
@@ -22,6 +22,7 @@ export function NotificationIcons({ profile, ePrescribing }: NotificationIconsPr
   const taskQuery = openTasksQuery(profile);
   const { count: mail, live: mailLive } = useLiveCount('Communication', mailQuery);
   const { count: tasks, live: tasksLive } = useLiveCount('Task', taskQuery);
+  const { EPrescribingBell } = useShellSlots();
   return (
     <Stack direction="row" spacing={0.5} alignItems="center">
       <Tooltip title="Mail">
@@ -41,7 +42,7 @@ export function NotificationIcons({ profile, ePrescribing }: NotificationIconsPr
         <IconButton
           color="inherit"
           component={RouterLink}
-          to={`/Task?${taskQuery ?? ''}`}
+          to="/tasks"
           aria-label={countLabel('Tasks', tasks)}
           data-live={tasksLive}
         >
@@ -50,16 +51,8 @@ export function NotificationIcons({ profile, ePrescribing }: NotificationIconsPr
           </Badge>
         </IconButton>
       </Tooltip>
-      {ePrescribing && (
-        <Tooltip title="E-prescribing notifications">
-          {/* The count arrives with the e-prescribing integration; until then it shows 0. */}
-          <IconButton color="inherit" component={RouterLink} to="/dosespot" aria-label="E-prescribing notifications: 0">
-            <Badge badgeContent={0} showZero color="error">
-              <NotificationsIcon />
-            </Badge>
-          </IconButton>
-        </Tooltip>
-      )}
+      {/* The bell, its count and its polling come from the e-prescribing screens (ShellSlots). */}
+      {ePrescribing && EPrescribingBell && <EPrescribingBell />}
     </Stack>
   );
 }

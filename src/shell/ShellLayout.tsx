@@ -12,6 +12,7 @@ import { isEPrescribingEnabled } from './notificationQueries';
 import { signInRedirectPath } from './signedOutPaths';
 import { HEADER_HEIGHT, NARROW_BREAKPOINT } from './themes';
 import { useToast } from './toasts';
+import { useShellSlots } from './shellSlots';
 
 /**
  * The signed-in frame of every page (app-spec §2.5): header, collapsible side navigation and the
@@ -23,6 +24,7 @@ export function ShellLayout({ children }: { children?: ReactNode }) {
   const [navbarOpen, setNavbarOpen] = useNavbarOpen();
   const narrow = useMediaQuery(`(max-width:${NARROW_BREAKPOINT - 0.05}px)`, { noSsr: true });
   const toast = useToast();
+  const { PatientLayout } = useShellSlots();
 
   useEffect(() => {
     if (session.error) toast.error(session.error);
@@ -34,6 +36,15 @@ export function ShellLayout({ children }: { children?: ReactNode }) {
   const profile = session.profile
     ? { reference: `${session.profile.resourceType}/${session.profile.id}` }
     : session.activeLogin?.profile;
+
+  // A patient signed in to their own records gets the portal, not the staff shell's menus.
+  if (PatientLayout && session.profile?.resourceType === 'Patient' && profile) {
+    return (
+      <PatientLayout patient={profile}>
+        <ContentErrorBoundary locationKey={`${location.pathname}${location.search}`}>{children}</ContentErrorBoundary>
+      </PatientLayout>
+    );
+  }
 
   return (
     <Box sx={{ height: '100vh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>

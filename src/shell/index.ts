@@ -14,3 +14,5 @@ export { useLiveCount } from './useLiveCount';
 export { subscriptionManagerFor } from './realtime';
 export { effectiveColorScheme, useColorSchemeChoice, type ColorSchemeChoice } from './colorScheme';
 export { HEADER_HEIGHT, NAVBAR_WIDTH, NARROW_BREAKPOINT } from './themes';
+export { ShellSlotsContext, useShellSlots, type ShellSlots } from './shellSlots';
+export { isEPrescribingEnabled } from './notificationQueries';

@@ -20,6 +20,7 @@ import { startBenchServer } from './benchServer';
 import { generatePatientBundle } from './clinicGenerator';
 import { percentile } from './latencyStats';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromiumLaunch';
+import { benchChart, type ChartBenchResult } from './chartBenchmark';
 
 /** Issue #7: the editor for the largest base resource renders within 300 ms after its schema arrives. */
 export const EDITOR_BUDGET_MS = 300;
@@ -68,6 +69,8 @@ export interface BrowserBenchResult {
   observations: number;
   editors: EditorMeasurement[];
   list: ListRun[];
+  /** The patient chart (tests/bench/chartBenchmark.ts). */
+  chart?: Omit<ChartBenchResult, 'chromium' | 'loadAverage'>;
   loadAverage: number;
 }
 
@@ -84,7 +87,7 @@ const p95 = (values: number[]) =>
 const max = (values: number[]) => Math.max(0, ...values);
 
 /** Enough Observations for a full 1,000-row page: generated patients (50 Observations each). */
-async function fillObservations(baseUrl: string, log: (line: string) => void): Promise<number> {
+export async function fillObservations(baseUrl: string, log: (line: string) => void): Promise<number> {
   const count = async () => {
     const response = await benchFetch(`${baseUrl}fhir/R4/Observation?_count=0&_total=accurate`);
     return ((await response.json()) as { total?: number }).total ?? 0;
@@ -109,7 +112,7 @@ async function fillObservations(baseUrl: string, log: (line: string) => void): P
   return total;
 }
 
-async function signInThroughUi(page: Page, baseUrl: string): Promise<void> {
+export async function signInThroughUi(page: Page, baseUrl: string): Promise<void> {
   await page.goto(`${baseUrl}signin`);
   await page.getByLabel('Email').fill(ADMIN_EMAIL);
   await page.getByRole('button', { name: 'Next' }).click();
@@ -260,7 +263,8 @@ export async function benchBrowser(baseUrl: string, log: (line: string) => void 
       );
       list.push(run);
     }
-    return { chromium: browser.version(), observations, editors, list, loadAverage: loadavg()[0] };
+    const chart = await benchChart(context, baseUrl, log);
+    return { chromium: browser.version(), observations, editors, list, chart, loadAverage: loadavg()[0] };
   } finally {
     await browser.close();
   }

@@ -13,6 +13,7 @@ import { benchSchema, schemaReport, type SchemaBenchResult } from './schemaBench
 import { benchRealtime, freshDatabase, realtimeSection, type RealtimeBenchResult } from './realtimeBenchmark';
 import { bundleSection, measureBundle } from './bundleBudget';
 import { browserSection, runBrowserBenchmark } from './browserBenchmark';
+import { chartSection } from './chartBenchmark';
 import { tmpdir } from 'node:os';
 
 /** Database sizes for the search benchmark (issue budgets: 100k embedded, 1M native). */
@@ -208,7 +209,10 @@ async function main(): Promise<void> {
   // Real Chromium against the app just built (its own server and fresh database; tests/bench/browserBenchmark.ts).
   console.log('\n== browser ==');
   const browser = await runBrowserBenchmark(root, webRoot);
-  const markdown = `${report(results)}\n${realtimeSection(realtime)}\n${bundleSection(bundle)}${browser ? `\n${browserSection(browser)}` : ''}`;
+  const chart = browser?.chart
+    ? `\n${chartSection({ ...browser.chart, chromium: browser.chromium, loadAverage: browser.loadAverage })}`
+    : '';
+  const markdown = `${report(results)}\n${realtimeSection(realtime)}\n${bundleSection(bundle)}${browser ? `\n${browserSection(browser)}` : ''}${chart}`;
   writeFileSync(join(root, 'docs', 'benchmarks.md'), markdown);
   console.log('\nWrote docs/benchmarks.md');
 }

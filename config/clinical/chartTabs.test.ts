@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { CHART_TABS, chartTabOf } from './chartTabs';
+
+describe('chart tabs (app-spec §2.2)', () => {
+  it('are the spec tabs in order, e-prescribing last and flagged', () => {
+    expect(CHART_TABS.map((tab) => tab.label)).toEqual([
+      'Timeline',
+      'Edit',
+      'Encounter',
+      'Tasks',
+      'Meds',
+      'Labs',
+      'Devices',
+      'Reports',
+      'Documents',
+      'Appointments',
+      'Care Plans',
+      'Communications',
+      'DoseSpot',
+    ]);
+    expect(CHART_TABS.filter((tab) => tab.ePrescribing).map((tab) => tab.path)).toEqual(['dosespot']);
+  });
+
+  it('Labs lists lab procedure service requests only', () => {
+    expect(chartTabOf('ServiceRequest')?.filters).toEqual({ category: '108252007' });
+  });
+
+  it('a path segment picks its tab case-insensitively; none is the timeline; unknown is none', () => {
+    expect(chartTabOf('task')?.label).toBe('Tasks');
+    expect(chartTabOf('Communication')?.label).toBe('Communications');
+    expect(chartTabOf(undefined)?.label).toBe('Timeline');
+    expect(chartTabOf('Observation')).toBeUndefined();
+  });
+});

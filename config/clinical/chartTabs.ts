@@ -1,0 +1,56 @@
+/**
+ * The patient chart's tab bar (app-spec §2.2, §2.3): label, the path segment under
+ * `/Patient/{id}/`, and for the search tabs the resource type listed and any fixed filter.
+ */
+export interface ChartTab {
+  label: string;
+  /** Path segment after `/Patient/{id}/` (a resource type for the search tabs). */
+  path: string;
+  /** Set for the tabs that list one resource type scoped to the patient. */
+  resourceType?: string;
+  /** Fixed filters of the tab's search beyond the patient (Labs: the lab procedure category). */
+  filters?: Record<string, string>;
+  /** Shown only when e-prescribing is enabled for the membership (app-spec §6). */
+  ePrescribing?: true;
+}
+
+/** SNOMED CT "Laboratory procedure": the category of lab orders (Labs tab, app-spec §2.3). */
+export const LAB_PROCEDURE_CATEGORY = {
+  system: 'http://snomed.info/sct',
+  code: '108252007',
+  display: 'Laboratory procedure',
+};
+
+export const DEFAULT_CHART_TAB = 'timeline';
+
+export const CHART_TABS: readonly ChartTab[] = [
+  { label: 'Timeline', path: 'timeline' },
+  { label: 'Edit', path: 'edit' },
+  { label: 'Encounter', path: 'encounter' },
+  { label: 'Tasks', path: 'Task', resourceType: 'Task' },
+  { label: 'Meds', path: 'MedicationRequest', resourceType: 'MedicationRequest' },
+  {
+    label: 'Labs',
+    path: 'ServiceRequest',
+    resourceType: 'ServiceRequest',
+    filters: { category: LAB_PROCEDURE_CATEGORY.code },
+  },
+  { label: 'Devices', path: 'Device', resourceType: 'Device' },
+  { label: 'Reports', path: 'DiagnosticReport', resourceType: 'DiagnosticReport' },
+  { label: 'Documents', path: 'DocumentReference', resourceType: 'DocumentReference' },
+  { label: 'Appointments', path: 'Appointment', resourceType: 'Appointment' },
+  { label: 'Care Plans', path: 'CarePlan', resourceType: 'CarePlan' },
+  { label: 'Communications', path: 'communication' },
+  { label: 'DoseSpot', path: 'dosespot', ePrescribing: true },
+];
+
+/** Rows per page of a chart tab list; newest first (app-spec §2.3). */
+export const CHART_TAB_PAGE_SIZE = 20;
+export const CHART_TAB_SORT = '-_lastUpdated';
+
+/** The tab a chart path belongs to: its first segment, case-insensitively (`task/…` is Tasks). */
+export function chartTabOf(segment: string | undefined): ChartTab | undefined {
+  if (!segment) return CHART_TABS[0];
+  const lower = segment.toLowerCase();
+  return CHART_TABS.find((tab) => tab.path.toLowerCase() === lower);
+}

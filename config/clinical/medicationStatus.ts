@@ -1,0 +1,18 @@
+/** MedicationRequest in the chart summary (app-spec §3, §4). */
+
+/** The status choices of the medication modal; one is required. */
+export const MEDICATION_REQUEST_STATUSES = [
+  'active',
+  'stopped',
+  'on-hold',
+  'cancelled',
+  'completed',
+  'entered-in-error',
+  'draft',
+  'unknown',
+] as const;
+
+export type MedicationRequestStatus = (typeof MEDICATION_REQUEST_STATUSES)[number];
+
+/** A request written from the summary is an order unless the clinician says otherwise. */
+export const DEFAULT_MEDICATION_INTENT = 'order';

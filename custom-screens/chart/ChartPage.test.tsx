@@ -1,0 +1,183 @@
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { Bundle, Patient, Resource } from '@medplum/fhirtypes';
+import { FhirClient } from '../../data-provider/client';
+import { FakeFetch, jsonResponse } from '../../data-provider/client/fakeFetch';
+import { FhirClientContext } from '../../src/resources/useFhirClient';
+import { ShellClientContext } from '../../src/shell/shellClient';
+import { ToastProvider } from '../../src/shell/toasts';
+import { ChartPage } from './ChartPage';
+
+const patient: Patient = {
+  resourceType: 'Patient',
+  id: 'p1',
+  meta: { versionId: '2', lastUpdated: '2025-02-01T00:00:00Z' },
+  name: [{ given: ['Maria'], family: 'Lopez' }],
+  gender: 'female',
+  birthDate: '1972-03-12',
+};
+const firstVersion: Patient = {
+  ...patient,
+  meta: { versionId: '1', lastUpdated: '2025-01-01T00:00:00Z' },
+  gender: 'male',
+};
+const tasks: Resource[] = [
+  {
+    resourceType: 'Task',
+    id: 't1',
+    status: 'ready',
+    intent: 'order',
+    priority: 'routine',
+    code: { text: 'Routine follow-up' },
+    for: { reference: 'Patient/p1' },
+    authoredOn: '2025-03-01T00:00:00Z',
+  } as Resource,
+  {
+    resourceType: 'Task',
+    id: 't2',
+    status: 'ready',
+    intent: 'order',
+    priority: 'stat',
+    code: { text: 'Stat callback' },
+    for: { reference: 'Patient/p1' },
+    authoredOn: '2020-01-01T00:00:00Z',
+  } as Resource,
+];
+
+const bundle = (type: Bundle['type'], resources: Resource[]): Bundle => ({
+  resourceType: 'Bundle',
+  type,
+  total: resources.length,
+  entry: resources.map((resource) => ({ resource, search: { mode: 'match' } })),
+});
+
+/** The chart against the real FhirClient (100 ms auto-batching) over an in-memory answerer. */
+function renderChart(path: string) {
+  const fake = new FakeFetch();
+  const answer = (url: string): { status: string; resource: Resource } => {
+    if (url === 'Patient/p1') return { status: '200 OK', resource: patient };
+    if (url.startsWith('Patient/p1/_history'))
+      return { status: '200 OK', resource: bundle('history', [patient, firstVersion]) };
+    if (url.startsWith('Task?')) return { status: '200 OK', resource: bundle('searchset', tasks) };
+    if (url.startsWith('Device?'))
+      return {
+        status: '403 Forbidden',
+        resource: { resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'forbidden' }] },
+      };
+    return { status: '200 OK', resource: bundle('searchset', []) };
+  };
+  fake.on('POST', /\/fhir\/R4\/?$/, (call) => {
+    const batch = JSON.parse(call.body as string) as Bundle;
+    return jsonResponse({
+      resourceType: 'Bundle',
+      type: 'batch-response',
+      entry: (batch.entry ?? []).map((entry) => {
+        const { status, resource } = answer(decodeURIComponent(entry.request?.url ?? ''));
+        return { resource, response: { status } };
+      }),
+    });
+  });
+  fake.on('GET', /\/fhir\/R4\/Task\?/, () => jsonResponse(bundle('searchset', tasks)));
+  const client = new FhirClient({ baseUrl: 'https://hearth.test/', fetch: fake.fetch, autoBatchTime: 100 });
+  render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <FhirClientContext.Provider value={client}>
+        <ShellClientContext.Provider value={client}>
+          <ToastProvider>
+            <MemoryRouter initialEntries={[path]}>
+              <Routes>
+                <Route path="/Patient/:patientId/*" element={<ChartPage />} />
+              </Routes>
+            </MemoryRouter>
+          </ToastProvider>
+        </ShellClientContext.Provider>
+      </FhirClientContext.Provider>
+    </QueryClientProvider>,
+  );
+  return fake;
+}
+
+describe('ChartPage', { timeout: 30_000 }, () => {
+  it('sends the patient read, the summary and the timeline in one batch, then draws them', async () => {
+    const fake = renderChart('/Patient/p1');
+    const timeline = await screen.findByTestId('timeline');
+    await within(timeline).findByText('Stat callback');
+    const batches = fake.callsTo('POST', /\/fhir\/R4\/?$/);
+    expect(batches).toHaveLength(1);
+    const urls = ((JSON.parse(batches[0]!.body as string) as Bundle).entry ?? []).map(
+      (entry) => decodeURIComponent(entry.request?.url ?? '').split('?')[0],
+    );
+    expect(new Set(urls)).toEqual(
+      new Set([
+        'Patient/p1',
+        'Patient/p1/_history',
+        'Communication',
+        'Device',
+        'DeviceRequest',
+        'DiagnosticReport',
+        'Media',
+        'ServiceRequest',
+        'Task',
+        'AllergyIntolerance',
+        'Condition',
+        'MedicationRequest',
+        'Observation',
+        'Appointment',
+        'Encounter',
+      ]),
+    );
+    expect(fake.calls.filter((call) => call.method === 'GET' && call.url.includes('/fhir/R4/'))).toEqual([]);
+  });
+
+  it('orders the timeline stat first, shows a version diff, and names what the user may not read', async () => {
+    renderChart('/Patient/p1/timeline');
+    const timeline = await screen.findByTestId('timeline');
+    await within(timeline).findByText('Stat callback');
+    const entries = within(timeline)
+      .getAllByRole('article')
+      .map((article) => article.getAttribute('aria-label'));
+    expect(entries[0]).toBe('Task: Stat callback');
+    // Then newest first: the routine task (March) before the patient's update (February) and creation.
+    expect(entries.slice(1)).toEqual(['Task: Routine follow-up', 'Patient record: updated', 'Patient record: created']);
+    const changes = within(timeline).getByRole('table', { name: 'Changes' });
+    expect(within(changes).getByText('gender')).toBeTruthy();
+    expect(screen.getByText(/your access does not include them: Device\./)).toBeTruthy();
+  });
+
+  it('keeps the frame and lists the tab scoped to the patient when a tab is chosen', async () => {
+    const fake = renderChart('/Patient/p1');
+    await screen.findByTestId('timeline');
+    const sidebar = screen.getByRole('complementary', { name: 'Patient summary' });
+    await userEvent.click(screen.getByRole('tab', { name: 'Tasks' }));
+    const table = await screen.findByRole('table', { name: 'Tasks' });
+    expect(within(table).getAllByRole('row')).toHaveLength(3);
+    expect(within(table).getByText('stat')).toBeTruthy();
+    // The same sidebar element: the frame was not mounted again.
+    expect(screen.getByRole('complementary', { name: 'Patient summary' })).toBe(sidebar);
+    const search = fake.calls
+      .flatMap((call) =>
+        call.method === 'POST'
+          ? ((JSON.parse(call.body as string) as Bundle).entry ?? []).map((e) => e.request?.url ?? '')
+          : [call.url],
+      )
+      .map((url) => decodeURIComponent(url))
+      .find((url) => url.includes('Task?patient='));
+    expect(search).toMatch(/Task\?patient=Patient\/p1&_sort=-_lastUpdated&_count=20&_offset=0&_total=accurate/);
+  });
+
+  it('says "Patient ID not found" without a patient id', () => {
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <MemoryRouter initialEntries={['/Patient']}>
+          <Routes>
+            <Route path="/Patient/*" element={<ChartPage />} />
+          </Routes>
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    expect(screen.getByText('Patient ID not found')).toBeTruthy();
+  });
+});

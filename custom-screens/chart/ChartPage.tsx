@@ -1,0 +1,67 @@
+import { useMemo } from 'react';
+import { useParams } from 'react-router-dom';
+import { Alert, Box, CircularProgress } from '@mui/material';
+import type { Patient } from '@medplum/fhirtypes';
+import { ResourcePathsContext } from '../../src/resources/resourcePaths';
+import { useResource } from '../../src/resources/useResource';
+import { isEPrescribingEnabled } from '../../src/shell/notificationQueries';
+import { useSession } from '../../src/shell/useSession';
+import { chartResourcePaths } from './chartPaths';
+import { ChartPatientContext } from './chartPatient';
+import { ChartSidebar } from './ChartSidebar';
+import { ChartTabBar } from './ChartTabBar';
+import { ChartTabRoutes } from './ChartTabRoutes';
+import { usePatientSummaryData } from './summary/usePatientSummaryData';
+
+/** Patient sidebar width (app-spec §2.7, §9). */
+export const PATIENT_SIDEBAR_WIDTH = 350;
+
+/**
+ * `/Patient/{id}/*`: the chart (app-spec §2.2). The sidebar and the tab bar stay mounted while the
+ * tab content changes below them. The patient read and the default tab's searches start in the
+ * same render, so the client's auto-batching sends them in one request.
+ */
+export function ChartPage() {
+  const { patientId = '', '*': rest = '' } = useParams();
+  const patient = useResource('Patient', patientId || undefined);
+  // The summary's searches start now, beside the patient read, rather than once the patient has
+  // arrived and the sidebar mounts: one round trip instead of two (the sidebar reuses them).
+  usePatientSummaryData(patientId);
+  const session = useSession();
+  const ePrescribing = isEPrescribingEnabled(session.membership);
+  const paths = useMemo(() => chartResourcePaths(patientId), [patientId]);
+  if (!patientId) return <Alert severity="error">Patient ID not found</Alert>;
+  const segment = rest.split('/')[0] || undefined;
+  return (
+    <ChartPatientContext.Provider value={patient.data as Patient | undefined}>
+      <ResourcePathsContext.Provider value={paths}>
+        <Box sx={{ display: 'flex', flexDirection: { xs: 'column', md: 'row' }, minHeight: '100%' }}>
+          <Box
+            component="aside"
+            aria-label="Patient summary"
+            sx={{
+              width: { xs: '100%', md: PATIENT_SIDEBAR_WIDTH },
+              flexShrink: 0,
+              // Width and style only: a responsive border shorthand would reset the colour to black.
+              borderStyle: 'solid',
+              borderColor: 'divider',
+              borderWidth: { xs: '0 0 1px 0', md: '0 1px 0 0' },
+            }}
+          >
+            {patient.error && (
+              <Alert severity="error" sx={{ m: 2 }}>
+                {patient.error.message}
+              </Alert>
+            )}
+            {patient.isPending && <CircularProgress aria-label="Loading..." sx={{ m: 2 }} />}
+            {patient.data && <ChartSidebar patient={patient.data as Patient} />}
+          </Box>
+          <Box component="section" aria-label="Chart" sx={{ flex: 1, minWidth: 0 }}>
+            <ChartTabBar patientId={patientId} segment={segment} ePrescribing={ePrescribing} />
+            {patient.error ? null : <ChartTabRoutes ePrescribing={ePrescribing} />}
+          </Box>
+        </Box>
+      </ResourcePathsContext.Provider>
+    </ChartPatientContext.Provider>
+  );
+}

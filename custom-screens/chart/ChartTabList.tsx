@@ -1,0 +1,164 @@
+import { useEffect, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { Link as RouterLink, useNavigate, useParams } from 'react-router-dom';
+import {
+  Alert,
+  Box,
+  Button,
+  IconButton,
+  LinearProgress,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
+import ChevronRightIcon from '@mui/icons-material/ChevronRight';
+import type { Resource } from '@medplum/fhirtypes';
+import { CHART_TAB_PAGE_SIZE, CHART_TABS } from '../../config/clinical/chartTabs';
+import { isKnownResourceType } from '../../data-provider/rules';
+import { OperationOutcomeError } from '../../data-provider/outcomes';
+import { StatusBadge } from '../../src/datatypes/StatusBadge';
+import { canEditResourceType } from '../../src/resources/accessRules';
+import { useFhirClient } from '../../src/resources/useFhirClient';
+import { chartPath } from './chartPaths';
+import { chartColumns, type ChartCell } from './tabColumns';
+import { useChartTabSearch } from './useChartTabSearch';
+
+/** Forbidden or not allowed for this user: said calmly, not as a failure. */
+function isAccessDenied(error: Error): boolean {
+  return (
+    error instanceof OperationOutcomeError && (error.status === 403 || error.outcome.issue?.[0]?.code === 'forbidden')
+  );
+}
+
+function Cell({ cell }: { cell: ChartCell }) {
+  return cell.kind === 'status' ? <StatusBadge status={cell.status} /> : <>{cell.text}</>;
+}
+
+/** The row's link text: its title, or words saying it has none (a link must have a name). */
+function FirstCell({ cell }: { cell: ChartCell }) {
+  return cell.kind === 'text' && !cell.text ? <>(untitled)</> : <Cell cell={cell} />;
+}
+
+/** `/Patient/{id}/{resourceType}`: the patient's resources of the type, newest first (app-spec §2.3). */
+export function ChartTabList() {
+  const { patientId = '', resourceType = '' } = useParams();
+  const navigate = useNavigate();
+  const client = useFhirClient();
+  const known = isKnownResourceType(resourceType);
+  const tab = CHART_TABS.find((candidate) => candidate.resourceType === resourceType);
+  const label = tab?.label ?? resourceType;
+  const [offset, setOffset] = useState(0);
+  useEffect(() => setOffset(0), [resourceType, patientId]);
+  useEffect(() => {
+    if (!known) navigate('..', { replace: true });
+  }, [known, navigate]);
+  const results = useChartTabSearch(resourceType, patientId, tab?.filters, offset);
+  if (!known) return null;
+
+  const columns = chartColumns(resourceType);
+  const canCreate = canEditResourceType(client.getAccessPolicy(), client.isSuperAdmin(), resourceType);
+  const rows = results.data?.resources ?? [];
+  const total = results.data?.total;
+  const open = (resource: Resource, event: MouseEvent | KeyboardEvent) => {
+    const link = chartPath(patientId, resourceType, resource.id ?? '');
+    if (event.ctrlKey || event.metaKey || ('button' in event && event.button === 1))
+      window.open(link, '_blank', 'noopener');
+    else navigate(link);
+  };
+
+  return (
+    <Box sx={{ p: { xs: 1, sm: 2 } }}>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', mb: 1 }}>
+        <Typography variant="h6" component="h2">
+          {label}
+        </Typography>
+        <Typography variant="body2" sx={{ flexGrow: 1, color: 'text.secondary' }}>
+          {total !== undefined && `${total.toLocaleString('en-US')} total`}
+        </Typography>
+        {canCreate && (
+          <Button
+            variant="contained"
+            size="small"
+            startIcon={<AddIcon />}
+            component={RouterLink}
+            to={chartPath(patientId, resourceType, 'new')}
+          >
+            New
+          </Button>
+        )}
+        <IconButton
+          aria-label="Previous page"
+          disabled={offset === 0}
+          onClick={() => setOffset(Math.max(0, offset - CHART_TAB_PAGE_SIZE))}
+        >
+          <ChevronLeftIcon />
+        </IconButton>
+        <IconButton
+          aria-label="Next page"
+          disabled={total === undefined || offset + CHART_TAB_PAGE_SIZE >= total}
+          onClick={() => setOffset(offset + CHART_TAB_PAGE_SIZE)}
+        >
+          <ChevronRightIcon />
+        </IconButton>
+      </Box>
+      {results.isFetching && <LinearProgress aria-label="Loading..." />}
+      {results.error && isAccessDenied(results.error) && (
+        <Alert severity="info">
+          Your access does not include {label.toLowerCase()} ({resourceType}).
+        </Alert>
+      )}
+      {results.error && !isAccessDenied(results.error) && <Alert severity="error">{results.error.message}</Alert>}
+      {results.data && rows.length === 0 && (
+        <Typography sx={{ py: 2 }}>No {label.toLowerCase()} for this patient yet.</Typography>
+      )}
+      {rows.length > 0 && (
+        <TableContainer>
+          <Table size="small" aria-label={label}>
+            <TableHead>
+              <TableRow>
+                {columns.map((column) => (
+                  <TableCell key={column.label} component="th" scope="col" sx={{ fontWeight: 700 }}>
+                    {column.label}
+                  </TableCell>
+                ))}
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {rows.map((resource) => (
+                <TableRow
+                  key={resource.id}
+                  hover
+                  onClick={(event) => open(resource, event)}
+                  onAuxClick={(event) => open(resource, event)}
+                  sx={{ cursor: 'pointer' }}
+                >
+                  {columns.map((column, index) => (
+                    <TableCell key={column.label}>
+                      {index === 0 ? (
+                        // The first cell is the row's link, so keyboard users reach every row.
+                        <RouterLink
+                          to={chartPath(patientId, resourceType, resource.id ?? '')}
+                          onClick={(event) => event.stopPropagation()}
+                          style={{ color: 'inherit', fontWeight: 600 }}
+                        >
+                          <FirstCell cell={column.cell(resource)} />
+                        </RouterLink>
+                      ) : (
+                        <Cell cell={column.cell(resource)} />
+                      )}
+                    </TableCell>
+                  ))}
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,4 @@
+// Public surface of the patient chart (issue 15): the chart frame under /Patient/{id} and /onboarding.
+export { ChartPage } from './ChartPage';
+export { OnboardingPage } from './onboarding/OnboardingPage';
+export { PatientSummary, type PatientSummaryProps } from './summary';

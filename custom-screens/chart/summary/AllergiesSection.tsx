@@ -1,0 +1,123 @@
+import { MenuItem, TextField } from '@mui/material';
+import type { AllergyIntolerance, Patient } from '@medplum/fhirtypes';
+import { ALLERGY_CLINICAL_STATUSES } from '../../../config/clinical/allergies';
+import { formatCodeableConcept } from '../../../data-provider/formatting';
+import { useFhirClient } from '../../../src/resources/useFhirClient';
+import { allergyDraftOf, buildAllergy, validateAllergy, type AllergyDraft } from './rules/allergyRules';
+import { readableDate } from './rules/readableDates';
+import { SummaryDialog } from './SummaryDialog';
+import { SummaryItem, SummaryList } from './SummaryItem';
+import { SummarySection } from './SummarySection';
+import type { SummaryList as Loaded } from './usePatientSummaryData';
+import { useSummaryForm } from './useSummaryForm';
+import { useSummarySaved } from './useSummarySave';
+
+const PATHS: Record<string, keyof AllergyDraft> = {
+  'AllergyIntolerance.code': 'allergen',
+  'AllergyIntolerance.clinicalStatus': 'clinicalStatus',
+  'AllergyIntolerance.onsetDateTime': 'onset',
+  'AllergyIntolerance.reaction': 'reaction',
+  'AllergyIntolerance.reaction.manifestation': 'reaction',
+};
+
+/** Allergies (AllergyIntolerance by patient) with the add/edit modal. */
+export function AllergiesSection(props: { patient: Patient; allergies: Loaded<AllergyIntolerance> }) {
+  const client = useFhirClient();
+  const saved = useSummarySaved(props.patient.id as string);
+  const patientRef = { reference: `Patient/${props.patient.id}` };
+  const byId = new Map(props.allergies.items.map((a) => [a.id as string, a]));
+  const form = useSummaryForm<AllergyDraft>({
+    validate: validateAllergy,
+    paths: PATHS,
+    save: async (draft, key) => {
+      const existing = byId.get(key);
+      const allergy = buildAllergy(draft, patientRef, existing);
+      await (existing ? client.updateResource(allergy) : client.createResource(allergy));
+      await saved('allergies', 'AllergyIntolerance', existing ? 'Allergy updated' : 'Allergy added');
+    },
+  });
+  const draft = form.modal.draft;
+  const editing = form.modal.openKey !== undefined && form.modal.openKey !== 'new';
+  return (
+    <SummarySection
+      title="Allergies"
+      actionLabel="Add allergy"
+      onAction={() => form.open('new', () => allergyDraftOf(undefined))}
+      loading={props.allergies.loading}
+      error={props.allergies.error}
+      isEmpty={props.allergies.items.length === 0}
+      emptyText="No known allergies recorded"
+      modal={
+        draft ? (
+          <SummaryDialog
+            title={editing ? 'Edit allergy' : 'Add allergy'}
+            open
+            saving={form.saving}
+            errors={form.generalErrors}
+            onClose={form.modal.close}
+            onCancel={form.modal.discard}
+            onSave={form.submit}
+          >
+            <TextField
+              label="Allergen"
+              required
+              autoFocus
+              value={draft.allergen}
+              onChange={(e) => form.change({ allergen: e.target.value })}
+              error={!!form.fieldErrors.allergen}
+              helperText={form.fieldErrors.allergen}
+            />
+            <TextField
+              select
+              label="Clinical status"
+              value={draft.clinicalStatus}
+              onChange={(e) => form.change({ clinicalStatus: e.target.value })}
+              error={!!form.fieldErrors.clinicalStatus}
+              helperText={form.fieldErrors.clinicalStatus}
+            >
+              {ALLERGY_CLINICAL_STATUSES.map((status) => (
+                <MenuItem key={status} value={status}>
+                  {status}
+                </MenuItem>
+              ))}
+            </TextField>
+            <TextField
+              label="Onset"
+              type="date"
+              value={draft.onset}
+              onChange={(e) => form.change({ onset: e.target.value })}
+              slotProps={{ inputLabel: { shrink: true } }}
+              error={!!form.fieldErrors.onset}
+              helperText={form.fieldErrors.onset}
+            />
+            <TextField
+              label="Reaction"
+              value={draft.reaction}
+              onChange={(e) => form.change({ reaction: e.target.value })}
+              error={!!form.fieldErrors.reaction}
+              helperText={form.fieldErrors.reaction ?? 'What happens, e.g. hives, anaphylaxis'}
+            />
+          </SummaryDialog>
+        ) : null
+      }
+    >
+      <SummaryList>
+        {props.allergies.items.map((allergy) => {
+          const name = formatCodeableConcept(allergy.code) || 'Unnamed allergy';
+          const reaction = allergyDraftOf(allergy).reaction;
+          const onset = readableDate(allergy.onsetDateTime);
+          return (
+            <SummaryItem
+              key={allergy.id}
+              primary={name}
+              secondary={[reaction, onset && `since ${onset}`].filter(Boolean).join(' · ') || undefined}
+              status={allergy.clinicalStatus?.coding?.[0]?.code}
+              action="Edit allergy"
+              onOpen={() => form.open(allergy.id as string, () => allergyDraftOf(allergy))}
+            />
+          );
+        })}
+      </SummaryList>
+    </SummarySection>
+  );
+}

@@ -1,0 +1,115 @@
+import { MenuItem, TextField } from '@mui/material';
+import type { MedicationRequest, Patient } from '@medplum/fhirtypes';
+import { MEDICATION_REQUEST_STATUSES } from '../../../config/clinical/medicationStatus';
+import { formatCodeableConcept, getDisplayString } from '../../../data-provider/formatting';
+import { useFhirClient } from '../../../src/resources/useFhirClient';
+import {
+  buildMedicationRequest,
+  medicationDraftOf,
+  validateMedication,
+  type MedicationDraft,
+} from './rules/medicationRules';
+import { readableDate } from './rules/readableDates';
+import { SummaryDialog } from './SummaryDialog';
+import { SummaryItem, SummaryList } from './SummaryItem';
+import { SummarySection } from './SummarySection';
+import type { SummaryList as Loaded } from './usePatientSummaryData';
+import { useSummaryForm } from './useSummaryForm';
+import { useSummarySaved } from './useSummarySave';
+
+const PATHS: Record<string, keyof MedicationDraft> = {
+  'MedicationRequest.medication': 'medication',
+  'MedicationRequest.medicationCodeableConcept': 'medication',
+  'MedicationRequest.status': 'status',
+};
+
+/** Medications (MedicationRequests of the patient) with the add/edit modal; the requester is the signed-in profile. */
+export function MedicationsSection(props: { patient: Patient; medications: Loaded<MedicationRequest> }) {
+  const client = useFhirClient();
+  const saved = useSummarySaved(props.patient.id as string);
+  const patientRef = { reference: `Patient/${props.patient.id}` };
+  const byId = new Map(props.medications.items.map((m) => [m.id as string, m]));
+  const form = useSummaryForm<MedicationDraft>({
+    validate: validateMedication,
+    paths: PATHS,
+    save: async (draft, key) => {
+      const existing = byId.get(key);
+      const profile = client.getProfile();
+      const requester: MedicationRequest['requester'] = profile?.id
+        ? { reference: `${profile.resourceType}/${profile.id}`, display: getDisplayString(profile) }
+        : undefined;
+      const built = buildMedicationRequest(draft, patientRef, requester, existing);
+      if ('error' in built) throw new Error(built.error);
+      await (existing ? client.updateResource(built.request) : client.createResource(built.request));
+      await saved('medications', 'MedicationRequest', existing ? 'Medication updated' : 'Medication added');
+    },
+  });
+  const draft = form.modal.draft;
+  const editing = form.modal.openKey !== undefined && form.modal.openKey !== 'new';
+  return (
+    <SummarySection
+      title="Medications"
+      actionLabel="Add medication"
+      onAction={() => form.open('new', () => medicationDraftOf(undefined))}
+      loading={props.medications.loading}
+      error={props.medications.error}
+      isEmpty={props.medications.items.length === 0}
+      emptyText="No medications recorded"
+      modal={
+        draft ? (
+          <SummaryDialog
+            title={editing ? 'Edit medication' : 'Add medication'}
+            open
+            saving={form.saving}
+            errors={form.generalErrors}
+            onClose={form.modal.close}
+            onCancel={form.modal.discard}
+            onSave={form.submit}
+          >
+            <TextField
+              label="Medication"
+              required
+              autoFocus
+              value={draft.medication}
+              onChange={(e) => form.change({ medication: e.target.value })}
+              error={!!form.fieldErrors.medication}
+              helperText={form.fieldErrors.medication}
+            />
+            <TextField
+              select
+              label="Status"
+              required
+              value={draft.status}
+              onChange={(e) => form.change({ status: e.target.value as MedicationDraft['status'] })}
+              error={!!form.fieldErrors.status}
+              helperText={form.fieldErrors.status}
+            >
+              {MEDICATION_REQUEST_STATUSES.map((status) => (
+                <MenuItem key={status} value={status}>
+                  {status}
+                </MenuItem>
+              ))}
+            </TextField>
+          </SummaryDialog>
+        ) : null
+      }
+    >
+      <SummaryList>
+        {props.medications.items.map((request) => {
+          const name = formatCodeableConcept(request.medicationCodeableConcept) || 'Unnamed medication';
+          const authored = readableDate(request.authoredOn);
+          return (
+            <SummaryItem
+              key={request.id}
+              primary={name}
+              secondary={authored ? `Ordered ${authored}` : undefined}
+              status={request.status}
+              action="Edit medication"
+              onOpen={() => form.open(request.id as string, () => medicationDraftOf(request))}
+            />
+          );
+        })}
+      </SummaryList>
+    </SummarySection>
+  );
+}

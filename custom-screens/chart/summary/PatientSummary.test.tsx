@@ -1,0 +1,157 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { Bundle, Observation } from '@medplum/fhirtypes';
+import { NOT_A_NUMBER_MESSAGE } from './rules/vitalsParsing';
+import { patient, renderSummary, summaryServer } from './summaryTestSupport';
+
+const heartRate = (value: number, date: string, extra: Partial<Observation> = {}): Observation => ({
+  resourceType: 'Observation',
+  id: `hr-${date}`,
+  status: 'final',
+  code: { coding: [{ system: 'http://loinc.org', code: '8867-4' }] },
+  subject: { reference: 'Patient/p1' },
+  effectiveDateTime: date,
+  valueQuantity: { value, unit: '/min' },
+  ...extra,
+});
+
+describe('PatientSummary loading', { timeout: 30_000 }, () => {
+  it('sends its six searches (app-spec §7) together in one batch round trip', async () => {
+    const server = summaryServer({ autoBatchTime: 100 });
+    renderSummary(server);
+    await screen.findByText('No known allergies recorded');
+    const batches = server.fake.callsTo('POST', /\/fhir\/R4\/?$/);
+    expect(batches).toHaveLength(1);
+    const urls = ((JSON.parse(batches[0]!.body as string) as Bundle).entry ?? []).map((e) =>
+      decodeURIComponent(e.request?.url ?? ''),
+    );
+    expect(urls).toHaveLength(6);
+    const today = new Date();
+    const day = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, '0')}-${String(today.getDate()).padStart(2, '0')}`;
+    const page = '_count=100&_sort=-_lastUpdated';
+    expect(urls).toEqual([
+      `AllergyIntolerance?patient=Patient/p1&${page}`,
+      `Condition?patient=Patient/p1&${page}`,
+      `MedicationRequest?subject=Patient/p1&${page}`,
+      `Observation?subject=Patient/p1&${page}`,
+      `Appointment?patient=Patient/p1&date=ge${day}&status=proposed,pending,booked&${page}`,
+      `Encounter?subject=Patient/p1&date=le${day}&status=finished&${page}`,
+    ]);
+    expect(server.fake.calls.filter((c) => c.method === 'GET')).toHaveLength(0);
+  });
+
+  it('shows who this is: name, birth date with age, "No provider", gender, links with counts', async () => {
+    const server = summaryServer();
+    server.store.set('Appointment', [{ resourceType: 'Appointment', id: 'a1', status: 'booked', participant: [] }]);
+    renderSummary(server, { appointmentsHref: '/Patient/p1/Appointment' });
+    expect(screen.getByRole('heading', { name: 'Maria Lopez' })).toBeInTheDocument();
+    expect(screen.getByText(/^12 Mar 1972 \(\d+ y\)$/)).toBeInTheDocument();
+    expect(screen.getByText('No provider')).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: 'Gender: female' })).toBeInTheDocument();
+    const appointments = await screen.findByRole('link', { name: '1 upcoming appointment' });
+    expect(appointments).toHaveAttribute('href', '/Patient/p1/Appointment');
+    expect(await screen.findByRole('link', { name: '0 documented visits' })).toHaveAttribute('href', '#');
+    expect(patient.generalPractitioner).toBeUndefined();
+  });
+
+  it('shows each vital’s latest value, its sparkline and flags critical and out-of-range readings', async () => {
+    const server = summaryServer();
+    server.store.set('Observation', [
+      heartRate(70, '2024-01-01'),
+      heartRate(88, '2024-02-01'),
+      heartRate(140, '2024-03-12', { interpretation: [{ coding: [{ code: 'HH' }] }] }),
+      {
+        resourceType: 'Observation',
+        id: 'bp1',
+        status: 'final',
+        code: { coding: [{ code: '85354-9' }] },
+        effectiveDateTime: '2024-03-10',
+        component: [
+          { code: { coding: [{ code: '8480-6' }] }, valueQuantity: { value: 150, unit: 'mm[Hg]' } },
+          { code: { coding: [{ code: '8462-4' }] }, valueQuantity: { value: 70, unit: 'mm[Hg]' } },
+        ],
+      },
+    ]);
+    renderSummary(server);
+    const row = await screen.findByRole('button', { name: /^Heart rate 12 Mar 2024 140 \/min/ });
+    expect(within(row).getByText('Critical')).toBeInTheDocument();
+    expect(within(row).getByRole('img', { name: 'Heart rate trend: 70, 88, 140' })).toBeInTheDocument();
+    const bp = screen.getByRole('button', { name: /^Blood pressure .*150\/70 mmHg/ });
+    expect(within(bp).getByText('Systolic high')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /^Weight — .*Show trend$/ })).toBeInTheDocument();
+  });
+});
+
+describe('Vitals modal', { timeout: 30_000 }, () => {
+  it('refuses a value that is not a number with a message under the field, and posts nothing', async () => {
+    const user = userEvent.setup();
+    const server = summaryServer();
+    renderSummary(server);
+    await user.click(await screen.findByRole('button', { name: 'Record vitals' }));
+    await user.type(screen.getByRole('textbox', { name: 'Heart rate' }), '72');
+    await user.type(screen.getByRole('textbox', { name: 'Temperature' }), 'hot');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    const temperature = screen.getByRole('textbox', { name: 'Temperature' });
+    expect(temperature).toHaveAccessibleDescription(NOT_A_NUMBER_MESSAGE);
+    expect(temperature).toHaveAttribute('aria-invalid', 'true');
+    expect(server.posted('Observation')).toEqual([]);
+    expect(screen.getByRole('textbox', { name: 'Heart rate' })).toHaveValue('72');
+  });
+
+  it('saves a BP with one valid part as one Observation with one component, each vital its own POST, and draws it', async () => {
+    const user = userEvent.setup();
+    const server = summaryServer();
+    renderSummary(server);
+    await user.click(await screen.findByRole('button', { name: 'Record vitals' }));
+    await user.type(screen.getByRole('textbox', { name: 'Systolic BP' }), '128');
+    await user.type(screen.getByRole('textbox', { name: 'Heart rate' }), '64');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText('Vitals saved (2)');
+    const posted = server.posted('Observation') as Observation[];
+    expect(posted).toHaveLength(2);
+    const bp = posted.find((o) => o.code.coding?.[0]?.code === '85354-9');
+    expect(bp?.status).toBe('preliminary');
+    expect(bp?.component).toEqual([
+      {
+        code: { coding: [{ system: 'http://loinc.org', code: '8480-6', display: 'Systolic blood pressure' }] },
+        valueQuantity: { value: 128, unit: 'mm[Hg]', system: 'http://unitsofmeasure.org', code: 'mm[Hg]' },
+      },
+    ]);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(await screen.findByRole('button', { name: /^Heart rate .*64 \/min/ })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /^Blood pressure .*128\/– mmHg/ })).toBeInTheDocument();
+  });
+
+  it('keeps the vitals a server refused, drops those it saved, and shows its error', async () => {
+    const user = userEvent.setup();
+    const server = summaryServer();
+    renderSummary(server);
+    server.failWrites('Observation', [{ text: 'Value out of bounds' }]);
+    await user.click(await screen.findByRole('button', { name: 'Record vitals' }));
+    await user.type(screen.getByRole('textbox', { name: 'Heart rate' }), '64');
+    await user.type(screen.getByRole('textbox', { name: 'Weight' }), '70');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('1 of 2 vitals were not saved')).toBeInTheDocument();
+    // The first POST (heart rate) was refused; weight was saved and leaves the draft.
+    expect(screen.getByRole('textbox', { name: 'Heart rate' })).toHaveValue('64');
+    expect(screen.getByRole('textbox', { name: 'Heart rate' })).toHaveAccessibleDescription('Value out of bounds');
+    expect(screen.getByRole('textbox', { name: 'Weight' })).toHaveValue('');
+  });
+
+  it('keeps the draft when closed with Escape and forgets it on Cancel', async () => {
+    const user = userEvent.setup();
+    const server = summaryServer();
+    renderSummary(server);
+    await user.click(await screen.findByRole('button', { name: 'Record vitals' }));
+    await user.type(screen.getByRole('textbox', { name: 'Weight' }), '81.5');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await user.click(screen.getByRole('button', { name: 'Record vitals' }));
+    expect(screen.getByRole('textbox', { name: 'Weight' })).toHaveValue('81.5');
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await user.click(screen.getByRole('button', { name: 'Record vitals' }));
+    expect(screen.getByRole('textbox', { name: 'Weight' })).toHaveValue('');
+  });
+});

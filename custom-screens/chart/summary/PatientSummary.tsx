@@ -1,0 +1,66 @@
+import { Box } from '@mui/material';
+import type { Patient } from '@medplum/fhirtypes';
+import { SEXUAL_ORIENTATION_CHOICES, SEXUAL_ORIENTATION_CODE } from '../../../config/clinical/sexualOrientation';
+import { SMOKING_STATUS_CHOICES, SMOKING_STATUS_CODE } from '../../../config/clinical/smokingStatus';
+import { AllergiesSection } from './AllergiesSection';
+import { MedicationsSection } from './MedicationsSection';
+import { ProblemListSection } from './ProblemListSection';
+import { SocialHistorySection } from './SocialHistorySection';
+import { SummaryHeader } from './SummaryHeader';
+import { usePatientSummaryData } from './usePatientSummaryData';
+import { VitalsSection } from './VitalsSection';
+
+/** Width of the chart's summary sidebar (app-spec §2.7, §9). */
+export const PATIENT_SUMMARY_WIDTH = 350;
+
+export interface PatientSummaryProps {
+  patient: Patient;
+  /** Target of the upcoming-appointments link; '#' when not given (app-spec §2.7). */
+  appointmentsHref?: string;
+  /** Target of the documented-visits link; '#' when not given. */
+  visitsHref?: string;
+}
+
+/**
+ * The patient summary sidebar (app-spec §2.7): who this is, then Allergies, Problem List,
+ * Medications, Sexual Orientation, Smoking Status and Vitals, each with its add/edit modal.
+ */
+export function PatientSummary(props: PatientSummaryProps) {
+  const { patient } = props;
+  const data = usePatientSummaryData(patient.id as string);
+  return (
+    // The chart frame's <aside aria-label="Patient summary"> is the landmark; this is its content.
+    <Box
+      data-patient-summary
+      sx={{ width: '100%', maxWidth: PATIENT_SUMMARY_WIDTH, bgcolor: 'background.paper', overflow: 'hidden' }}
+    >
+      <SummaryHeader
+        patient={patient}
+        appointmentsHref={props.appointmentsHref ?? '#'}
+        visitsHref={props.visitsHref ?? '#'}
+        appointmentCount={data.appointments.loading ? undefined : data.appointments.items.length}
+        visitCount={data.visits.loading ? undefined : data.visits.items.length}
+      />
+      <AllergiesSection patient={patient} allergies={data.allergies} />
+      <ProblemListSection patient={patient} problems={data.problems} />
+      <MedicationsSection patient={patient} medications={data.medications} />
+      <SocialHistorySection
+        patient={patient}
+        observations={data.observations}
+        title="Sexual Orientation"
+        question={SEXUAL_ORIENTATION_CODE}
+        choices={SEXUAL_ORIENTATION_CHOICES}
+        savedMessage="Sexual orientation saved"
+      />
+      <SocialHistorySection
+        patient={patient}
+        observations={data.observations}
+        title="Smoking Status"
+        question={SMOKING_STATUS_CODE}
+        choices={SMOKING_STATUS_CHOICES}
+        savedMessage="Smoking status saved"
+      />
+      <VitalsSection patient={patient} observations={data.observations} />
+    </Box>
+  );
+}

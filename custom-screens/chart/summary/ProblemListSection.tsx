@@ -1,0 +1,121 @@
+import { MenuItem, TextField } from '@mui/material';
+import type { Condition, Patient } from '@medplum/fhirtypes';
+import { CONDITION_CLINICAL_STATUSES } from '../../../config/clinical/problemList';
+import { formatCodeableConcept } from '../../../data-provider/formatting';
+import { useFhirClient } from '../../../src/resources/useFhirClient';
+import { buildCondition, problemDraftOf, validateProblem, type ProblemDraft } from './rules/problemRules';
+import { readableDate } from './rules/readableDates';
+import { SummaryDialog } from './SummaryDialog';
+import { SummaryItem, SummaryList } from './SummaryItem';
+import { SummarySection } from './SummarySection';
+import type { SummaryList as Loaded } from './usePatientSummaryData';
+import { useSummaryForm } from './useSummaryForm';
+import { useSummarySaved } from './useSummarySave';
+
+const PATHS: Record<string, keyof ProblemDraft> = {
+  'Condition.code': 'problem',
+  'Condition.clinicalStatus': 'clinicalStatus',
+  'Condition.onsetDateTime': 'onset',
+};
+
+/** Whether a Condition is a problem-list item; the summary lists those (and uncategorised ones). */
+function isProblem(condition: Condition): boolean {
+  const categories = (condition.category ?? []).flatMap((c) => c.coding ?? []);
+  return categories.length === 0 || categories.some((c) => c.code === 'problem-list-item');
+}
+
+/** Problem List (Conditions of the patient) with the add/edit modal; a problem needs a Dx date. */
+export function ProblemListSection(props: { patient: Patient; problems: Loaded<Condition> }) {
+  const client = useFhirClient();
+  const saved = useSummarySaved(props.patient.id as string);
+  const patientRef = { reference: `Patient/${props.patient.id}` };
+  const problems = props.problems.items.filter(isProblem);
+  const byId = new Map(problems.map((c) => [c.id as string, c]));
+  const form = useSummaryForm<ProblemDraft>({
+    validate: validateProblem,
+    paths: PATHS,
+    save: async (draft, key) => {
+      const existing = byId.get(key);
+      const condition = buildCondition(draft, patientRef, existing);
+      await (existing ? client.updateResource(condition) : client.createResource(condition));
+      await saved('problems', 'Condition', existing ? 'Problem updated' : 'Problem added');
+    },
+  });
+  const draft = form.modal.draft;
+  const editing = form.modal.openKey !== undefined && form.modal.openKey !== 'new';
+  return (
+    <SummarySection
+      title="Problem List"
+      actionLabel="Add problem"
+      onAction={() => form.open('new', () => problemDraftOf(undefined))}
+      loading={props.problems.loading}
+      error={props.problems.error}
+      isEmpty={problems.length === 0}
+      emptyText="No problems recorded"
+      modal={
+        draft ? (
+          <SummaryDialog
+            title={editing ? 'Edit problem' : 'Add problem'}
+            open
+            saving={form.saving}
+            errors={form.generalErrors}
+            onClose={form.modal.close}
+            onCancel={form.modal.discard}
+            onSave={form.submit}
+          >
+            <TextField
+              label="Problem"
+              required
+              autoFocus
+              value={draft.problem}
+              onChange={(e) => form.change({ problem: e.target.value })}
+              error={!!form.fieldErrors.problem}
+              helperText={form.fieldErrors.problem}
+            />
+            <TextField
+              select
+              label="Clinical status"
+              value={draft.clinicalStatus}
+              onChange={(e) => form.change({ clinicalStatus: e.target.value })}
+              error={!!form.fieldErrors.clinicalStatus}
+              helperText={form.fieldErrors.clinicalStatus}
+            >
+              {CONDITION_CLINICAL_STATUSES.map((status) => (
+                <MenuItem key={status} value={status}>
+                  {status}
+                </MenuItem>
+              ))}
+            </TextField>
+            <TextField
+              label="Dx Date"
+              type="date"
+              required
+              value={draft.onset}
+              onChange={(e) => form.change({ onset: e.target.value })}
+              slotProps={{ inputLabel: { shrink: true } }}
+              error={!!form.fieldErrors.onset}
+              helperText={form.fieldErrors.onset}
+            />
+          </SummaryDialog>
+        ) : null
+      }
+    >
+      <SummaryList>
+        {problems.map((condition) => {
+          const name = formatCodeableConcept(condition.code) || 'Unnamed problem';
+          const onset = readableDate(condition.onsetDateTime);
+          return (
+            <SummaryItem
+              key={condition.id}
+              primary={name}
+              secondary={onset ? `Dx ${onset}` : undefined}
+              status={condition.clinicalStatus?.coding?.[0]?.code}
+              action="Edit problem"
+              onOpen={() => form.open(condition.id as string, () => problemDraftOf(condition))}
+            />
+          );
+        })}
+      </SummaryList>
+    </SummarySection>
+  );
+}

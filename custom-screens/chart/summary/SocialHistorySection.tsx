@@ -1,0 +1,111 @@
+import { FormControl, FormControlLabel, FormHelperText, FormLabel, Radio, RadioGroup, Typography } from '@mui/material';
+import type { Coding, Observation, Patient } from '@medplum/fhirtypes';
+import type { CodedChoice } from '../../../config/clinical/smokingStatus';
+import { formatCodeableConcept } from '../../../data-provider/formatting';
+import { useFhirClient } from '../../../src/resources/useFhirClient';
+import { readableDate } from './rules/readableDates';
+import { answerCode, buildSocialHistoryObservation, validateChoice } from './rules/socialHistoryRules';
+import { latestWithCode } from './rules/vitalReadings';
+import { SummaryDialog } from './SummaryDialog';
+import { SummarySection } from './SummarySection';
+import type { SummaryList as Loaded } from './usePatientSummaryData';
+import { useSummaryForm } from './useSummaryForm';
+import { useSummarySaved } from './useSummarySave';
+
+export interface SocialHistorySectionProps {
+  patient: Patient;
+  observations: Loaded<Observation>;
+  title: string;
+  question: Coding;
+  choices: readonly CodedChoice[];
+  /** Toast after a save, e.g. 'Smoking status saved'. */
+  savedMessage: string;
+}
+
+interface ChoiceDraft {
+  answer: string;
+}
+
+const PATHS: Record<string, 'answer'> = {
+  'Observation.valueCodeableConcept': 'answer',
+  'Observation.value': 'answer',
+};
+
+/**
+ * A one-answer social-history section (Smoking Status, Sexual Orientation): shows the latest
+ * answer; the modal records a new final Observation, so earlier answers stay in the history.
+ */
+export function SocialHistorySection(props: SocialHistorySectionProps) {
+  const client = useFhirClient();
+  const saved = useSummarySaved(props.patient.id as string);
+  const latest = latestWithCode(props.observations.items, [props.question.code as string]);
+  const form = useSummaryForm<ChoiceDraft>({
+    validate: (draft) => ({ answer: validateChoice(props.choices, draft.answer) }),
+    paths: PATHS,
+    save: async (draft) => {
+      await client.createResource(
+        buildSocialHistoryObservation(
+          props.question,
+          props.choices,
+          draft.answer,
+          { reference: `Patient/${props.patient.id}` },
+          new Date().toISOString(),
+        ),
+      );
+      await saved('observations', 'Observation', props.savedMessage);
+    },
+  });
+  const draft = form.modal.draft;
+  const labelId = `${props.title.replace(/\W+/g, '-').toLowerCase()}-choices`;
+  const when = readableDate(latest?.effectiveDateTime ?? latest?.issued);
+  return (
+    <SummarySection
+      title={props.title}
+      actionLabel={`Edit ${props.title.toLowerCase()}`}
+      actionIcon="edit"
+      onAction={() => form.open('new', () => ({ answer: answerCode(latest) }))}
+      loading={props.observations.loading}
+      error={props.observations.error}
+      isEmpty={!latest}
+      emptyText="Not recorded"
+      modal={
+        draft ? (
+          <SummaryDialog
+            title={props.title}
+            open
+            saving={form.saving}
+            errors={form.generalErrors}
+            onClose={form.modal.close}
+            onCancel={form.modal.discard}
+            onSave={form.submit}
+          >
+            <FormControl error={!!form.fieldErrors.answer} required>
+              <FormLabel id={labelId}>{props.title}</FormLabel>
+              <RadioGroup
+                aria-labelledby={labelId}
+                value={draft.answer}
+                onChange={(e) => form.change({ answer: e.target.value })}
+              >
+                {props.choices.map((choice) => (
+                  <FormControlLabel key={choice.code} value={choice.code} control={<Radio />} label={choice.display} />
+                ))}
+              </RadioGroup>
+              {form.fieldErrors.answer ? <FormHelperText>{form.fieldErrors.answer}</FormHelperText> : null}
+            </FormControl>
+          </SummaryDialog>
+        ) : null
+      }
+    >
+      {latest ? (
+        <Typography variant="body2">
+          {formatCodeableConcept(latest.valueCodeableConcept) || 'No answer'}
+          {when ? (
+            <Typography component="span" variant="caption" color="text.secondary">
+              {` · ${when}`}
+            </Typography>
+          ) : null}
+        </Typography>
+      ) : null}
+    </SummarySection>
+  );
+}

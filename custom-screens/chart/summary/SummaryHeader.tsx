@@ -1,0 +1,91 @@
+import { Avatar, Box, Link, Tooltip, Typography } from '@mui/material';
+import FemaleIcon from '@mui/icons-material/Female';
+import MaleIcon from '@mui/icons-material/Male';
+import TransgenderIcon from '@mui/icons-material/Transgender';
+import QuestionMarkIcon from '@mui/icons-material/QuestionMark';
+import type { Patient } from '@medplum/fhirtypes';
+import { formatHumanName } from '../../../data-provider/formatting';
+import { ageOf, readableDate } from './rules/readableDates';
+import { avatarColor, bandColor, initialsOf, photoUrl } from './patientLook';
+
+export interface SummaryHeaderProps {
+  patient: Patient;
+  appointmentsHref: string;
+  visitsHref: string;
+  appointmentCount?: number;
+  visitCount?: number;
+}
+
+function GenderIcon({ gender }: { gender: Patient['gender'] }) {
+  const label = gender ? `Gender: ${gender}` : 'Gender not recorded';
+  const Icon =
+    gender === 'female'
+      ? FemaleIcon
+      : gender === 'male'
+        ? MaleIcon
+        : gender === 'other'
+          ? TransgenderIcon
+          : QuestionMarkIcon;
+  return (
+    <Tooltip title={label}>
+      <Icon role="img" aria-label={label} aria-hidden={false} fontSize="small" />
+    </Tooltip>
+  );
+}
+
+function countText(count: number | undefined, one: string, many: string): string {
+  if (count === undefined) return many.charAt(0).toUpperCase() + many.slice(1);
+  return `${count}${count >= 100 ? '+' : ''} ${count === 1 ? one : many}`;
+}
+
+/** Who this is: colour band, avatar, name, birth date with age, GP, gender; links to appointments and visits. */
+export function SummaryHeader(props: SummaryHeaderProps) {
+  const { patient } = props;
+  const name = formatHumanName(patient.name?.[0]) || 'Unnamed patient';
+  const age = ageOf(patient.birthDate);
+  const gp = patient.generalPractitioner?.[0]?.display;
+  return (
+    <Box component="header">
+      <Box aria-hidden sx={{ height: 40, bgcolor: bandColor(patient.id ?? name) }} />
+      <Box sx={{ px: 2, pb: 1.5, mt: -3, display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 0.5 }}>
+        <Avatar
+          src={photoUrl(patient)}
+          alt={name}
+          sx={{
+            width: 64,
+            height: 64,
+            border: 3,
+            borderColor: 'background.paper',
+            fontSize: 24,
+            color: '#fff',
+            bgcolor: avatarColor(patient.id ?? name),
+          }}
+        >
+          {initialsOf(name)}
+        </Avatar>
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
+          <Typography component="h2" variant="h6" sx={{ textAlign: 'center', overflowWrap: 'anywhere' }}>
+            {name}
+          </Typography>
+          <GenderIcon gender={patient.gender} />
+        </Box>
+        <Typography variant="body2" color="text.secondary">
+          {patient.birthDate
+            ? `${readableDate(patient.birthDate)}${age ? ` (${age})` : ''}`
+            : 'Birth date not recorded'}
+        </Typography>
+        <Typography variant="body2" color="text.secondary">
+          {gp ?? 'No provider'}
+        </Typography>
+        <Box sx={{ display: 'flex', gap: 2, mt: 0.5 }}>
+          <Link href={props.appointmentsHref} variant="body2">
+            {countText(props.appointmentCount, 'upcoming appointment', 'upcoming appointments')}
+          </Link>
+          <Link href={props.visitsHref} variant="body2">
+            {countText(props.visitCount, 'documented visit', 'documented visits')}
+          </Link>
+        </Box>
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,45 @@
+import type { ResourceType } from '@medplum/fhirtypes';
+
+/** How many of each type the summary loads, newest first (app-spec §7, §9). */
+export const SUMMARY_COUNT = 100;
+export const SUMMARY_SORT = '-_lastUpdated';
+
+export type SummaryPart = 'allergies' | 'problems' | 'medications' | 'observations' | 'appointments' | 'visits';
+
+export interface SummarySearch {
+  part: SummaryPart;
+  resourceType: ResourceType;
+  query: Record<string, string | number>;
+}
+
+/** `yyyy-mm-dd` of the viewer's today: appointments from today on, visits up to today. */
+export function localDay(now: Date = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/** The six searches of the patient summary (app-spec §7), each 100 newest first. */
+export function summarySearches(patientId: string, today: string): SummarySearch[] {
+  const patient = `Patient/${patientId}`;
+  const page = { _count: SUMMARY_COUNT, _sort: SUMMARY_SORT };
+  return [
+    { part: 'allergies', resourceType: 'AllergyIntolerance', query: { patient, ...page } },
+    { part: 'problems', resourceType: 'Condition', query: { patient, ...page } },
+    { part: 'medications', resourceType: 'MedicationRequest', query: { subject: patient, ...page } },
+    { part: 'observations', resourceType: 'Observation', query: { subject: patient, ...page } },
+    {
+      part: 'appointments',
+      resourceType: 'Appointment',
+      query: { patient, date: `ge${today}`, status: 'proposed,pending,booked', ...page },
+    },
+    {
+      part: 'visits',
+      resourceType: 'Encounter',
+      query: { subject: patient, date: `le${today}`, status: 'finished', ...page },
+    },
+  ];
+}
+
+export function summaryQueryKey(patientId: string, part?: SummaryPart): unknown[] {
+  return part ? ['chart-summary', patientId, part] : ['chart-summary', patientId];
+}

@@ -1,0 +1,111 @@
+/**
+ * Test support (not part of the public surface): the summary rendered against a small in-memory
+ * FHIR answerer behind the real FhirClient, so tests see what goes over the wire.
+ */
+import { render } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { Bundle, Patient, Resource } from '@medplum/fhirtypes';
+import { FhirClient } from '../../../data-provider/client';
+import { FakeFetch, jsonResponse, type RecordedCall } from '../../../data-provider/client/fakeFetch';
+import { FhirClientContext } from '../../../src/resources/useFhirClient';
+import { ToastProvider } from '../../../src/shell/toasts';
+import { PatientSummary } from './PatientSummary';
+
+export const base = 'https://hearth.test/';
+
+export const patient: Patient = {
+  resourceType: 'Patient',
+  id: 'p1',
+  name: [{ given: ['Maria'], family: 'Lopez' }],
+  birthDate: '1972-03-12',
+  gender: 'female',
+};
+
+export interface SummaryServer {
+  client: FhirClient;
+  fake: FakeFetch;
+  /** Resources by type, as the searches answer them. */
+  store: Map<string, Resource[]>;
+  posted(type: string): Resource[];
+  /** Bodies of the next writes of `type` fail with this OperationOutcome (status 400). */
+  failWrites(type: string, issues: { expression?: string[]; text: string }[]): void;
+}
+
+function searchBundle(resources: Resource[]): Bundle {
+  return {
+    resourceType: 'Bundle',
+    type: 'searchset',
+    entry: resources.map((resource) => ({ resource, search: { mode: 'match' } })),
+  };
+}
+
+export function summaryServer(options: { autoBatchTime?: number } = {}): SummaryServer {
+  const fake = new FakeFetch();
+  const store = new Map<string, Resource[]>();
+  const failures = new Map<string, { expression?: string[]; text: string }[]>();
+  let nextId = 1;
+  const typeOf = (url: string) => /\/fhir\/R4\/([A-Za-z]+)/.exec(url)?.[1] ?? '';
+  const write = (call: RecordedCall) => {
+    const type = typeOf(call.url);
+    const failure = failures.get(type);
+    if (failure) {
+      failures.delete(type);
+      return jsonResponse(
+        {
+          resourceType: 'OperationOutcome',
+          issue: failure.map((f) => ({
+            severity: 'error',
+            code: 'invalid',
+            details: { text: f.text },
+            expression: f.expression,
+          })),
+        },
+        400,
+      );
+    }
+    const body = JSON.parse(call.body as string) as Resource;
+    const saved = {
+      ...body,
+      id: body.id ?? `new-${nextId++}`,
+      meta: { versionId: '1', lastUpdated: new Date().toISOString() },
+    };
+    const list = (store.get(type) ?? []).filter((r) => r.id !== saved.id);
+    store.set(type, [saved as Resource, ...list]);
+    return jsonResponse(saved, call.method === 'POST' ? 201 : 200);
+  };
+  fake.on('GET', /\/fhir\/R4\/[A-Za-z]+\?/, (call) => jsonResponse(searchBundle(store.get(typeOf(call.url)) ?? [])));
+  fake.on('POST', /\/fhir\/R4\/?$/, (call) => {
+    const batch = JSON.parse(call.body as string) as Bundle;
+    return jsonResponse({
+      resourceType: 'Bundle',
+      type: 'batch-response',
+      entry: (batch.entry ?? []).map((entry) => ({
+        resource: searchBundle(store.get(/^([A-Za-z]+)/.exec(entry.request?.url ?? '')?.[1] ?? '') ?? []),
+        response: { status: '200 OK' },
+      })),
+    });
+  });
+  fake.on('POST', /\/fhir\/R4\/[A-Za-z]+$/, write);
+  fake.on('PUT', /\/fhir\/R4\/[A-Za-z]+\/[^/]+$/, write);
+  const client = new FhirClient({ baseUrl: base, fetch: fake.fetch, autoBatchTime: options.autoBatchTime ?? 0 });
+  return {
+    client,
+    fake,
+    store,
+    posted: (type) =>
+      fake.callsTo('POST', new RegExp(`/fhir/R4/${type}$`)).map((call) => JSON.parse(call.body as string) as Resource),
+    failWrites: (type, issues) => failures.set(type, issues),
+  };
+}
+
+export function renderSummary(server: SummaryServer, props: { appointmentsHref?: string; visitsHref?: string } = {}) {
+  return render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <FhirClientContext.Provider value={server.client}>
+        <ToastProvider>
+          <PatientSummary patient={patient} {...props} />
+        </ToastProvider>
+      </FhirClientContext.Provider>
+    </QueryClientProvider>,
+  );
+}

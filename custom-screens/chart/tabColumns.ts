@@ -1,0 +1,148 @@
+import type { CodeableConcept, Reference, Resource } from '@medplum/fhirtypes';
+import { formatCodeableConcept, formatDate, formatDateTime } from '../../data-provider/formatting';
+
+/** One cell of a chart tab list: plain text, a status badge, or a date as people read it. */
+export type ChartCell = { kind: 'text'; text: string } | { kind: 'status'; status: string };
+
+export interface ChartColumn {
+  label: string;
+  cell(resource: Resource): ChartCell;
+}
+
+type Json = Record<string, unknown>;
+
+const get = (resource: Resource, path: string): unknown =>
+  path.split('.').reduce<unknown>((value, key) => {
+    if (Array.isArray(value)) value = value[0];
+    return value && typeof value === 'object' ? (value as Json)[key] : undefined;
+  }, resource);
+
+const text = (value: string | undefined): ChartCell => ({ kind: 'text', text: value ?? '' });
+const concept = (value: unknown): string => formatCodeableConcept(value as CodeableConcept | undefined);
+const reference = (value: unknown): string => {
+  const ref = (Array.isArray(value) ? value[0] : value) as Reference | undefined;
+  return ref?.display ?? ref?.reference ?? '';
+};
+const when = (value: unknown): string => {
+  if (typeof value !== 'string' || !value) return '';
+  // A date without a time reads as a day; an instant with its time.
+  return value.length <= 10 ? formatDate(value) : formatDateTime(value);
+};
+
+const column = (label: string, read: (resource: Resource) => string): ChartColumn => ({
+  label,
+  cell: (resource) => text(read(resource)),
+});
+const statusColumn = (label = 'Status', path = 'status'): ChartColumn => ({
+  label,
+  cell: (resource) => {
+    const value = get(resource, path);
+    return typeof value === 'string' ? { kind: 'status', status: value } : text('');
+  },
+});
+const conceptColumn = (label: string, path: string) => column(label, (r) => concept(get(r, path)));
+const dateColumn = (label: string, path: string) => column(label, (r) => when(get(r, path)));
+const referenceColumn = (label: string, path: string) => column(label, (r) => reference(get(r, path)));
+const textColumn = (label: string, path: string) =>
+  column(label, (r) => {
+    const value = get(r, path);
+    return typeof value === 'string' ? value : '';
+  });
+
+/** What a clinician reads in each tab (app-spec §2.3): never the id or the last-updated stamp. */
+const COLUMNS: Record<string, ChartColumn[]> = {
+  Task: [
+    column('Task', (r) => concept(get(r, 'code')) || textOf(r, 'description')),
+    statusColumn(),
+    statusColumn('Priority', 'priority'),
+    referenceColumn('Owner', 'owner'),
+    dateColumn('Due', 'restriction.period.end'),
+    dateColumn('Created', 'authoredOn'),
+  ],
+  MedicationRequest: [
+    column(
+      'Medication',
+      (r) => concept(get(r, 'medicationCodeableConcept')) || reference(get(r, 'medicationReference')),
+    ),
+    statusColumn(),
+    textColumn('Intent', 'intent'),
+    column('Dosage', (r) => textOf(r, 'dosageInstruction.text')),
+    referenceColumn('Requester', 'requester'),
+    dateColumn('Ordered', 'authoredOn'),
+  ],
+  ServiceRequest: [
+    conceptColumn('Order', 'code'),
+    statusColumn(),
+    statusColumn('Priority', 'priority'),
+    referenceColumn('Requester', 'requester'),
+    dateColumn('Ordered', 'authoredOn'),
+  ],
+  Device: [
+    column('Device', (r) => textOf(r, 'deviceName.name') || concept(get(r, 'type'))),
+    statusColumn(),
+    conceptColumn('Type', 'type'),
+    textColumn('UDI', 'udiCarrier.deviceIdentifier'),
+    dateColumn('Expires', 'expirationDate'),
+  ],
+  DiagnosticReport: [
+    conceptColumn('Report', 'code'),
+    statusColumn(),
+    conceptColumn('Category', 'category'),
+    referenceColumn('Performer', 'performer'),
+    dateColumn('Issued', 'issued'),
+  ],
+  DocumentReference: [
+    column(
+      'Document',
+      (r) => textOf(r, 'description') || textOf(r, 'content.attachment.title') || concept(get(r, 'type')),
+    ),
+    statusColumn(),
+    conceptColumn('Type', 'type'),
+    referenceColumn('Author', 'author'),
+    dateColumn('Date', 'date'),
+  ],
+  Appointment: [
+    column(
+      'Appointment',
+      (r) => textOf(r, 'description') || concept(get(r, 'serviceType')) || concept(get(r, 'appointmentType')),
+    ),
+    statusColumn(),
+    dateColumn('Start', 'start'),
+    dateColumn('End', 'end'),
+    column('With', (r) => participantsOtherThanPatient(r)),
+  ],
+  CarePlan: [
+    column('Care plan', (r) => textOf(r, 'title') || concept(get(r, 'category'))),
+    statusColumn(),
+    textColumn('Intent', 'intent'),
+    dateColumn('Start', 'period.start'),
+    dateColumn('End', 'period.end'),
+  ],
+};
+
+function textOf(resource: Resource, path: string): string {
+  const value = get(resource, path);
+  return typeof value === 'string' ? value : '';
+}
+
+function participantsOtherThanPatient(resource: Resource): string {
+  const participants = (resource as unknown as Json).participant;
+  return (Array.isArray(participants) ? (participants as { actor?: Reference }[]) : [])
+    .map((participant) => participant.actor)
+    .filter((actor) => actor && !actor.reference?.startsWith('Patient/'))
+    .map((actor) => reference(actor))
+    .join(', ');
+}
+
+/** Columns for other types a chart path names (`/Patient/{id}/Observation`): a display, status, date. */
+const FALLBACK: ChartColumn[] = [
+  column('Item', (r) => concept(get(r, 'code')) || textOf(r, 'title') || textOf(r, 'description') || r.resourceType),
+  statusColumn(),
+  column('Date', (r) =>
+    when(get(r, 'effectiveDateTime') ?? get(r, 'issued') ?? get(r, 'authoredOn') ?? get(r, 'date')),
+  ),
+];
+
+export function chartColumns(resourceType: string): ChartColumn[] {
+  return COLUMNS[resourceType] ?? FALLBACK;
+}

@@ -1,0 +1,29 @@
+import { useState } from 'react';
+import { Box, Button, Typography } from '@mui/material';
+import AttachFileIcon from '@mui/icons-material/AttachFile';
+import type { Attachment } from '@medplum/fhirtypes';
+import { AttachmentView } from '../../chat/attachments/AttachmentView';
+
+/**
+ * An attachment on the timeline: its name at once, its content on request. Loading every file
+ * when the chart opens would cost a request each before the clinician asked for any.
+ */
+export function TimelineAttachment({ attachment }: { attachment: Attachment }) {
+  const [open, setOpen] = useState(false);
+  const name = attachment.title ?? attachment.contentType ?? 'Attachment';
+  if (attachment.data && !attachment.url && (attachment.contentType ?? '').startsWith('text/')) {
+    return (
+      <Box component="pre" sx={{ whiteSpace: 'pre-wrap', m: 0, fontFamily: 'inherit' }}>
+        {atob(attachment.data)}
+      </Box>
+    );
+  }
+  if (!attachment.url) return <Typography variant="body2">{name}</Typography>;
+  return open ? (
+    <AttachmentView attachment={attachment} />
+  ) : (
+    <Button size="small" startIcon={<AttachFileIcon />} onClick={() => setOpen(true)} sx={{ textTransform: 'none' }}>
+      View {name}
+    </Button>
+  );
+}

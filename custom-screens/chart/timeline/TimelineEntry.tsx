@@ -1,0 +1,167 @@
+import { useState } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
+import {
+  Box,
+  Button,
+  Chip,
+  Link,
+  Paper,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import PushPinIcon from '@mui/icons-material/PushPin';
+import type { Attachment, CodeableConcept, DiagnosticReport, Resource } from '@medplum/fhirtypes';
+import { formatCodeableConcept, formatDateTime, getDisplayString } from '../../../data-provider/formatting';
+import { StatusBadge } from '../../../src/datatypes/StatusBadge';
+import { DiagnosticReportView } from '../../../src/resources/DiagnosticReportView';
+import { versionDiff } from '../../../src/resources/versionDiff';
+import { chartPath } from '../chartPaths';
+import { isPinned, priorityRank, timelineDate, type TimelineItem } from './timelineOrder';
+import { TimelineAttachment } from './TimelineAttachment';
+
+type Json = Record<string, unknown>;
+
+const TYPE_LABELS: Record<string, string> = {
+  Patient: 'Patient record',
+  Communication: 'Message',
+  Device: 'Device',
+  DeviceRequest: 'Device request',
+  DiagnosticReport: 'Report',
+  Media: 'Media',
+  ServiceRequest: 'Order',
+  Task: 'Task',
+};
+
+function title(resource: Resource): string {
+  const json = resource as unknown as Json;
+  const code = formatCodeableConcept((json.code ?? json.codeCodeableConcept) as CodeableConcept | undefined);
+  if (code) return code;
+  if (resource.resourceType === 'Device') {
+    const names = json.deviceName as { name?: string }[] | undefined;
+    return names?.[0]?.name ?? formatCodeableConcept(json.type as CodeableConcept | undefined);
+  }
+  if (typeof json.description === 'string') return json.description;
+  if (resource.resourceType === 'Communication') {
+    const sender = (json.sender as { display?: string; reference?: string } | undefined) ?? {};
+    return `From ${sender.display ?? sender.reference ?? 'an unknown sender'}`;
+  }
+  return getDisplayString(resource);
+}
+
+function attachmentsOf(resource: Resource): Attachment[] {
+  const json = resource as unknown as Json;
+  if (resource.resourceType === 'Communication') {
+    return ((json.payload as { contentAttachment?: Attachment }[] | undefined) ?? []).flatMap((part) =>
+      part.contentAttachment ? [part.contentAttachment] : [],
+    );
+  }
+  if (resource.resourceType === 'Media' && json.content) return [json.content as Attachment];
+  return [];
+}
+
+function messageText(resource: Resource): string[] {
+  if (resource.resourceType !== 'Communication') return [];
+  const payload = ((resource as unknown as Json).payload as { contentString?: string }[] | undefined) ?? [];
+  return payload.flatMap((part) => (part.contentString ? [part.contentString] : []));
+}
+
+const show = (value: unknown) =>
+  value === undefined ? '—' : typeof value === 'string' ? value : JSON.stringify(value);
+
+function VersionChanges({ item }: { item: TimelineItem }) {
+  const changes = versionDiff(item.previous, item.resource);
+  if (changes.length === 0) return <Typography variant="body2">No change besides its metadata.</Typography>;
+  return (
+    <Table size="small" aria-label="Changes">
+      <TableHead>
+        <TableRow>
+          <TableCell component="th">Field</TableCell>
+          <TableCell component="th">Before</TableCell>
+          <TableCell component="th">After</TableCell>
+        </TableRow>
+      </TableHead>
+      <TableBody>
+        {changes.map((change) => (
+          <TableRow key={change.path}>
+            <TableCell sx={{ fontFamily: 'monospace' }}>{change.path}</TableCell>
+            <TableCell sx={{ wordBreak: 'break-word' }}>{show(change.before)}</TableCell>
+            <TableCell sx={{ wordBreak: 'break-word' }}>{show(change.after)}</TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
+
+/** One timeline entry (app-spec §2.9): what happened, when, by whom, with its attachments. */
+export function TimelineEntry({ item, patientId }: { item: TimelineItem; patientId: string }) {
+  const { resource } = item;
+  const json = resource as unknown as Json;
+  const [reportOpen, setReportOpen] = useState(false);
+  const pinned = isPinned(resource);
+  const urgent = priorityRank(resource) < 3;
+  const date = timelineDate(item);
+  const isPatient = resource.resourceType === 'Patient';
+  const link = isPatient
+    ? `/Patient/${resource.id}/_history/${resource.meta?.versionId ?? ''}`
+    : chartPath(patientId, resource.resourceType, resource.id ?? '');
+  const status = typeof json.status === 'string' ? json.status : undefined;
+  const priority = typeof json.priority === 'string' ? json.priority : undefined;
+  const author = resource.meta?.author?.display;
+  return (
+    <Paper
+      component="article"
+      variant="outlined"
+      aria-label={`${TYPE_LABELS[resource.resourceType] ?? resource.resourceType}: ${isPatient ? (item.previous ? 'updated' : 'created') : title(resource)}`}
+      sx={{
+        p: 1.5,
+        borderLeftWidth: pinned || urgent ? 4 : 1,
+        borderLeftColor: pinned || urgent ? 'error.main' : 'divider',
+      }}
+    >
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1 }}>
+        {pinned && <Chip size="small" icon={<PushPinIcon />} label="Pinned" color="error" variant="outlined" />}
+        <Typography variant="body2" sx={{ fontWeight: 700 }}>
+          {TYPE_LABELS[resource.resourceType] ?? resource.resourceType}
+        </Typography>
+        <Link component={RouterLink} to={link} sx={{ fontWeight: 600 }}>
+          {isPatient ? (item.previous ? 'Updated' : 'Created') : title(resource)}
+        </Link>
+        {status && <StatusBadge status={status} />}
+        {priority && priority !== 'routine' && <StatusBadge status={priority} />}
+        <Typography variant="body2" sx={{ ml: 'auto', color: 'text.secondary' }}>
+          {date ? formatDateTime(date) : ''}
+          {author ? ` · ${author}` : ''}
+        </Typography>
+      </Box>
+      <Box sx={{ mt: 1, display: 'flex', flexDirection: 'column', gap: 1 }}>
+        {isPatient && item.previous && <VersionChanges item={item} />}
+        {!isPatient && !messageText(resource).length && !attachmentsOf(resource).length && (
+          <Typography variant="body2">Created</Typography>
+        )}
+        {messageText(resource).map((text, index) => (
+          <Typography key={index} variant="body2" sx={{ whiteSpace: 'pre-wrap' }}>
+            {text}
+          </Typography>
+        ))}
+        {attachmentsOf(resource).map((attachment, index) => (
+          <TimelineAttachment key={index} attachment={attachment} />
+        ))}
+        {resource.resourceType === 'DiagnosticReport' &&
+          (reportOpen ? (
+            <DiagnosticReportView report={resource as DiagnosticReport} />
+          ) : (
+            <Box>
+              <Button size="small" onClick={() => setReportOpen(true)}>
+                Show report
+              </Button>
+            </Box>
+          ))}
+      </Box>
+    </Paper>
+  );
+}

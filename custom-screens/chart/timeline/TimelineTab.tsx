@@ -1,0 +1,56 @@
+import { useLayoutEffect } from 'react';
+import { useParams } from 'react-router-dom';
+import { Alert, Box, LinearProgress, Stack, Typography } from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { useSession } from '../../../src/shell';
+import { MediaUploadButton } from '../../chat/attachments';
+import { TimelineEntry } from './TimelineEntry';
+import { useTimeline } from './useTimeline';
+
+/** `/Patient/{id}/timeline` (and the chart's default): the patient's story, most pressing first (app-spec §7). */
+export function TimelineTab() {
+  const { patientId = '' } = useParams();
+  const timeline = useTimeline(patientId);
+  const queryClient = useQueryClient();
+  const { profile } = useSession();
+  // Benchmark mark (docs/benchmarks.md): the timeline's entries are committed to the DOM.
+  useLayoutEffect(() => {
+    if (!timeline.loading) performance.mark('hearth:chart-timeline-drawn');
+  }, [timeline.loading]);
+  return (
+    <Box sx={{ p: { xs: 1, sm: 2 } }} aria-busy={timeline.loading}>
+      <Stack direction="row" alignItems="center" justifyContent="space-between" sx={{ mb: 1 }}>
+        <Typography variant="h6" component="h2">
+          Timeline
+        </Typography>
+        {/* A file for the chart: a Media of the patient, uploaded with progress (custom-screens/chat/attachments). */}
+        <MediaUploadButton
+          subject={{ reference: `Patient/${patientId}` }}
+          operator={profile ? { reference: `${profile.resourceType}/${profile.id}` } : undefined}
+          onUploaded={() =>
+            queryClient.invalidateQueries({ queryKey: ['hearth-search', 'Media', 'timeline', patientId] })
+          }
+        />
+      </Stack>
+      {timeline.loading && <LinearProgress aria-label="Loading..." />}
+      {timeline.notAllowed.length > 0 && (
+        <Alert severity="info" sx={{ mb: 1 }}>
+          Not shown, as your access does not include them: {timeline.notAllowed.join(', ')}.
+        </Alert>
+      )}
+      {timeline.errors.map((error) => (
+        <Alert key={error} severity="error" sx={{ mb: 1 }}>
+          {error}
+        </Alert>
+      ))}
+      {!timeline.loading && timeline.items.length === 0 && (
+        <Typography>Nothing on this patient's timeline yet.</Typography>
+      )}
+      <Stack spacing={1} data-testid="timeline">
+        {timeline.items.map((item) => (
+          <TimelineEntry key={item.key} item={item} patientId={patientId} />
+        ))}
+      </Stack>
+    </Box>
+  );
+}

@@ -1,0 +1,87 @@
+import { useRef, useState } from 'react';
+import { Button, IconButton, Stack, TextField, Tooltip } from '@mui/material';
+import AttachFileIcon from '@mui/icons-material/AttachFile';
+import SendIcon from '@mui/icons-material/Send';
+
+export const INPUT_PLACEHOLDER = 'Type a message...';
+export const REPLIES_DISABLED = 'Replies are disabled';
+
+interface ChatInputProps {
+  disabled?: boolean;
+  /** Sends the text; resolves true when it was sent (the input is then cleared), false to keep it. */
+  onSend(text: string): Promise<boolean>;
+  /** When given, a paperclip button lets the user send a file. */
+  onAttach?(file: File): void;
+}
+
+/** The message box with Send (Enter sends, Shift+Enter adds a line). A failed send keeps the text. */
+export function ChatInput({ disabled, onSend, onAttach }: ChatInputProps) {
+  const [text, setText] = useState('');
+  const [sending, setSending] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const submit = async () => {
+    if (disabled || sending || !text.trim()) return;
+    setSending(true);
+    try {
+      if (await onSend(text)) setText('');
+    } finally {
+      setSending(false);
+    }
+  };
+  return (
+    <Stack
+      component="form"
+      direction="row"
+      spacing={1}
+      alignItems="flex-end"
+      sx={{ p: 1.5, borderTop: 1, borderColor: 'divider' }}
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      {onAttach && (
+        <>
+          <input
+            ref={fileInput}
+            type="file"
+            hidden
+            data-testid="chat-attach-input"
+            onChange={(event) => {
+              const file = event.target.files?.[0];
+              event.target.value = '';
+              if (file) onAttach(file);
+            }}
+          />
+          <Tooltip title="Attach a file">
+            <span>
+              <IconButton aria-label="Attach a file" disabled={disabled} onClick={() => fileInput.current?.click()}>
+                <AttachFileIcon />
+              </IconButton>
+            </span>
+          </Tooltip>
+        </>
+      )}
+      <TextField
+        fullWidth
+        multiline
+        maxRows={4}
+        size="small"
+        placeholder={disabled ? REPLIES_DISABLED : INPUT_PLACEHOLDER}
+        slotProps={{ htmlInput: { 'aria-label': disabled ? REPLIES_DISABLED : 'Message' } }}
+        value={text}
+        disabled={disabled}
+        onChange={(event) => setText(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && !event.shiftKey) {
+            event.preventDefault();
+            void submit();
+          }
+        }}
+      />
+      <Button type="submit" variant="contained" endIcon={<SendIcon />} disabled={disabled || sending || !text.trim()}>
+        Send
+      </Button>
+    </Stack>
+  );
+}

@@ -1,0 +1,87 @@
+import { Alert, Box, CircularProgress, Paper, Typography } from '@mui/material';
+import type { Reference } from '@medplum/fhirtypes';
+import { normalizeErrorString } from '../../data-provider/outcomes';
+import { useToast } from '../../src/shell';
+import { UploadNotice, useMediaUpload } from './attachments';
+import { ChatInput } from './ChatInput';
+import { MessageList } from './MessageList';
+import { replyRecipient } from './chatMessages';
+import { useConversation } from './useConversation';
+
+/** The chat panel's height (app-spec §9). */
+export const CHAT_PANEL_HEIGHT = 600;
+
+interface ChatPanelProps {
+  title: string;
+  patientId: string;
+  /** The signed-in profile writing (undefined: replies are disabled). */
+  sender: Reference | undefined;
+  /** Offer the paperclip (staff). The patient portal does not: patients may not store Binaries. */
+  allowAttachments?: boolean;
+}
+
+/**
+ * The live chat panel (app-spec §2.12): title, messages under time headers, the message box with
+ * Send and a paperclip for files. A failed send keeps the typed text and shows a red "Error"
+ * notification that stays until closed.
+ */
+export function ChatPanel({ title, patientId, sender, allowAttachments = true }: ChatPanelProps) {
+  const toast = useToast();
+  const conversation = useConversation(patientId, sender);
+  const uploads = useMediaUpload();
+  const patient = { reference: `Patient/${patientId}` };
+  const recipient = () => replyRecipient(conversation.messages, sender, patient);
+
+  const send = async (text: string): Promise<boolean> => {
+    try {
+      await conversation.send({ text, recipient: recipient() });
+      return true;
+    } catch (cause) {
+      toast.error(`Error\n${normalizeErrorString(cause)}`, { persist: true });
+      return false;
+    }
+  };
+
+  const attach = async (file: File) => {
+    const uploaded = await uploads.upload({ file, subject: patient, operator: sender });
+    if (!uploaded) return;
+    try {
+      await conversation.send({ text: '', attachment: uploaded.attachment, recipient: recipient() });
+    } catch (cause) {
+      toast.error(`Error\n${normalizeErrorString(cause)}`, { persist: true });
+    }
+  };
+
+  return (
+    <Paper
+      variant="outlined"
+      sx={{ height: CHAT_PANEL_HEIGHT, display: 'flex', flexDirection: 'column', overflow: 'hidden' }}
+      aria-label={`Chat with ${title}`}
+      component="section"
+    >
+      <Box sx={{ px: 2, py: 1.5, borderBottom: 1, borderColor: 'divider' }}>
+        <Typography variant="h6" component="h2">
+          {title}
+        </Typography>
+      </Box>
+      {conversation.error && (
+        <Alert severity="error" sx={{ m: 1 }}>
+          {conversation.error}
+        </Alert>
+      )}
+      {conversation.loading ? (
+        <Box sx={{ flex: 1, display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
+          <CircularProgress aria-label="Loading..." />
+        </Box>
+      ) : (
+        <MessageList messages={conversation.messages} profile={sender} />
+      )}
+      <ChatInput
+        disabled={!sender}
+        onSend={send}
+        onAttach={sender && allowAttachments ? (file) => void attach(file) : undefined}
+      />
+      <UploadNotice state={uploads.state} onClose={uploads.dismiss} />
+    </Paper>
+  );
+}

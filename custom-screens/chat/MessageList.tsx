@@ -1,0 +1,43 @@
+import { useEffect, useMemo, useRef } from 'react';
+import { Box, Divider, Typography } from '@mui/material';
+import type { Communication, Reference } from '@medplum/fhirtypes';
+import { formatDateTime } from '../../data-provider/formatting';
+import { groupByTimeHeader, isOwnMessage } from './chatMessages';
+import { MessageBubble } from './MessageBubble';
+
+/** The scrolling list of messages under their time headers, kept scrolled to the newest. */
+export function MessageList({ messages, profile }: { messages: Communication[]; profile: Reference | undefined }) {
+  const groups = useMemo(() => groupByTimeHeader(messages), [messages]);
+  const end = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    end.current?.scrollIntoView?.({ block: 'end' });
+  }, [messages]);
+  return (
+    <Box
+      role="log"
+      aria-live="polite"
+      aria-label="Messages"
+      tabIndex={0}
+      sx={{ flex: 1, minHeight: 0, overflowY: 'auto', p: 2 }}
+    >
+      {messages.length === 0 && (
+        <Typography color="text.secondary" sx={{ textAlign: 'center', mt: 4 }}>
+          No messages yet.
+        </Typography>
+      )}
+      {groups.map((group) => (
+        <Box key={`${group.time}-${group.messages[0].id}`}>
+          <Divider sx={{ my: 1 }}>
+            <Typography variant="caption" color="text.secondary" data-testid="chat-time-header">
+              {formatDateTime(group.time)}
+            </Typography>
+          </Divider>
+          {group.messages.map((message) => (
+            <MessageBubble key={message.id} message={message} own={isOwnMessage(message, profile)} />
+          ))}
+        </Box>
+      ))}
+      <div ref={end} />
+    </Box>
+  );
+}

@@ -1,0 +1,43 @@
+import { Alert, Box, CircularProgress } from '@mui/material';
+import { useParams } from 'react-router-dom';
+import { formatHumanName } from '../../data-provider/formatting';
+import { useSession } from '../../src/shell';
+import { ChatPanel } from './ChatPanel';
+import { useChatPatient } from './useChatPatient';
+
+export const PROVIDER_NOT_FOUND = 'Error: Provider profile not found';
+
+/**
+ * Chat with a patient (app-spec §2.2): `/Patient/:patientId/communication[/:communicationId]` and
+ * `/communication/:id`. Staff write as their Practitioner profile; anyone else is told so.
+ */
+export function PatientChatPage() {
+  const params = useParams();
+  const session = useSession();
+  const chat = useChatPatient(params.patientId, params.communicationId ?? params.id);
+  const profile = session.profile;
+  if (profile && profile.resourceType !== 'Practitioner') {
+    return (
+      <Alert severity="error" sx={{ m: 2 }}>
+        {PROVIDER_NOT_FOUND}
+      </Alert>
+    );
+  }
+  if (chat.error) {
+    return (
+      <Alert severity="error" sx={{ m: 2 }}>
+        {chat.error}
+      </Alert>
+    );
+  }
+  if (chat.loading || !chat.patientId || !profile) return <CircularProgress aria-label="Loading..." sx={{ m: 2 }} />;
+  const sender = {
+    reference: `Practitioner/${profile.id}`,
+    display: formatHumanName(profile.name?.[0], { prefix: true }) || session.membership?.profile?.display,
+  };
+  return (
+    <Box sx={{ p: 2, maxWidth: 900 }}>
+      <ChatPanel title={chat.name ?? ''} patientId={chat.patientId} sender={sender} />
+    </Box>
+  );
+}

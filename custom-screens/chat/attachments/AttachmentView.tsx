@@ -1,0 +1,46 @@
+import { Box, Link, Stack, Typography } from '@mui/material';
+import AttachFileIcon from '@mui/icons-material/AttachFile';
+import type { Attachment } from '@medplum/fhirtypes';
+import { formatFileSize } from '../fileSize';
+import { useAttachmentUrl } from './useAttachmentUrl';
+
+function isImage(attachment: Attachment): boolean {
+  return (attachment.contentType ?? '').startsWith('image/');
+}
+
+function isPdf(attachment: Attachment): boolean {
+  return (attachment.contentType ?? '').split(';')[0].trim() === 'application/pdf';
+}
+
+/** An attachment: images and PDFs shown inline, anything else as a download link; with its size. */
+export function AttachmentView({ attachment, maxWidth = 360 }: { attachment: Attachment; maxWidth?: number }) {
+  const { src, error } = useAttachmentUrl(attachment.url);
+  const name = attachment.title ?? 'Attachment';
+  const size = formatFileSize(attachment.size);
+  return (
+    <Stack spacing={0.5} sx={{ maxWidth }}>
+      {src && isImage(attachment) && (
+        <Box component="img" src={src} alt={name} sx={{ maxWidth: '100%', maxHeight: 320, borderRadius: 1 }} />
+      )}
+      {src && isPdf(attachment) && (
+        <Box component="iframe" src={src} title={name} sx={{ width: maxWidth, height: 400, border: 0 }} />
+      )}
+      <Stack direction="row" spacing={0.5} alignItems="center">
+        <AttachFileIcon fontSize="small" aria-hidden />
+        {src ? (
+          <Link href={src} download={name} color="inherit" underline="always">
+            {name}
+          </Link>
+        ) : (
+          <Typography variant="body2">{name}</Typography>
+        )}
+        {size && <Typography variant="body2">({size})</Typography>}
+      </Stack>
+      {error && (
+        <Typography variant="body2" color="error">
+          The file could not be loaded.
+        </Typography>
+      )}
+    </Stack>
+  );
+}

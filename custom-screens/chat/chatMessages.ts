@@ -1,0 +1,159 @@
+import type { Communication, Reference } from '@medplum/fhirtypes';
+
+/** A message needs its own header when it comes this long after the one before it (or on another day). */
+export const TIME_HEADER_GAP_MS = 10 * 60 * 1000;
+
+export const UNKNOWN_SENDER = '[Unknown sender]';
+
+function sentTime(message: Communication): number {
+  const time = Date.parse(message.sent ?? message.meta?.lastUpdated ?? '');
+  return Number.isNaN(time) ? 0 : time;
+}
+
+function versionOf(message: Communication): number {
+  const updated = Date.parse(message.meta?.lastUpdated ?? '');
+  return Number.isNaN(updated) ? 0 : updated;
+}
+
+/**
+ * The conversation after `incoming` arrives (a reload, a notification or a message just sent):
+ * one entry per id, the later version winning, oldest first. A reload after a reconnect and a
+ * notification for the same message therefore never show it twice, and nothing already shown
+ * is dropped by a reload that raced a notification.
+ */
+export function mergeMessages(existing: readonly Communication[], incoming: readonly Communication[]): Communication[] {
+  const byId = new Map<string, Communication>();
+  for (const message of [...existing, ...incoming]) {
+    if (!message.id) continue;
+    const known = byId.get(message.id);
+    if (!known || versionOf(message) >= versionOf(known)) byId.set(message.id, message);
+  }
+  return [...byId.values()].sort((a, b) => sentTime(a) - sentTime(b) || (a.id ?? '').localeCompare(b.id ?? ''));
+}
+
+export interface MessageGroup {
+  /** When the first message of the group was sent (ISO), shown as the group's time header. */
+  time: string;
+  messages: Communication[];
+}
+
+function sameDay(a: number, b: number): boolean {
+  const first = new Date(a);
+  const second = new Date(b);
+  return (
+    first.getFullYear() === second.getFullYear() &&
+    first.getMonth() === second.getMonth() &&
+    first.getDate() === second.getDate()
+  );
+}
+
+/** Messages (oldest first) under time headers: a new header after a pause of 10 minutes or on a new day. */
+export function groupByTimeHeader(messages: readonly Communication[]): MessageGroup[] {
+  const groups: MessageGroup[] = [];
+  let previous: number | undefined;
+  for (const message of messages) {
+    const time = sentTime(message);
+    const current = groups.at(-1);
+    if (!current || previous === undefined || time - previous > TIME_HEADER_GAP_MS || !sameDay(previous, time)) {
+      groups.push({ time: message.sent ?? message.meta?.lastUpdated ?? '', messages: [message] });
+    } else {
+      current.messages.push(message);
+    }
+    previous = time;
+  }
+  return groups;
+}
+
+/** Is the message the signed-in profile's own (shown on the right with its "Delivered" time)? */
+export function isOwnMessage(message: Communication, profile: Reference | undefined): boolean {
+  return !!profile?.reference && message.sender?.reference === profile.reference;
+}
+
+/** Who sent it, as the sender reference names them; "[Unknown sender]" when it cannot be read. */
+export function senderName(message: Communication): string {
+  const display = message.sender?.display?.trim();
+  return display ? display : UNKNOWN_SENDER;
+}
+
+/** The text of a message: its contentString parts joined. */
+export function messageText(message: Communication): string {
+  return (message.payload ?? [])
+    .map((part) => part.contentString)
+    .filter((text): text is string => !!text)
+    .join('\n');
+}
+
+export interface NewMessageInput {
+  text: string;
+  sender: Reference;
+  patient: Reference;
+  /** Whom it is for: the patient for staff messages, the clinician a patient answers. */
+  recipient?: Reference;
+  attachment?: NonNullable<Communication['payload']>[number]['contentAttachment'];
+  now?: Date;
+}
+
+/**
+ * A chat message (app-spec §3): in progress until read, from the signed-in profile, about the
+ * patient, to the recipient, sent now, with the text (and an attachment) as payload.
+ */
+export function newChatMessage(input: NewMessageInput): Communication {
+  const payload: NonNullable<Communication['payload']> = [];
+  const text = input.text.trim();
+  if (text) payload.push({ contentString: text });
+  if (input.attachment) payload.push({ contentAttachment: input.attachment });
+  return {
+    resourceType: 'Communication',
+    status: 'in-progress',
+    sender: input.sender as Communication['sender'],
+    subject: input.patient as Communication['subject'],
+    ...(input.recipient ? { recipient: [input.recipient as NonNullable<Communication['recipient']>[number]] } : {}),
+    sent: (input.now ?? new Date()).toISOString(),
+    payload,
+  };
+}
+
+/** The search of a patient's conversation (app-spec §7 'Chat'): by subject, newest first. */
+export function conversationQuery(patientId: string): string {
+  return `subject=Patient/${patientId}&_sort=-sent&_count=100`;
+}
+
+/** The realtime criteria of a patient's conversation (every message about the patient). */
+export function conversationCriteria(patientId: string): string {
+  return `Communication?subject=Patient/${patientId}`;
+}
+
+/**
+ * Whom a new message goes to: staff write to the patient; a patient answers whoever of the clinic
+ * wrote to them last (so it shows in that clinician's unread mail), else the message only has its
+ * subject.
+ */
+export function replyRecipient(
+  messages: readonly Communication[],
+  sender: Reference | undefined,
+  patient: Reference,
+): Reference | undefined {
+  if (sender?.reference !== patient.reference) return patient;
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const from = messages[index].sender;
+    if (from?.reference && from.reference !== patient.reference)
+      return { reference: from.reference, display: from.display };
+  }
+  return undefined;
+}
+
+/** Messages to `profile` not yet marked read (status other than completed): opening the conversation reads them. */
+export function unreadFor(messages: readonly Communication[], profile: Reference | undefined): Communication[] {
+  if (!profile?.reference) return [];
+  return messages.filter(
+    (message) =>
+      message.status !== 'completed' &&
+      message.sender?.reference !== profile.reference &&
+      (message.recipient ?? []).some((recipient) => recipient.reference === profile.reference),
+  );
+}
+
+/** The message as read: completed, received now (app-spec §3 'received'). */
+export function markedRead(message: Communication, now = new Date()): Communication {
+  return { ...message, status: 'completed', received: message.received ?? now.toISOString() };
+}

@@ -1,0 +1,65 @@
+import type { ReactNode } from 'react';
+import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
+import { AppBar, Box, Button, Stack, Toolbar, Typography } from '@mui/material';
+import LocalHospitalIcon from '@mui/icons-material/LocalHospital';
+import type { Reference } from '@medplum/fhirtypes';
+import { formatHumanName } from '../../../data-provider/formatting';
+import { SIGN_IN_PATH, useSession, useShellClient } from '../../../src/shell';
+import { PatientMessages } from './PatientMessages';
+
+/** The portal's home, where a patient lands after signing in. */
+export const PORTAL_HOME = '/';
+
+/**
+ * What a patient sees (instead of the staff shell): a plain header with links to their messages
+ * and their own record, and sign out. Their messages are the home page; other pages (their record)
+ * are the ordinary screens, which their access policy limits to their own data.
+ */
+export function PatientPortalLayout({ children, patient: profile }: { children?: ReactNode; patient: Reference }) {
+  const client = useShellClient();
+  const session = useSession();
+  const name = session.profile?.resourceType === 'Patient' ? formatHumanName(session.profile.name?.[0]) : '';
+  const patient: Reference = { reference: profile.reference, display: name || profile.display };
+  const navigate = useNavigate();
+  const location = useLocation();
+  const patientId = (patient.reference ?? '').replace(/^Patient\//, '');
+  const home = location.pathname === PORTAL_HOME || location.pathname === '/messages';
+  return (
+    <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
+      <AppBar position="static" color="default" elevation={0} sx={{ borderBottom: 1, borderColor: 'divider' }}>
+        <Toolbar sx={{ gap: 1 }}>
+          <LocalHospitalIcon color="primary" titleAccess="Hearth EMR" />
+          <Typography variant="h6" component="span" sx={{ fontWeight: 600, mr: 2 }}>
+            Hearth EMR
+          </Typography>
+          <Stack direction="row" spacing={1} component="nav" aria-label="Patient portal" sx={{ flexGrow: 1 }}>
+            <Button component={RouterLink} to={PORTAL_HOME} aria-current={home ? 'page' : undefined}>
+              My messages
+            </Button>
+            <Button
+              component={RouterLink}
+              to={`/Patient/${patientId}`}
+              aria-current={location.pathname.startsWith(`/Patient/${patientId}`) ? 'page' : undefined}
+            >
+              My record
+            </Button>
+          </Stack>
+          <Typography variant="body2" sx={{ display: { xs: 'none', sm: 'block' } }}>
+            {patient.display}
+          </Typography>
+          <Button
+            onClick={async () => {
+              await client.signOut();
+              navigate(SIGN_IN_PATH);
+            }}
+          >
+            Sign out
+          </Button>
+        </Toolbar>
+      </AppBar>
+      <Box component="main" sx={{ flexGrow: 1, p: 2, maxWidth: 900, width: '100%', mx: 'auto' }}>
+        {home ? <PatientMessages patient={patient} /> : children}
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,139 @@
+import { Link as RouterLink } from 'react-router-dom';
+import {
+  Alert,
+  Box,
+  Chip,
+  CircularProgress,
+  List,
+  ListItem,
+  ListItemButton,
+  ListItemText,
+  Paper,
+  Stack,
+  Typography,
+} from '@mui/material';
+import type { CodeableConcept, Patient, Task } from '@medplum/fhirtypes';
+import { formatCodeableConcept, formatDate, getDisplayString } from '../../data-provider/formatting';
+import { StatusBadge } from '../../src/datatypes/StatusBadge';
+import { useSession } from '../../src/shell/useSession';
+import { byDueDate, isForMyRoles, taskPath } from './myTaskRules';
+import { dueDateState } from './taskDueDate';
+import { useMyTasks } from './useMyTasks';
+
+// Darker shades in light mode and lighter ones in dark mode keep the chip text at WCAG AA contrast.
+const DUE_COLORS = {
+  overdue: { light: ['#ffdcdc', '#8f1111'], dark: ['#6b1a1a', '#ffd0d0'] },
+  today: { light: ['#fff1c2', '#6b4c00'], dark: ['#5a4500', '#ffe8a3'] },
+  soon: { light: ['#fff1c2', '#6b4c00'], dark: ['#5a4500', '#ffe8a3'] },
+  later: { light: ['#e8e8e8', '#333333'], dark: ['#444444', '#eeeeee'] },
+} as const;
+
+/** The due date as a coloured word: overdue (red), today or within 3 days (yellow), later (grey). */
+export function DueChip({ due }: { due: string | undefined }) {
+  const state = dueDateState(due);
+  if (state === 'none') return null;
+  const label =
+    state === 'overdue' ? `Overdue · ${formatDate(due)}` : state === 'today' ? 'Due today' : `Due ${formatDate(due)}`;
+  const colors = DUE_COLORS[state];
+  return (
+    <Chip
+      size="small"
+      label={label}
+      data-due={state}
+      sx={(theme) => {
+        const [background, text] = theme.palette.mode === 'dark' ? colors.dark : colors.light;
+        return { bgcolor: background, color: text, fontWeight: 600 };
+      }}
+    />
+  );
+}
+
+function TaskRow({ task, patients, note }: { task: Task; patients: Map<string, Patient>; note?: string }) {
+  const patient = task.for?.reference ? patients.get(task.for.reference) : undefined;
+  const who = patient ? getDisplayString(patient) : (task.for?.display ?? task.for?.reference ?? 'No patient');
+  return (
+    <ListItem disablePadding divider>
+      <ListItemButton component={RouterLink} to={taskPath(task)}>
+        <ListItemText
+          primary={
+            <Stack direction="row" spacing={1} alignItems="center" flexWrap="wrap" useFlexGap>
+              <span>{formatCodeableConcept(task.code) || task.description || 'Task'}</span>
+              <StatusBadge status={task.status} />
+              <DueChip due={task.restriction?.period?.end} />
+              {note && <Chip size="small" variant="outlined" label={note} />}
+            </Stack>
+          }
+          secondary={[who, task.businessStatus ? formatCodeableConcept(task.businessStatus) : undefined]
+            .filter(Boolean)
+            .join(' · ')}
+          slotProps={{ primary: { component: 'div' }, secondary: { component: 'div' } }}
+        />
+      </ListItemButton>
+    </ListItem>
+  );
+}
+
+function roleNote(task: Task, roles: CodeableConcept[]): string {
+  return isForMyRoles(task, roles) === 'role'
+    ? `For your role: ${formatCodeableConcept(task.performerType?.[0])}`
+    : 'Anyone';
+}
+
+/** `/tasks`: the signed-in clinician's work list — their open tasks and the unassigned ones for their roles, due first. */
+export function MyTasksPage() {
+  const session = useSession();
+  const me = session.profile ? `${session.profile.resourceType}/${session.profile.id}` : undefined;
+  const tasks = useMyTasks(me);
+  if (session.loading || tasks.isPending) {
+    return tasks.isError ? null : <CircularProgress aria-label="Loading..." sx={{ m: 2 }} />;
+  }
+  if (tasks.error)
+    return (
+      <Alert severity="error" sx={{ m: 2 }}>
+        {tasks.error.message}
+      </Alert>
+    );
+  const { mine, unassigned, roles, patients } = tasks.data;
+  const open = [...mine].sort((a, b) => byDueDate(a, b));
+  const claimable = unassigned.filter((task) => isForMyRoles(task, roles)).sort((a, b) => byDueDate(a, b));
+  return (
+    <Box sx={{ p: { xs: 1, sm: 2 }, maxWidth: 900 }}>
+      <Typography variant="h5" component="h1" sx={{ mb: 2 }}>
+        My tasks
+      </Typography>
+      <Paper variant="outlined" component="section" aria-labelledby="mine-heading" sx={{ mb: 2 }}>
+        <Typography id="mine-heading" variant="h6" component="h2" sx={{ px: 2, pt: 1.5 }}>
+          Assigned to me ({open.length})
+        </Typography>
+        {open.length === 0 ? (
+          <Typography sx={{ px: 2, pb: 2 }}>Nothing assigned to you is open.</Typography>
+        ) : (
+          <List aria-label="Assigned to me">
+            {open.map((task) => (
+              <TaskRow key={task.id} task={task} patients={patients} />
+            ))}
+          </List>
+        )}
+      </Paper>
+      <Paper variant="outlined" component="section" aria-labelledby="unassigned-heading">
+        <Typography id="unassigned-heading" variant="h6" component="h2" sx={{ px: 2, pt: 1.5 }}>
+          Unassigned, for my roles ({claimable.length})
+        </Typography>
+        {roles.length === 0 && (
+          <Typography variant="body2" color="text.secondary" sx={{ px: 2 }}>
+            You have no PractitionerRole yet, so only tasks that name no role are listed.
+          </Typography>
+        )}
+        {claimable.length === 0 ? (
+          <Typography sx={{ px: 2, pb: 2 }}>No unassigned tasks for you.</Typography>
+        ) : (
+          <List aria-label="Unassigned, for my roles">
+            {claimable.map((task) => (
+              <TaskRow key={task.id} task={task} patients={patients} note={roleNote(task, roles)} />
+            ))}
+          </List>
+        )}
+      </Paper>
+    </Box>
+  );
+}

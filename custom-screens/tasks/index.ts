@@ -1,0 +1,4 @@
+// Public surface of custom-screens/tasks (app-spec §2.4, §4, §7).
+export { TaskPage } from './TaskPage';
+export { MyTasksPage } from './MyTasksPage';
+export { ResourceTasks } from './ResourceTasks';

@@ -1,0 +1,31 @@
+import { Typography } from '@mui/material';
+import { formatDateTime } from '../../data-provider/formatting';
+import type { DraftStatus } from './useDraftAutosave';
+
+/** Where the draft stands, in words (a failed save says the answers are still here). */
+export function DraftStatusLine({ status }: { status: DraftStatus }) {
+  let text = '';
+  let color: 'text.secondary' | 'error' = 'text.secondary';
+  switch (status.state) {
+    case 'pending':
+      text = 'Unsaved changes…';
+      break;
+    case 'saving':
+      text = 'Saving draft…';
+      break;
+    case 'saved':
+      text = `Draft saved ${formatDateTime(status.at)}`;
+      break;
+    case 'error':
+      text = `Draft not saved: ${status.message}. Your answers are kept on this page; the next change tries again.`;
+      color = 'error';
+      break;
+    default:
+      text = 'A draft is saved as you type.';
+  }
+  return (
+    <Typography variant="body2" color={color} role="status" aria-live="polite" data-testid="draft-status">
+      {text}
+    </Typography>
+  );
+}

@@ -1,0 +1,101 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { QuestionnaireResponse } from '@medplum/fhirtypes';
+import { useFhirClient } from '../../src/resources/useFhirClient';
+import { DRAFT_SAVE_DELAY_MS } from './draftRules';
+
+export type DraftStatus =
+  | { state: 'idle' }
+  | { state: 'pending' }
+  | { state: 'saving' }
+  | { state: 'saved'; at: string }
+  | { state: 'error'; message: string };
+
+/**
+ * Saves the in-progress response a moment after the last change: created on the first save,
+ * updated afterwards. Saves run one at a time; a change during a save is saved right after it.
+ * A failed save keeps the answers on the page and is retried with the next change (or `flush`).
+ */
+export function useDraftAutosave(initial: QuestionnaireResponse | undefined) {
+  const client = useFhirClient();
+  const [status, setStatus] = useState<DraftStatus>(
+    initial ? { state: 'saved', at: initial.meta?.lastUpdated ?? '' } : { state: 'idle' },
+  );
+  const saved = useRef<QuestionnaireResponse | undefined>(initial);
+  const waiting = useRef<QuestionnaireResponse | undefined>(undefined);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const running = useRef<Promise<void> | undefined>(undefined);
+  const stopped = useRef(false);
+
+  const saveNow = useCallback(async (): Promise<void> => {
+    if (running.current) {
+      await running.current;
+      if (waiting.current) return saveNow();
+      return;
+    }
+    const next = waiting.current;
+    if (!next) return;
+    waiting.current = undefined;
+    setStatus({ state: 'saving' });
+    const work = (async () => {
+      try {
+        const body: QuestionnaireResponse = saved.current?.id
+          ? { ...next, id: saved.current.id, meta: undefined }
+          : { ...next, id: undefined, meta: undefined };
+        const result = body.id ? await client.updateResource(body) : await client.createResource(body);
+        saved.current = result;
+        if (!stopped.current) setStatus({ state: 'saved', at: result.meta?.lastUpdated ?? new Date().toISOString() });
+      } catch (error) {
+        // Keep the unsaved version so the next change or flush tries again.
+        waiting.current ??= next;
+        if (!stopped.current)
+          setStatus({ state: 'error', message: error instanceof Error ? error.message : String(error) });
+      }
+    })();
+    running.current = work;
+    await work;
+    running.current = undefined;
+  }, [client]);
+
+  const schedule = useCallback(
+    (response: QuestionnaireResponse) => {
+      waiting.current = response;
+      setStatus({ state: 'pending' });
+      clearTimeout(timer.current);
+      timer.current = setTimeout(() => void saveNow(), DRAFT_SAVE_DELAY_MS);
+    },
+    [saveNow],
+  );
+
+  /** Saves what is waiting now and resolves with the stored draft (submit uses it). */
+  const flush = useCallback(async (): Promise<QuestionnaireResponse | undefined> => {
+    clearTimeout(timer.current);
+    if (running.current) await running.current;
+    if (waiting.current) await saveNow();
+    return saved.current;
+  }, [saveNow]);
+
+  /** After submit: the draft is now the completed response; stop saving. */
+  const reset = useCallback(() => {
+    clearTimeout(timer.current);
+    waiting.current = undefined;
+    saved.current = undefined;
+    setStatus({ state: 'idle' });
+  }, []);
+
+  useEffect(() => {
+    stopped.current = false;
+    const beforeUnload = (event: BeforeUnloadEvent) => {
+      if (waiting.current) event.preventDefault();
+    };
+    window.addEventListener('beforeunload', beforeUnload);
+    return () => {
+      // Leaving the page: save what is waiting at once rather than dropping it.
+      window.removeEventListener('beforeunload', beforeUnload);
+      clearTimeout(timer.current);
+      if (waiting.current) void saveNow();
+      stopped.current = true;
+    };
+  }, [saveNow]);
+
+  return { status, schedule, flush, reset, saved };
+}

@@ -1,0 +1,451 @@
+import type { Patient, Practitioner, ProjectMembership, Reference, Resource } from '@medplum/fhirtypes';
+import type { RepositorySession, RequestContext } from '../fhir/repository';
+import { parseSearchRequest } from '../search/searchRequest';
+import { BinaryStorage, createBinary } from '../binary';
+import { systemAuthor } from '../definitions/loadDefinitions';
+import { LAB_PROCEDURE_CATEGORY } from '../../config/clinical/chartTabs';
+import {
+  BLOOD_PRESSURE,
+  DIASTOLIC,
+  LOINC_SYSTEM,
+  SINGLE_VITALS,
+  SYSTOLIC,
+  UCUM_SYSTEM,
+  VITAL_SIGNS_CATEGORY,
+  type VitalKey,
+} from '../../config/clinical/vitals';
+
+const SNOMED = 'http://snomed.info/sct';
+const RXNORM = 'http://www.nlm.nih.gov/research/umls/rxnorm';
+const DAY = 24 * 60 * 60 * 1000;
+
+export interface DemoClinicalSummary {
+  resources: number;
+  /** The patient with the long vitals history (the patient account's own record). */
+  vitalsPatientId?: string;
+}
+
+const LABS = [
+  { code: '57698-3', display: 'Lipid panel with direct LDL' },
+  { code: '4548-4', display: 'Hemoglobin A1c/Hemoglobin.total in Blood' },
+  { code: '58410-2', display: 'CBC panel - Blood by Automated count' },
+  { code: '24323-8', display: 'Comprehensive metabolic panel' },
+];
+const MEDICATIONS = [
+  { code: '314076', display: 'lisinopril 10 MG Oral Tablet', dosage: '1 tablet by mouth once daily' },
+  { code: '860975', display: 'metformin hydrochloride 500 MG Oral Tablet', dosage: '1 tablet twice daily with meals' },
+  { code: '617314', display: 'atorvastatin 10 MG Oral Tablet', dosage: '1 tablet at bedtime' },
+];
+const ALLERGIES = [
+  { code: '91936005', display: 'Allergy to penicillin', reaction: 'Hives' },
+  { code: '91935009', display: 'Allergy to peanuts', reaction: 'Swelling of lips' },
+  { code: '300913006', display: 'Shellfish allergy', reaction: 'Nausea and vomiting' },
+];
+const PROBLEMS = [
+  { code: '59621000', display: 'Essential hypertension' },
+  { code: '44054006', display: 'Diabetes mellitus type 2' },
+  { code: '195967001', display: 'Asthma' },
+];
+const DEVICES = [
+  { code: '706767009', display: 'Patient data recorder', name: 'Home blood pressure monitor' },
+  { code: '337414009', display: 'Blood glucose meters', name: 'Continuous glucose monitor' },
+];
+const CARE_PLANS = ['Hypertension follow-up plan', 'Diabetes self-management plan', 'Asthma action plan'];
+
+// A one-page PDF ("Discharge summary"), small enough to write here; shown inline by the chart.
+const DISCHARGE_PDF = [
+  '%PDF-1.4',
+  '1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj',
+  '2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj',
+  '3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 200]/Contents 4 0 R/Resources<</Font<</F1 5 0 R>>>>>>endobj',
+  '4 0 obj<</Length 88>>stream',
+  'BT /F1 18 Tf 40 150 Td (Discharge summary - Demo Clinic) Tj 0 -30 Td (Stable, follow up in 2 weeks.) Tj ET',
+  'endstream endobj',
+  '5 0 obj<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>endobj',
+  'trailer<</Root 1 0 R>>',
+  '%%EOF',
+].join('\n');
+
+// The seed's references point at resources of the right type by construction: typed loosely.
+const ref = (resource: Resource, display?: string): Reference<never> => ({
+  reference: `${resource.resourceType}/${resource.id}`,
+  ...(display ? { display } : {}),
+});
+
+function patientName(patient: Patient): string {
+  const name = patient.name?.[0];
+  return [...(name?.given ?? []), name?.family].filter(Boolean).join(' ');
+}
+
+/**
+ * What makes every chart tab show something on a fresh start (issue 15): for each of the clinic's
+ * patients tasks, messages, appointments, lab orders, devices, documents, care plans, allergies,
+ * problems and medications; for the patient account's own record a long vitals history. Dates
+ * are relative to `now`, so "upcoming" stays upcoming whenever the demo is started.
+ */
+export async function seedDemoClinicalData(
+  session: RepositorySession,
+  options: { projectId: string; dataDir: string; now?: Date },
+): Promise<DemoClinicalSummary> {
+  const ctx: RequestContext = { projectId: options.projectId, author: systemAuthor };
+  const now = options.now ?? new Date();
+  const at = (days: number, hour = 9) => {
+    const date = new Date(now.getTime() + days * DAY);
+    date.setUTCHours(hour, 0, 0, 0);
+    return date.toISOString();
+  };
+  const day = (days: number) => at(days).slice(0, 10);
+  const storage = BinaryStorage.inDataDir(options.dataDir);
+  let count = 0;
+  // Loosely typed input (seed literals), checked by the server's validation on create.
+  const create = async (resource: { resourceType: string } & Record<string, unknown>) => {
+    count++;
+    return (await session.create(ctx, resource as unknown as Resource)) as Resource & Record<string, unknown>;
+  };
+  const inProject = <T extends Resource>(resources: Resource[]) =>
+    resources.filter((resource) => resource.meta?.project === options.projectId) as T[];
+  const search = async <T extends Resource>(type: string, query: Record<string, string>) =>
+    inProject<T>((await session.search(parseSearchRequest(type, query, session.registry))).resources);
+
+  await session.flush();
+  const patients = (await search<Patient>('Patient', { _count: '50', _sort: '_id' })).slice(0, 10);
+  const practitioners = await search<Practitioner>('Practitioner', { _count: '50' });
+  const alice = practitioners.find((p) => p.telecom?.some((t) => t.value?.startsWith('alice@')));
+  const memberships = await search<ProjectMembership>('ProjectMembership', { _count: '50' });
+  const portalPatientId = memberships
+    .map((m) => m.profile?.reference ?? '')
+    .find((reference) => reference.startsWith('Patient/'))
+    ?.slice('Patient/'.length);
+  if (!alice || patients.length === 0) return { resources: 0 };
+  const aliceRef = ref(alice, 'Dr. Alice Carter');
+
+  for (const [index, patient] of patients.entries()) {
+    const patientRef = ref(patient, patientName(patient));
+    const pick = <T>(list: readonly T[], offset = 0) => list[(index + offset) % list.length];
+
+    const carePlan = await create({
+      resourceType: 'CarePlan',
+      status: 'active',
+      intent: 'plan',
+      title: pick(CARE_PLANS),
+      category: [{ coding: [{ system: SNOMED, code: '734163000', display: 'Care plan' }] }],
+      subject: patientRef,
+      period: { start: day(-30 - index) },
+      author: aliceRef,
+      description: 'Review home readings at each visit; adjust medication if above target.',
+    });
+    const lab = LABS[index % LABS.length];
+    const order = await create({
+      resourceType: 'ServiceRequest',
+      status: index % 3 === 2 ? 'completed' : 'active',
+      intent: 'order',
+      priority: index === 0 ? 'stat' : 'routine',
+      category: [{ coding: [LAB_PROCEDURE_CATEGORY] }],
+      code: { coding: [{ system: LOINC_SYSTEM, code: lab.code, display: lab.display }], text: lab.display },
+      subject: patientRef,
+      requester: aliceRef,
+      authoredOn: at(-2 - index),
+    });
+    const report = (await search('DiagnosticReport', { subject: `Patient/${patient.id}`, _count: '1' }))[0];
+
+    await create({
+      resourceType: 'Task',
+      status: 'ready',
+      intent: 'order',
+      priority: index === 0 ? 'urgent' : 'routine',
+      code: { text: report ? 'Review lab results' : 'Review lab order' },
+      description: `Review ${lab.display}`,
+      focus: report ? ref(report) : ref(order),
+      for: patientRef,
+      owner: aliceRef,
+      requester: aliceRef,
+      authoredOn: at(-1 - index),
+      restriction: { period: { end: day(3 + index) } },
+    });
+    await create({
+      resourceType: 'Task',
+      status: 'in-progress',
+      intent: 'order',
+      code: { text: 'Care plan follow-up' },
+      description: `Follow up on the ${String(carePlan.title).toLowerCase()}`,
+      focus: ref(carePlan),
+      for: patientRef,
+      requester: aliceRef,
+      authoredOn: at(-3 - index),
+      restriction: { period: { end: day(7 + index) } },
+    });
+    await create({
+      resourceType: 'Task',
+      status: index % 2 ? 'completed' : 'requested',
+      intent: 'order',
+      code: { text: 'Call patient to confirm appointment' },
+      for: patientRef,
+      ...(index % 2 ? { owner: aliceRef } : {}),
+      authoredOn: at(-4 - index),
+      restriction: { period: { end: day(1 + index) } },
+    });
+
+    await create({
+      resourceType: 'Appointment',
+      status: 'booked',
+      description: 'Follow-up visit',
+      serviceType: [{ text: 'General practice' }],
+      start: at(2 + index, 14),
+      end: new Date(Date.parse(at(2 + index, 14)) + 30 * 60 * 1000).toISOString(),
+      participant: [
+        { actor: patientRef, status: 'accepted' },
+        { actor: aliceRef, status: 'accepted' },
+      ],
+    });
+    await create({
+      resourceType: 'Appointment',
+      status: 'proposed',
+      description: 'Annual wellness visit',
+      serviceType: [{ text: 'Preventive care' }],
+      start: at(30 + index, 10),
+      end: new Date(Date.parse(at(30 + index, 10)) + 45 * 60 * 1000).toISOString(),
+      participant: [
+        { actor: patientRef, status: 'needs-action' },
+        { actor: aliceRef, status: 'accepted' },
+      ],
+    });
+    await create({
+      resourceType: 'Appointment',
+      status: 'fulfilled',
+      description: 'Blood pressure check',
+      start: at(-20 - index, 11),
+      end: new Date(Date.parse(at(-20 - index, 11)) + 15 * 60 * 1000).toISOString(),
+      participant: [
+        { actor: patientRef, status: 'accepted' },
+        { actor: aliceRef, status: 'accepted' },
+      ],
+    });
+
+    const device = pick(DEVICES);
+    if (index % 2 === 0) {
+      await create({
+        resourceType: 'Device',
+        status: 'active',
+        deviceName: [{ name: device.name, type: 'user-friendly-name' }],
+        type: { coding: [{ system: SNOMED, code: device.code, display: device.display }], text: device.display },
+        patient: patientRef,
+        manufacturer: 'Demo Devices Inc.',
+        expirationDate: day(365),
+      });
+    } else {
+      await create({
+        resourceType: 'DeviceRequest',
+        status: 'active',
+        intent: 'order',
+        codeCodeableConcept: { text: device.name },
+        subject: patientRef,
+        requester: aliceRef,
+        authoredOn: at(-5),
+      });
+    }
+
+    const letter = `Referral letter for ${patientName(patient)}\n\nPlease see this patient for ${pick(PROBLEMS).display.toLowerCase()}.\n\nDr. Alice Carter, Demo Clinic`;
+    const letterBinary = await createBinary(
+      storage,
+      session,
+      ctx,
+      { contentType: 'text/plain', filename: 'referral-letter.txt', securityContext: patientRef },
+      letter,
+    );
+    count++;
+    await create({
+      resourceType: 'DocumentReference',
+      status: 'current',
+      type: { coding: [{ system: LOINC_SYSTEM, code: '57133-1', display: 'Referral note' }], text: 'Referral note' },
+      subject: patientRef,
+      date: at(-6 - index),
+      author: [aliceRef],
+      description: 'Referral letter',
+      content: [
+        {
+          attachment: {
+            contentType: 'text/plain',
+            url: `Binary/${letterBinary.id}`,
+            title: 'referral-letter.txt',
+            size: Buffer.byteLength(letter),
+          },
+        },
+      ],
+    });
+    if (index === 0 || patient.id === portalPatientId) {
+      const pdf = await createBinary(
+        storage,
+        session,
+        ctx,
+        { contentType: 'application/pdf', filename: 'discharge-summary.pdf', securityContext: patientRef },
+        DISCHARGE_PDF,
+      );
+      count++;
+      await create({
+        resourceType: 'DocumentReference',
+        status: 'current',
+        type: {
+          coding: [{ system: LOINC_SYSTEM, code: '18842-5', display: 'Discharge summary' }],
+          text: 'Discharge summary',
+        },
+        subject: patientRef,
+        date: at(-40),
+        author: [aliceRef],
+        description: 'Discharge summary',
+        content: [
+          {
+            attachment: {
+              contentType: 'application/pdf',
+              url: `Binary/${pdf.id}`,
+              title: 'discharge-summary.pdf',
+              size: Buffer.byteLength(DISCHARGE_PDF),
+            },
+          },
+        ],
+      });
+    }
+
+    const allergy = pick(ALLERGIES);
+    await create({
+      resourceType: 'AllergyIntolerance',
+      clinicalStatus: {
+        coding: [{ system: 'http://terminology.hl7.org/CodeSystem/allergyintolerance-clinical', code: 'active' }],
+      },
+      verificationStatus: {
+        coding: [
+          { system: 'http://terminology.hl7.org/CodeSystem/allergyintolerance-verification', code: 'confirmed' },
+        ],
+      },
+      code: { coding: [{ system: SNOMED, code: allergy.code, display: allergy.display }], text: allergy.display },
+      patient: patientRef,
+      onsetDateTime: day(-400 - index * 30),
+      reaction: [{ manifestation: [{ text: allergy.reaction }] }],
+    });
+    const problem = pick(PROBLEMS);
+    await create({
+      resourceType: 'Condition',
+      clinicalStatus: {
+        coding: [{ system: 'http://terminology.hl7.org/CodeSystem/condition-clinical', code: 'active' }],
+      },
+      category: [
+        {
+          coding: [
+            {
+              system: 'http://terminology.hl7.org/CodeSystem/condition-category',
+              code: 'problem-list-item',
+              display: 'Problem List Item',
+            },
+          ],
+        },
+      ],
+      code: { coding: [{ system: SNOMED, code: problem.code, display: problem.display }], text: problem.display },
+      subject: patientRef,
+      onsetDateTime: day(-700 - index * 20),
+    });
+    const medication = pick(MEDICATIONS);
+    await create({
+      resourceType: 'MedicationRequest',
+      status: 'active',
+      intent: 'order',
+      medicationCodeableConcept: {
+        coding: [{ system: RXNORM, code: medication.code, display: medication.display }],
+        text: medication.display,
+      },
+      subject: patientRef,
+      requester: aliceRef,
+      authoredOn: at(-10 - index),
+      dosageInstruction: [{ text: medication.dosage }],
+    });
+
+    // Messages both ways; the ones to Alice not yet completed count as unread in her header.
+    await create({
+      resourceType: 'Communication',
+      status: 'completed',
+      subject: patientRef,
+      sender: aliceRef,
+      recipient: [patientRef],
+      sent: at(-2, 10),
+      payload: [{ contentString: 'Your lab order is in. Please come in fasting tomorrow morning.' }],
+    });
+    await create({
+      resourceType: 'Communication',
+      status: 'in-progress',
+      ...(index === 0 ? { priority: 'urgent' } : {}),
+      subject: patientRef,
+      sender: patientRef,
+      recipient: [aliceRef],
+      sent: at(-1, 16),
+      payload: [
+        {
+          contentString:
+            index === 0
+              ? 'My home blood pressure readings are above 160 this week. Should I come in sooner?'
+              : 'Thank you, I will be there.',
+        },
+      ],
+    });
+  }
+
+  const vitalsPatient = patients.find((p) => p.id === portalPatientId) ?? patients[0];
+  count += await seedVitalsHistory(create, ref(vitalsPatient, patientName(vitalsPatient)), at);
+  return { resources: count, vitalsPatientId: vitalsPatient.id };
+}
+
+/** Twelve monthly visits of every vital (8 Observations each): trends worth looking at. */
+async function seedVitalsHistory(
+  create: (resource: { resourceType: string } & Record<string, unknown>) => Promise<Resource>,
+  subject: Reference,
+  at: (days: number, hour?: number) => string,
+): Promise<number> {
+  const VISITS = 12;
+  const wave = (visit: number, base: number, spread: number) =>
+    Math.round((base + spread * Math.sin(visit / 2) + (visit % 3) - 1) * 10) / 10;
+  const values = (visit: number): Partial<Record<VitalKey, number>> => ({
+    heartRate: Math.round(wave(visit, 76, 8)),
+    temperature: wave(visit, 36.8, 0.3),
+    respiratoryRate: Math.round(wave(visit, 15, 2)),
+    height: 172,
+    weight: wave(visit, 88 - visit * 0.6, 1),
+    bmi: Math.round(((88 - visit * 0.6) / 1.72 ** 2) * 10) / 10,
+    oxygen: Math.round(wave(visit, 97, 1.5)),
+  });
+  let created = 0;
+  for (let visit = 0; visit < VISITS; visit++) {
+    const effectiveDateTime = at(-30 * (VISITS - visit), 10);
+    const base = {
+      resourceType: 'Observation' as const,
+      status: 'final' as const,
+      category: [{ coding: [VITAL_SIGNS_CATEGORY] }],
+      subject,
+      effectiveDateTime,
+    };
+    const quantity = (value: number, unit: string) => ({ value, unit, system: UCUM_SYSTEM, code: unit });
+    await create({
+      ...base,
+      code: { coding: [{ system: LOINC_SYSTEM, code: BLOOD_PRESSURE.code, display: BLOOD_PRESSURE.display }] },
+      component: [
+        {
+          code: { coding: [{ system: LOINC_SYSTEM, code: SYSTOLIC.code, display: SYSTOLIC.display }] },
+          valueQuantity: quantity(Math.round(wave(visit, 148 - visit * 2, 6)), SYSTOLIC.unit),
+        },
+        {
+          code: { coding: [{ system: LOINC_SYSTEM, code: DIASTOLIC.code, display: DIASTOLIC.display }] },
+          valueQuantity: quantity(Math.round(wave(visit, 94 - visit, 4)), DIASTOLIC.unit),
+        },
+      ],
+    });
+    created++;
+    const readings = values(visit);
+    for (const vital of SINGLE_VITALS) {
+      const value = readings[vital.key];
+      if (value === undefined) continue;
+      await create({
+        ...base,
+        code: { coding: [{ system: LOINC_SYSTEM, code: vital.code, display: vital.display }], text: vital.label },
+        valueQuantity: quantity(value, vital.unit),
+      });
+      created++;
+    }
+  }
+  return created;
+}
