@@ -111,6 +111,8 @@ describe('DoseSpot bots through the real server and sandbox', () => {
     const bots = await http<any>('GET', 'fhir/R4/Bot?_count=10', { token: owner.tokens.access_token });
     expect(bots.body.entry).toHaveLength(3);
     for (const { resource: bot } of bots.body.entry) {
+      // Only the sandbox's globals: no Node module system or Buffer in the shipped scripts.
+      expect(bot.code).not.toMatch(/\bBuffer\b|\brequire\(|\bprocess\./);
       const found = await http<any>('GET', `fhir/R4/ProjectMembership?profile=Bot/${bot.id}`, {
         token: owner.tokens.access_token,
       });
