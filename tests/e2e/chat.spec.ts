@@ -1,5 +1,6 @@
 import { deflateSync } from 'node:zlib';
 import { expect, test, type Browser, type Page, type WebSocketRoute } from '@playwright/test';
+import { injectAxe } from './axeInjection';
 import { api, main, rawApi, signInAs } from './consoleSupport';
 
 /**
@@ -31,7 +32,7 @@ async function setScheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
 
 /** Serious and critical axe-core findings on the page. */
 async function seriousViolations(page: Page, context: string): Promise<string[]> {
-  await page.addScriptTag({ path: 'node_modules/axe-core/axe.min.js' });
+  await injectAxe(page);
   return page.evaluate(async (selector) => {
     type Result = { violations: { id: string; impact: string; nodes: { target: string[] }[] }[] };
     const axe = (window as unknown as { axe: { run: (context: string) => Promise<Result> } }).axe;
