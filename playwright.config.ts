@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tests/chromiumLaunch';
+import { doseSpotOrigin } from './tests/e2e/doseSpotTestClinic';
 
 const port = Number(process.env.E2E_PORT ?? 8199);
 // A fresh database for every run: the app is seeded with the demo clinic on first start.
@@ -19,6 +20,8 @@ export default defineConfig({
   retries: 0,
   timeout: 60_000,
   reporter: [['list']],
+  // The local DoseSpot test server the shipped DoseSpot bots call (tests/e2e/eprescribing.spec.ts).
+  globalSetup: './tests/e2e/doseSpotGlobalSetup.ts',
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     viewport: { width: 1280, height: 800 },
@@ -40,6 +43,9 @@ export default defineConfig({
       SEED: 'demo',
       ADMIN_PASSWORD: 'e2e-admin-password',
       DEMO_PASSWORD: 'e2e-demo-password',
+      // The bots may reach the DoseSpot test server on loopback, and the chart may frame its SSO page.
+      BOT_FETCH_ALLOWED_HOSTS: doseSpotOrigin.replace('http://', ''),
+      APP_FRAME_ORIGINS: doseSpotOrigin,
       ...(process.env.WEB_ROOT ? { WEB_ROOT: process.env.WEB_ROOT } : {}),
     },
   },

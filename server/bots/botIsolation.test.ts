@@ -162,10 +162,13 @@ describe('bot sandbox escapes (issue 14 item 1)', () => {
   it('gives the bot its own secrets and token, nothing of the server’s configuration', async () => {
     const found = await runProbes(`
       eventKeys: (medplum, event) => Object.keys(event).sort().join(','),
+      requester: (medplum, event) => event.requester.reference,
       baseUrl: (medplum) => medplum.getBaseUrl(),
       unknownMethod: (medplum) => medplum.setBaseUrl('http://elsewhere.example/'),
     `);
-    expect(found.eventKeys).toBe('bot,contentType,input,secrets,traceId');
+    expect(found.eventKeys).toBe('bot,contentType,input,requester,secrets,traceId');
+    // Medplum's event.requester: the profile that ran the bot (the caller of $execute).
+    expect(found.requester).toMatch(/^Practitioner\/[A-Za-z0-9-]+$/);
     expect(found.baseUrl).toBe(baseUrl());
     expect(found.unknownMethod).toBe('threw: medplum.setBaseUrl is not available to bots');
   });

@@ -182,6 +182,8 @@ export class BotRunner {
             contentType: invocation.contentType,
             secrets: botSecrets(prepared.project, prepared.membership),
             traceId,
+            // Medplum's event.requester: the profile that asked ($execute); a Subscription is not a requester.
+            ...(invocation.requester.reference?.startsWith('Subscription/') ? {} : { requester: invocation.requester }),
           },
           timeoutMs: botTimeoutMs(bot, this.options.timeoutMs),
           memoryMb: this.memoryMb,

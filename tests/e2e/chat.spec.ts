@@ -1,6 +1,7 @@
 import { injectAxe } from './axeInjection';
 import { deflateSync } from 'node:zlib';
 import { expect, test, type Browser, type Page, type WebSocketRoute } from '@playwright/test';
+import { injectAxe } from './axeInjection';
 import { api, main, rawApi, signInAs } from './consoleSupport';
 
 /**

@@ -24,6 +24,8 @@ export interface DoseSpotTestServerOptions {
       TransactionErrorsCount: number;
     }
   >;
+  /** A fixed loopback port (one the Hearth server lists in BOT_FETCH_ALLOWED_HOSTS); any free one by default. */
+  port?: number;
 }
 
 export interface RecordedRequest {
@@ -253,7 +255,7 @@ export async function startDoseSpotTestServer(options: DoseSpotTestServerOptions
       if (!response.headersSent) resultError(response, 500, 'test server error');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}/`,

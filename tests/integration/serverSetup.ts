@@ -22,6 +22,8 @@ declare module 'vitest' {
     dataDir: string;
     /** A loopback port listed in the server's BOT_FETCH_ALLOWED_HOSTS (bot fetch tests listen on it). */
     botFetchPort: number;
+    /** A loopback port listed in BOT_FETCH_ALLOWED_HOSTS for the DoseSpot test server (server/bots/dosespotBots.test.ts). */
+    doseSpotPort: number;
     /** A value only the server's process.env holds: a bot that finds it has escaped its sandbox. */
     serverEnvMarker: string;
   }
@@ -66,6 +68,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // Links in answers carry BASE_URL, so the port must be known before the server starts.
   const port = await freePort();
   const botFetchPort = await freePort();
+  const doseSpotPort = await freePort();
   const serverEnvMarker = `server-env-marker-${process.pid}-${Date.now()}`;
   process.env.HEARTH_TEST_ENV_MARKER = serverEnvMarker;
   const config = loadServerConfig({
@@ -77,7 +80,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     ADMIN_EMAIL: 'admin@example.com',
     ADMIN_PASSWORD: adminPassword,
     WEB_ROOT: webRoot,
-    BOT_FETCH_ALLOWED_HOSTS: `127.0.0.1:${botFetchPort}`,
+    BOT_FETCH_ALLOWED_HOSTS: `127.0.0.1:${botFetchPort},127.0.0.1:${doseSpotPort}`,
     // Small, so the e-mail tests reach it (server/email/email.test.ts).
     EMAIL_PROJECT_HOURLY_LIMIT: '5',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
@@ -102,6 +105,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   );
   project.provide('dataDir', dataDir);
   project.provide('botFetchPort', botFetchPort);
+  project.provide('doseSpotPort', doseSpotPort);
   project.provide('serverEnvMarker', serverEnvMarker);
 
   return async () => {
