@@ -316,7 +316,12 @@ export function SearchControl(props: SearchControlProps) {
         />
       )}
       {dialog === 'export' && (
-        <ExportDialog request={request} schema={schema.data} onClose={() => setDialog(undefined)} />
+        <ExportDialog
+          request={request}
+          schema={schema.data}
+          parameters={parameters.data}
+          onClose={() => setDialog(undefined)}
+        />
       )}
       {menu && (
         <ColumnMenu
