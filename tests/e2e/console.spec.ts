@@ -197,13 +197,13 @@ test.describe('resource console', () => {
     await dialog.getByRole('button', { name: 'Delete filter 1' }).click();
     await dialog.getByRole('button', { name: 'Add filter' }).click();
     await dialog.getByLabel('Field 1').click();
-    await page.getByRole('option', { name: 'birthdate', exact: true }).click();
+    await page.getByRole('option', { name: 'Birthdate (birthdate)', exact: true }).click();
     await dialog.getByLabel('Operation 1').click();
     await page.getByRole('option', { name: 'greater than', exact: true }).click();
     await dialog.getByLabel('Value 1').fill('1900-01-01');
     await dialog.getByRole('button', { name: 'Add filter' }).click();
     await dialog.getByLabel('Field 2').click();
-    await page.getByRole('option', { name: 'name', exact: true }).click();
+    await page.getByRole('option', { name: 'Name (name)', exact: true }).click();
     await dialog.getByLabel('Operation 2').click();
     await page.getByRole('option', { name: 'contains', exact: true }).click();
     await dialog.getByLabel('Value 2').fill('a');
