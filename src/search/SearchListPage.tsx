@@ -14,7 +14,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNotify } from 'react-admin';
 import type { Bundle, Resource } from '@medplum/fhirtypes';
 import { isKnownResourceType } from '../../data-provider/rules';
+import { useTypeSchema } from '../resources/schemaHooks';
 import { useFhirClient } from '../resources/useFhirClient';
+import { defaultColumns } from './defaultColumns';
 import { BulkBotDialog } from './BulkBotDialog';
 import { canOfferBulk, type BulkCaller } from './bulkAccess';
 import { resourceLink } from './rowLink';
@@ -45,13 +47,16 @@ export function SearchListPage() {
     else if (remembered) navigate({ search: `?${remembered}` }, { replace: true });
   }, [known, remembered, navigate]);
 
+  // Without `_fields` in the address the list opens with the columns a person reads (name, code...).
+  const schema = useTypeSchema(known ? resourceType : undefined);
   const parsed = useMemo(() => {
     try {
-      return { search: parseConsoleSearch(resourceType, new URLSearchParams(location.search)) };
+      const query = new URLSearchParams(location.search);
+      return { search: parseConsoleSearch(resourceType, query, defaultColumns(schema.data)) };
     } catch (error) {
       return { error: (error as Error).message };
     }
-  }, [resourceType, location.search]);
+  }, [resourceType, location.search, schema.data]);
 
   useEffect(() => {
     if (known && location.search) rememberSearch(window.localStorage, resourceType, location.search.slice(1));
