@@ -19,6 +19,7 @@ import { useFhirClient } from '../resources/useFhirClient';
 import { defaultColumns } from './defaultColumns';
 import { BulkBotDialog } from './BulkBotDialog';
 import { canOfferBulk, type BulkCaller } from './bulkAccess';
+import { listActionsFor } from './listActions';
 import { resourceLink } from './rowLink';
 import { SearchControl } from './SearchControl';
 import { formatConsoleSearch, lastSearch, parseConsoleSearch, rememberSearch, type ConsoleSearch } from './searchState';
@@ -39,6 +40,8 @@ export function SearchListPage() {
     superAdmin: client.isSuperAdmin(),
     projectAdmin: client.isProjectAdmin(),
   };
+
+  const actions = listActionsFor(caller.policy, caller.superAdmin, resourceType);
 
   // With no query in the address, continue the last search of this type.
   const remembered = !location.search && known ? lastSearch(window.localStorage, resourceType) : undefined;
@@ -112,9 +115,9 @@ export function SearchListPage() {
         onChange={change}
         onClick={open}
         checkboxesEnabled
-        onNew={() => navigate(`/${resourceType}/new`)}
-        exportEnabled
-        onDelete={(ids) => setToDelete(ids)}
+        onNew={actions.create ? () => navigate(`/${resourceType}/new`) : undefined}
+        exportEnabled={actions.exportAndDelete}
+        onDelete={actions.exportAndDelete ? (ids) => setToDelete(ids) : undefined}
         onBulk={canOfferBulk(caller) ? (ids) => setBulkIds(ids) : undefined}
       />
       {bulkIds && (
