@@ -184,7 +184,7 @@ export class RepositorySession {
     this.access?.checkInteraction(resourceType, interaction);
     const row = await this.current(resourceType, id, false);
     if (!row || !this.access) return row;
-    if (!this.access.seesProject(row.project_id)) return undefined;
+    if (!this.access.seesProject(row.project_id, resourceType)) return undefined;
     if (
       !row.deleted &&
       !this.access.isShared(row.project_id) &&
@@ -209,7 +209,7 @@ export class RepositorySession {
   /** Before changing a stored resource: it must belong to the caller's project and be writable. */
   private async checkWritable(row: CurrentRow, interaction: AccessInteraction): Promise<void> {
     if (!this.access) return;
-    if (!this.access.seesProject(row.project_id)) throw errors.notFound();
+    if (!this.access.seesProject(row.project_id, row.content.resourceType)) throw errors.notFound();
     if (this.access.superAdmin) return;
     if (this.access.isShared(row.project_id)) {
       throw errors.forbidden(
