@@ -17,6 +17,7 @@ import {
 } from './shell';
 
 const AccountSettingsPage = lazy(() => import('../custom-screens/account/AccountSettingsPage'));
+const AdminProjectPage = lazy(() => import('../custom-screens/admin/AdminProjectPage'));
 
 const authProvider = withSignInRedirect(createFhirAuthProvider(hearthClient), () => !!hearthClient.getActiveLogin());
 const dataProvider = createFhirDataProvider(hearthClient);
@@ -41,6 +42,7 @@ function HearthAdmin() {
       </CustomRoutes>
       <CustomRoutes>
         <Route path="/security" element={<AccountSettingsPage />} />
+        <Route path="/admin/project" element={<AdminProjectPage />} />
         {resourceRoutes}
       </CustomRoutes>
     </ThemedAdmin>
