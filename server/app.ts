@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { Database } from './storage/database';
+import { isBrowserPageRequest } from './browserPageRequest';
 import { errors, FhirError, outcomeOf } from './fhir/fhirError';
 import { drainRequest } from './fhir/requestDrain';
 import { checkJsonInput, checkStorableText } from './fhir/jsonInputCheck';
@@ -80,7 +81,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   addSecurityHeaders(app, {
     baseUrl: options.baseUrl,
     frameOrigins: options.appFrameOrigins,
-    isApiPath: (path) => apiPrefixes.some((prefix) => path.startsWith(prefix)),
+    isApiRequest: (request) => {
+      const path = request.url.split('?')[0];
+      if (isBrowserPageRequest(request.method, path, request.headers.accept)) return false;
+      return apiPrefixes.some((prefix) => path.startsWith(prefix));
+    },
   });
 
   app.removeAllContentTypeParsers();
@@ -235,7 +240,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0];
-    const isApi = apiPrefixes.some((prefix) => path.startsWith(prefix));
+    const isApi =
+      apiPrefixes.some((prefix) => path.startsWith(prefix)) &&
+      !isBrowserPageRequest(request.method, path, request.headers.accept);
     if (!isApi && hasWebApp && (request.method === 'GET' || request.method === 'HEAD')) {
       // Client-side routes: the web app decides what to show.
       return reply.type('text/html').sendFile('index.html');

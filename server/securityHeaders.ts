@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /** Hosts of DoseSpot's e-prescribing pages, which the chart shows in an iframe. */
 export const ePrescribingFrameHosts = ['https://my.staging.dosespot.com', 'https://my.dosespot.com'];
@@ -41,13 +41,18 @@ export const apiContentSecurityPolicy = "default-src 'none'; frame-ancestors 'no
  */
 export function addSecurityHeaders(
   app: FastifyInstance,
-  options: { baseUrl: string; frameOrigins?: readonly string[]; isApiPath: (path: string) => boolean },
+  options: {
+    baseUrl: string;
+    frameOrigins?: readonly string[];
+    /** An API call (JSON answers, the strict API policy) rather than a page of the web app. */
+    isApiRequest: (request: FastifyRequest) => boolean;
+  },
 ): void {
   const appPolicy = appContentSecurityPolicy(options.baseUrl, options.frameOrigins);
   app.addHook('onSend', async (request, reply, payload) => {
     if (!reply.hasHeader('content-security-policy')) {
       const type = String(reply.getHeader('content-type') ?? '').toLowerCase();
-      const isPage = type.startsWith('text/html') || !options.isApiPath(request.url.split('?')[0]);
+      const isPage = type.startsWith('text/html') || !options.isApiRequest(request);
       reply.header('content-security-policy', isPage ? appPolicy : apiContentSecurityPolicy);
     }
     if (!reply.hasHeader('x-content-type-options')) reply.header('x-content-type-options', 'nosniff');

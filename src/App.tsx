@@ -41,6 +41,7 @@ const shellSlots: ShellSlots = {
     </Suspense>
   ),
 };
+const AdminProjectPage = lazy(() => import('../custom-screens/admin/AdminProjectPage'));
 
 const authProvider = withSignInRedirect(createFhirAuthProvider(hearthClient), () => !!hearthClient.getActiveLogin());
 const dataProvider = createFhirDataProvider(hearthClient);
@@ -65,6 +66,7 @@ function HearthAdmin() {
       </CustomRoutes>
       <CustomRoutes>
         <Route path="/security" element={<AccountSettingsPage />} />
+        <Route path="/admin/project" element={<AdminProjectPage />} />
         {resourceRoutes}
       </CustomRoutes>
     </ThemedAdmin>

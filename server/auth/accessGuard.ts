@@ -24,6 +24,7 @@ import { withoutProtectedFields } from '../fhir/protectedFields';
 import type { SqlExecutor } from '../storage/database';
 import { accessScope, policyClause } from '../search/accessRestriction';
 import type { FilterParameter, SearchRequest } from '../search/searchRequest';
+import { sharedRowVisible } from './sharedProjectVisibility';
 import type { SearchParameterRegistry } from '../search/searchParameterRegistry';
 import { SqlParams, type SearchScope } from '../search/searchSql';
 
@@ -136,9 +137,10 @@ export class AccessGuard {
   }
 
   /** Can the caller see a row of this project at all? (Otherwise it answers as if the row did not exist.) */
-  seesProject(projectId: string | null | undefined): boolean {
+  seesProject(projectId: string | null | undefined, resourceType: string): boolean {
     if (this.superAdmin) return true;
-    return projectId === this.options.projectId || projectId === this.options.sharedProjectId;
+    if (projectId === this.options.projectId) return true;
+    return projectId === this.options.sharedProjectId && sharedRowVisible(resourceType);
   }
 
   /** The projects the caller reads from: its own and the shared definitions. */

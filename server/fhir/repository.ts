@@ -208,7 +208,7 @@ export class RepositorySession {
     checkResourceId(id, `${resourceType}.id`);
     const row = await this.current(resourceType, id, false);
     if (!row || !this.access) return row;
-    if (!this.access.seesProject(row.project_id)) return undefined;
+    if (!this.access.seesProject(row.project_id, resourceType)) return undefined;
     if (
       !row.deleted &&
       !this.access.isShared(row.project_id) &&
@@ -233,7 +233,7 @@ export class RepositorySession {
   /** Before changing a stored resource: it must belong to the caller's project and be writable. */
   private async checkWritable(row: CurrentRow, interaction: AccessInteraction): Promise<void> {
     if (!this.access) return;
-    if (!this.access.seesProject(row.project_id)) throw errors.notFound();
+    if (!this.access.seesProject(row.project_id, row.content.resourceType)) throw errors.notFound();
     if (this.access.unrestricted) return;
     if (this.access.isShared(row.project_id) && !this.access.superAdmin) {
       throw errors.forbidden(
@@ -322,7 +322,8 @@ export class RepositorySession {
     this.access?.checkInteraction(resource.resourceType, 'update');
     const found = await this.current(resource.resourceType, resource.id, true);
     // A row of another project is, for the caller, a row that does not exist.
-    const existing = found && (!this.access || this.access.seesProject(found.project_id)) ? found : undefined;
+    const existing =
+      found && (!this.access || this.access.seesProject(found.project_id, resource.resourceType)) ? found : undefined;
     if (!existing && this.access && !this.access.superAdmin) {
       // Update-as-create with a client-chosen id is for super admins only: ids are unique across
       // projects, so creating would fail exactly for ids another project uses — an oracle. Every

@@ -2,6 +2,7 @@ import type { AccessPolicy, AccessPolicyResource } from '@medplum/fhirtypes';
 import { policyEntriesFor } from '../../data-provider/access';
 import { errors, FhirError } from '../fhir/fhirError';
 import { queryFromString } from '../fhir/fhirOperations';
+import { sharedRowVisible } from '../auth/sharedProjectVisibility';
 import type { SearchParameterRegistry } from './searchParameterRegistry';
 import { parseSearchRequest, type SearchFilter } from './searchRequest';
 import { filtersClause, type SearchScope, type SqlParams } from './searchSql';
@@ -35,6 +36,7 @@ export function accessScope(rules: AccessRules, registry: SearchParameterRegistr
       if (rules.narrowing) {
         own.push(policyClause(undefined, resourceType, alias, params, registry, rules.narrowing(resourceType)));
       }
+      if (!sharedRowVisible(resourceType)) return `(${own.join(' AND ')})`;
       const shared = `${alias}.project_id = ${params.add(rules.sharedProjectId)}`;
       return `${shared} OR (${own.join(' AND ')})`;
     },

@@ -112,7 +112,8 @@ export function ResourceForm(props: ResourceFormProps) {
           sx={{
             display: 'flex',
             gap: 1,
-            justifyContent: 'flex-end',
+            // Start, not end: toasts sit bottom-right, and a persistent error toast must not hide Create.
+            justifyContent: 'flex-start',
             position: 'sticky',
             bottom: 0,
             py: 1,

@@ -10,6 +10,7 @@ import {
   unknownSearchParameterTypeMessage,
 } from '../../schema-engine';
 import type { SearchParameterModel } from '../resources/typeSchema';
+import { sortLabels } from './sortLabels';
 
 const isDateType = (type: string | undefined) => type === 'date' || type === 'datetime' || type === 'dateTime';
 
@@ -28,12 +29,12 @@ export function ColumnMenu(props: {
   onAddFilters: (filters: Filter[]) => void;
 }) {
   const { parameters } = props;
-  const isDate = isDateType(parameters[0]?.type);
+  const labels = sortLabels(parameters[0]?.type);
   const grouped = parameters.length > 1;
   return (
     <Menu anchorEl={props.anchor} open={!!props.anchor} onClose={props.onClose}>
-      <MenuItem onClick={() => props.onSort(false)}>{isDate ? 'Sort Oldest to Newest' : 'Sort A to Z'}</MenuItem>
-      <MenuItem onClick={() => props.onSort(true)}>{isDate ? 'Sort Newest to Oldest' : 'Sort Z to A'}</MenuItem>
+      <MenuItem onClick={() => props.onSort(false)}>{labels.ascending}</MenuItem>
+      <MenuItem onClick={() => props.onSort(true)}>{labels.descending}</MenuItem>
       <Divider />
       {parameters.length === 0 && (
         <MenuItem disabled>

@@ -14,7 +14,7 @@ import {
 } from '@mui/material';
 import type { Resource, ResourceType } from '@medplum/fhirtypes';
 import type { SearchRequest } from '../../data-provider/search';
-import type { TypeSchema } from '../resources/typeSchema';
+import type { SearchParameterModel, TypeSchema } from '../resources/typeSchema';
 import { useFhirClient } from '../resources/useFhirClient';
 import { EXPORT_LIMIT, toCsv, toTransactionBundle } from './exportRecords';
 import { serverQuery } from './searchState';
@@ -33,7 +33,12 @@ function download(content: string, type: string, filename: string): void {
 }
 
 /** Export dialog: the current search's matches (at most 1,000) as CSV or a transaction Bundle. */
-export function ExportDialog(props: { request: SearchRequest; schema?: TypeSchema; onClose: () => void }) {
+export function ExportDialog(props: {
+  request: SearchRequest;
+  schema?: TypeSchema;
+  parameters?: readonly SearchParameterModel[];
+  onClose: () => void;
+}) {
   const client = useFhirClient();
   const [format, setFormat] = useState<'csv' | 'bundle'>('csv');
   const [progress, setProgress] = useState<number | undefined>();
@@ -57,7 +62,11 @@ export function ExportDialog(props: { request: SearchRequest; schema?: TypeSchem
       const exported = resources.slice(0, EXPORT_LIMIT);
       const name = `${props.request.resourceType}-export`;
       if (format === 'csv') {
-        download(toCsv(exported, props.request.fields ?? [], props.schema), 'text/csv', `${name}.csv`);
+        download(
+          toCsv(exported, props.request.fields ?? [], props.schema, props.parameters),
+          'text/csv',
+          `${name}.csv`,
+        );
       } else {
         download(JSON.stringify(toTransactionBundle(exported), null, 2), 'application/fhir+json', `${name}.json`);
       }

@@ -26,6 +26,7 @@ import {
   type DateHelperKey,
 } from '../../schema-engine';
 import type { SearchParameterModel } from '../resources/typeSchema';
+import { parameterLabel, sortedFilterParameters } from './filterFieldOptions';
 
 /** A row of the dialog: a filter, or a date shortcut that becomes its two filters on OK. */
 type FilterRow = Filter & { helper?: DateHelperKey };
@@ -53,7 +54,7 @@ export function FiltersDialog(props: {
   onCancel: () => void;
 }) {
   const [rows, setRows] = useState<FilterRow[]>(props.filters);
-  const filterable = props.parameters.filter((parameter) => isFilterableType(parameter.type));
+  const filterable = sortedFilterParameters(props.parameters.filter((parameter) => isFilterableType(parameter.type)));
   const typeOf = (code: string) => props.parameters.find((p) => p.code === code)?.type;
   const update = (index: number, change: Partial<FilterRow>) =>
     setRows((current) => current.map((row, i) => (i === index ? { ...row, ...change } : row)));
@@ -103,7 +104,7 @@ export function FiltersDialog(props: {
                     >
                       {filterable.map((parameter) => (
                         <MenuItem key={parameter.code} value={parameter.code}>
-                          {parameter.code}
+                          {parameterLabel(parameter.code)}
                         </MenuItem>
                       ))}
                     </TextField>

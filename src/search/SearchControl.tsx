@@ -34,7 +34,6 @@ import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
 import CancelIcon from '@mui/icons-material/Cancel';
-import { useNotify } from 'react-admin';
 import type { Resource } from '@medplum/fhirtypes';
 import { isAbortError } from '../../data-provider/client';
 import type { Filter, Operator } from '../../data-provider/search';
@@ -82,7 +81,6 @@ export function SearchControl(props: SearchControlProps) {
   const { search, onChange } = props;
   const request = search.request;
   const fields = request.fields ?? [];
-  const notify = useNotify();
   const narrow = useMediaQuery('(max-width:767.95px)');
   const results = useSearchResults(request);
   const schema = useTypeSchema(request.resourceType);
@@ -92,9 +90,7 @@ export function SearchControl(props: SearchControlProps) {
   const [menu, setMenu] = useState<{ anchor: HTMLElement; field: string }>();
   const [prompt, setPrompt] = useState<{ code: string; operator: Operator }>();
 
-  useEffect(() => {
-    if (results.error && !isAbortError(results.error)) notify(results.error.message, { type: 'error' });
-  }, [results.error, notify]);
+  // A failed search is said once, in the list itself (the Alert below), not also in a toast.
   useEffect(() => setSelected(new Set()), [request.resourceType, request.offset]);
 
   // A new page renders in the background, in slices React interrupts for input: a page of 1,000
@@ -316,7 +312,12 @@ export function SearchControl(props: SearchControlProps) {
         />
       )}
       {dialog === 'export' && (
-        <ExportDialog request={request} schema={schema.data} onClose={() => setDialog(undefined)} />
+        <ExportDialog
+          request={request}
+          schema={schema.data}
+          parameters={parameters.data}
+          onClose={() => setDialog(undefined)}
+        />
       )}
       {menu && (
         <ColumnMenu

@@ -14,9 +14,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNotify } from 'react-admin';
 import type { Bundle, Resource } from '@medplum/fhirtypes';
 import { isKnownResourceType } from '../../data-provider/rules';
+import { useTypeSchema } from '../resources/schemaHooks';
 import { useFhirClient } from '../resources/useFhirClient';
+import { defaultColumns } from './defaultColumns';
 import { BulkBotDialog } from './BulkBotDialog';
 import { canOfferBulk, type BulkCaller } from './bulkAccess';
+import { listActionsFor } from './listActions';
 import { resourceLink } from './rowLink';
 import { SearchControl } from './SearchControl';
 import { formatConsoleSearch, lastSearch, parseConsoleSearch, rememberSearch, type ConsoleSearch } from './searchState';
@@ -38,6 +41,8 @@ export function SearchListPage() {
     projectAdmin: client.isProjectAdmin(),
   };
 
+  const actions = listActionsFor(caller.policy, caller.superAdmin, resourceType);
+
   // With no query in the address, continue the last search of this type.
   const remembered = !location.search && known ? lastSearch(window.localStorage, resourceType) : undefined;
   useEffect(() => {
@@ -45,13 +50,16 @@ export function SearchListPage() {
     else if (remembered) navigate({ search: `?${remembered}` }, { replace: true });
   }, [known, remembered, navigate]);
 
+  // Without `_fields` in the address the list opens with the columns a person reads (name, code...).
+  const schema = useTypeSchema(known ? resourceType : undefined);
   const parsed = useMemo(() => {
     try {
-      return { search: parseConsoleSearch(resourceType, new URLSearchParams(location.search)) };
+      const query = new URLSearchParams(location.search);
+      return { search: parseConsoleSearch(resourceType, query, defaultColumns(schema.data)) };
     } catch (error) {
       return { error: (error as Error).message };
     }
-  }, [resourceType, location.search]);
+  }, [resourceType, location.search, schema.data]);
 
   useEffect(() => {
     if (known && location.search) rememberSearch(window.localStorage, resourceType, location.search.slice(1));
@@ -107,9 +115,9 @@ export function SearchListPage() {
         onChange={change}
         onClick={open}
         checkboxesEnabled
-        onNew={() => navigate(`/${resourceType}/new`)}
-        exportEnabled
-        onDelete={(ids) => setToDelete(ids)}
+        onNew={actions.create ? () => navigate(`/${resourceType}/new`) : undefined}
+        exportEnabled={actions.exportAndDelete}
+        onDelete={actions.exportAndDelete ? (ids) => setToDelete(ids) : undefined}
         onBulk={canOfferBulk(caller) ? (ids) => setBulkIds(ids) : undefined}
       />
       {bulkIds && (

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Patient } from '@medplum/fhirtypes';
 import { EXPORT_LIMIT, toCsv, toTransactionBundle } from './exportRecords';
 import type { SearchParameterModel, TypeSchema } from '../resources/typeSchema';
+import { buildTypeSchema } from '../../schema-engine/model/buildTypeSchema';
+import { recordedDefinition } from '../../schema-engine/test-support/recordedDefinitions';
 import { columnSearchParameter, columnSearchParameters, fieldLabel } from './searchColumns';
 
 const patients: Patient[] = [
@@ -24,6 +26,24 @@ describe('export', () => {
     expect(lines[0]).toBe('ID,Gender,Name');
     expect(lines[1]).toBe('a,female,');
     expect(lines[2]).toBe('b,male,"Al, ""Jr"" X"');
+  });
+
+  it('fills a search-parameter column as the table does (the parameters reach the formatter)', () => {
+    const observation = {
+      resourceType: 'Observation',
+      id: 'o',
+      status: 'final',
+      code: { text: 'Weight' },
+      valueQuantity: { value: 72, unit: 'kg' },
+    } as const;
+    const schema = buildTypeSchema(recordedDefinition('http://hl7.org/fhir/StructureDefinition/Observation'));
+    const parameters = [
+      { code: 'value-quantity', type: 'quantity', expression: '(Observation.value as Quantity)', target: [], base: [] },
+    ] as unknown as SearchParameterModel[];
+    const csv = toCsv([observation], ['_id', 'value-quantity'], schema, parameters);
+    const [header, row] = csv.trimEnd().split('\r\n');
+    expect(header).toBe('ID,Value Quantity');
+    expect(row).toMatch(/^o,72\s?kg$/);
   });
 
   it('writes a transaction Bundle of PUTs by id without server metadata', () => {

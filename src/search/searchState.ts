@@ -21,8 +21,15 @@ export interface ConsoleSearch {
   name?: string;
 }
 
-/** Page URL query → search, with the defaults filled in. Columns travel as `_fields`. */
-export function parseConsoleSearch(resourceType: string, query: URLSearchParams): ConsoleSearch {
+/**
+ * Page URL query → search, with the defaults filled in. Columns travel as `_fields`; without them
+ * the list shows `defaultFields` (the type's readable columns, see defaultColumns.ts).
+ */
+export function parseConsoleSearch(
+  resourceType: string,
+  query: URLSearchParams,
+  defaultFields: readonly string[] = DEFAULT_FIELDS,
+): ConsoleSearch {
   const params = new URLSearchParams(query);
   const name = params.get('_name') ?? undefined;
   params.delete('_name');
@@ -31,7 +38,7 @@ export function parseConsoleSearch(resourceType: string, query: URLSearchParams)
     name,
     request: {
       ...request,
-      fields: request.fields?.length ? request.fields : [...DEFAULT_FIELDS],
+      fields: request.fields?.length ? request.fields : [...defaultFields],
       sortRules: request.sortRules?.length ? request.sortRules : [DEFAULT_SORT],
       offset: request.offset ?? 0,
       count: request.count ?? DEFAULT_SEARCH_COUNT,

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Autocomplete, Box, InputAdornment, TextField, Typography } from '@mui/material';
 import SearchIcon from '@mui/icons-material/Search';
@@ -8,12 +8,34 @@ import { useGlobalSearch } from './useGlobalSearch';
 /**
  * The header's search box (app-spec §2.5, §7): patients by name, identifier or id and service
  * requests by identifier or id; a combobox, so arrow keys move through the suggestions and Enter
- * opens one.
+ * opens one, or the only match when none is highlighted.
  */
 export function GlobalSearch() {
   const navigate = useNavigate();
   const [text, setText] = useState('');
-  const { hits, loading, error } = useGlobalSearch(text);
+  const { hits, loading, error, answered } = useGlobalSearch(text);
+  // Enter with no suggestion highlighted: the text it was pressed on, until its answer is known.
+  const [enterOn, setEnterOn] = useState<string>();
+
+  function open(hit: SearchHit): void {
+    setText('');
+    navigate(`/${hit.resourceType}/${hit.id}`);
+  }
+
+  // Enter opens the only match, also when pressed before the answer arrived; several matches stay listed.
+  useEffect(() => {
+    if (enterOn === undefined || answered !== enterOn) return;
+    setEnterOn(undefined);
+    if (hits.length === 1) open(hits[0]);
+  }, [enterOn, answered, hits]);
+
+  function onKeyDown(event: KeyboardEvent<HTMLDivElement>): void {
+    if (event.key !== 'Enter') return;
+    const input = event.target as HTMLElement;
+    // A highlighted suggestion is the Autocomplete's to open.
+    if (input.getAttribute('aria-activedescendant')) return;
+    if (text.trim()) setEnterOn(text.trim());
+  }
 
   return (
     <Autocomplete<SearchHit, false, false, false>
@@ -31,10 +53,9 @@ export function GlobalSearch() {
         if (reason !== 'reset') setText(value);
       }}
       onChange={(_event, hit) => {
-        if (!hit) return;
-        setText('');
-        navigate(`/${hit.resourceType}/${hit.id}`);
+        if (hit) open(hit);
       }}
+      onKeyDown={onKeyDown}
       noOptionsText={error ?? (text.trim() ? 'Nothing found' : 'Type a name, identifier or id')}
       loadingText="Loading..."
       renderOption={({ key, ...props }, hit) => (

@@ -20,6 +20,7 @@ import BrightnessAutoIcon from '@mui/icons-material/BrightnessAuto';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import SettingsIcon from '@mui/icons-material/Settings';
 import SecurityIcon from '@mui/icons-material/Security';
+import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
 import LogoutIcon from '@mui/icons-material/Logout';
 import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
 import type { LoginState } from '../../data-provider/client';
@@ -192,6 +193,15 @@ export function UserMenu() {
           </ListItemIcon>
           Password and security
         </MenuItem>
+        {/* Project admins and super admins only: the screen's data is theirs alone. */}
+        {(client.isProjectAdmin() || client.isSuperAdmin()) && (
+          <MenuItem onClick={() => go('/admin/project')}>
+            <ListItemIcon>
+              <AdminPanelSettingsIcon fontSize="small" />
+            </ListItemIcon>
+            Admin
+          </MenuItem>
+        )}
         <MenuItem onClick={() => void signOut()}>
           <ListItemIcon>
             <LogoutIcon fontSize="small" />

@@ -8,6 +8,8 @@ export interface GlobalSearchState {
   hits: SearchHit[];
   loading: boolean;
   error?: string;
+  /** The trimmed text the hits answer, so a caller can tell a fresh answer from a stale one. */
+  answered?: string;
 }
 
 /** Suggestions for the typed text, searched 100 ms after typing stops; older answers are dropped. */
@@ -30,11 +32,16 @@ export function useGlobalSearch(text: string): GlobalSearchState {
           if (controller.signal.aborted) return;
           const data = response.data ?? {};
           const hits = rankSearchHits([data.Patients1, data.Patients2, data.ServiceRequestList], trimmed);
-          setState({ hits, loading: false, error: response.errors?.[0]?.message });
+          setState({ hits, loading: false, error: response.errors?.[0]?.message, answered: trimmed });
         })
         .catch((error: unknown) => {
           if (controller.signal.aborted) return;
-          setState({ hits: [], loading: false, error: error instanceof Error ? error.message : String(error) });
+          setState({
+            hits: [],
+            loading: false,
+            error: error instanceof Error ? error.message : String(error),
+            answered: trimmed,
+          });
         });
     }, GLOBAL_SEARCH_DEBOUNCE_MS);
     return () => {

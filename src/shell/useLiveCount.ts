@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { ResourceType } from '@medplum/fhirtypes';
 import { useShellClient } from './shellClient';
 import { isCriteriaBound, subscriptionManagerFor } from './realtime';
+import { canWatchLive } from './realtimeAccess';
 
 export interface LiveCount {
   /** Undefined while loading or when the count cannot be read. */
@@ -32,7 +33,9 @@ export function useLiveCount(resourceType: ResourceType, query: string | undefin
         .catch(() => active && setCount(undefined));
     };
     load();
-    const manager = subscriptionManagerFor(client);
+    // Subscribe only where the policy lets the server accept it (no 403 on every page load).
+    const watch = canWatchLive(client.getAccessPolicy(), client.isSuperAdmin(), resourceType);
+    const manager = watch ? subscriptionManagerFor(client) : undefined;
     if (!manager) return () => void (active = false);
     setLive(isCriteriaBound(manager, criteria));
     const stopListening = manager.addListener(criteria, load);

@@ -1,4 +1,3 @@
-import { injectAxe } from './axeInjection';
 import { deflateSync } from 'node:zlib';
 import { expect, test, type Browser, type Page, type WebSocketRoute } from '@playwright/test';
 import { injectAxe } from './axeInjection';

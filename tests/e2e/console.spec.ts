@@ -165,8 +165,14 @@ test.describe('resource console', () => {
 
   test('the search list: fields, filters of each parameter type, paging, export and bulk delete', async ({ page }) => {
     await signIn(page, 'alice@demo.hearth.example');
+    // With no columns named, a type opens with its readable ones (names, not UUIDs).
     await page.goto('/Patient');
     const table = main(page).getByRole('table', { name: 'Patient search results' });
+    await expect(table.locator('tbody tr')).toHaveCount(6);
+    await expect(table.getByRole('button', { name: 'Name' })).toBeVisible();
+    await expect(table.getByRole('button', { name: 'Birth Date' })).toBeVisible();
+    await expect(table.getByRole('button', { name: 'ID', exact: true })).toHaveCount(0);
+    await page.goto('/Patient?_fields=_id,_lastUpdated');
     await expect(table.locator('tbody tr')).toHaveCount(6);
     await expect(main(page).getByText('1-6 of 6')).toBeVisible();
 
@@ -197,13 +203,13 @@ test.describe('resource console', () => {
     await dialog.getByRole('button', { name: 'Delete filter 1' }).click();
     await dialog.getByRole('button', { name: 'Add filter' }).click();
     await dialog.getByLabel('Field 1').click();
-    await page.getByRole('option', { name: 'birthdate', exact: true }).click();
+    await page.getByRole('option', { name: 'Birthdate (birthdate)', exact: true }).click();
     await dialog.getByLabel('Operation 1').click();
     await page.getByRole('option', { name: 'greater than', exact: true }).click();
     await dialog.getByLabel('Value 1').fill('1900-01-01');
     await dialog.getByRole('button', { name: 'Add filter' }).click();
     await dialog.getByLabel('Field 2').click();
-    await page.getByRole('option', { name: 'name', exact: true }).click();
+    await page.getByRole('option', { name: 'Name (name)', exact: true }).click();
     await dialog.getByLabel('Operation 2').click();
     await page.getByRole('option', { name: 'contains', exact: true }).click();
     await dialog.getByLabel('Value 2').fill('a');
@@ -326,7 +332,7 @@ test.describe('resource console', () => {
     await signIn(page, 'alice@demo.hearth.example');
     await page.goto('/NotAType');
     await expect(page).toHaveURL(/\/$/);
-    await page.goto('/Patient');
+    await page.goto('/Patient?_fields=_id,_lastUpdated');
     await expect(
       main(page).getByRole('table', { name: 'Patient search results' }).locator('tbody tr').nth(5),
     ).toBeVisible();

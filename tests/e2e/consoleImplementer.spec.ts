@@ -23,9 +23,10 @@ async function filterFieldOptions(page: Page): Promise<string[]> {
   await dialog.getByRole('button', { name: 'Add filter' }).click();
   const rows = await dialog.getByLabel(/^Field \d+$/).count();
   await dialog.getByLabel(`Field ${rows}`).click();
+  // Options read "Label (code)", as in the Fields dialog: the codes.
   const options = await page.getByRole('option').allTextContents();
   await page.keyboard.press('Escape');
-  return options;
+  return options.map((option) => /\(([^()]+)\)$/.exec(option)?.[1] ?? option);
 }
 
 async function saveJson(page: Page, resource: unknown): Promise<void> {
@@ -82,7 +83,7 @@ test.describe('implementer definitions take effect without a restart', () => {
     const dialog = page.getByRole('dialog');
     const rows = await dialog.getByLabel(/^Field \d+$/).count();
     await dialog.getByLabel(`Field ${rows}`).click();
-    await page.getByRole('option', { name: code, exact: true }).click();
+    await page.getByRole('option', { name: new RegExp(`\\(${code}\\)$`) }).click();
     await dialog.getByLabel(`Operation ${rows}`).click();
     await page.getByRole('option', { name: 'equals', exact: true }).click();
     await dialog.getByLabel(`Value ${rows}`).fill('Sunny');

@@ -210,16 +210,17 @@ test.describe('search list', () => {
     await dialog.getByRole('button', { name: 'Add filter' }).click();
     await dialog.getByLabel('Field 1').click();
     const fieldOptions = await openOptions(page, 'option');
-    expect(fieldOptions).toContain('value-quantity');
-    expect(fieldOptions).not.toContain('code-value-quantity'); // composite
-    await page.getByRole('option', { name: 'value-quantity', exact: true }).click();
+    // Named as in the Fields dialog.
+    expect(fieldOptions).toContain('Value Quantity (value-quantity)');
+    expect(fieldOptions).not.toContain('Code Value Quantity (code-value-quantity)'); // composite
+    await page.getByRole('option', { name: 'Value Quantity (value-quantity)', exact: true }).click();
     await dialog.getByLabel('Operation 1').click();
     expect(await openOptions(page, 'option')).toEqual(comparisons);
     await page.getByRole('option', { name: 'greater than or equals', exact: true }).click();
     await dialog.getByLabel('Value 1').fill('100');
     await dialog.getByRole('button', { name: 'Add filter' }).click();
     await dialog.getByLabel('Field 2').click();
-    await page.getByRole('option', { name: 'date', exact: true }).click();
+    await page.getByRole('option', { name: 'Date (date)', exact: true }).click();
     await dialog.getByLabel('Operation 2').click();
     expect(await openOptions(page, 'option')).toEqual([
       ...comparisons,
@@ -400,7 +401,7 @@ async function addFilterInDialog(page: Page, field: string, operation: string, v
   const dialog = page.getByRole('dialog', { name: 'Filters' });
   await dialog.getByRole('button', { name: 'Add filter' }).click();
   await dialog.getByLabel('Field 1').click();
-  await page.getByRole('option', { name: field, exact: true }).click();
+  await page.getByRole('option', { name: new RegExp(`\\(${field}\\)$`) }).click();
   await dialog.getByLabel('Operation 1').click();
   expect(await openOptions(page, 'option')).toEqual(operations);
   await page.getByRole('option', { name: operation, exact: true }).click();

@@ -1,0 +1,41 @@
+import { Alert, Box, Divider, Paper, Stack, Typography } from '@mui/material';
+import { useFhirClient } from '../../src/resources/useFhirClient';
+import { MembersSection } from './MembersSection';
+
+/**
+ * `/admin/project`: the active project's administration, for its admins and super admins. Others
+ * are told plainly; the server refuses their writes anyway.
+ */
+export default function AdminProjectPage() {
+  const client = useFhirClient();
+  const project = client.getProject();
+  const allowed = client.isProjectAdmin() || client.isSuperAdmin();
+  return (
+    <Box sx={{ p: 3, maxWidth: 1100 }}>
+      <Typography variant="h5" component="h1" sx={{ mb: 2 }}>
+        Project administration
+      </Typography>
+      {!allowed ? (
+        <Alert severity="warning">Only the project's admins can see its administration.</Alert>
+      ) : (
+        <Paper variant="outlined" sx={{ p: 3 }}>
+          <Stack spacing={3} divider={<Divider />}>
+            <section aria-labelledby="admin-project-title">
+              <Typography id="admin-project-title" variant="h6" component="h2" sx={{ mb: 1 }}>
+                Project details
+              </Typography>
+              <Typography>
+                <strong>Name:</strong> {project?.name ?? 'Unnamed project'}
+              </Typography>
+              <Typography>
+                <strong>ID:</strong> {project?.id}
+              </Typography>
+              {project?.description && <Typography color="text.secondary">{project.description}</Typography>}
+            </section>
+            <MembersSection />
+          </Stack>
+        </Paper>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,1 @@
+export { memberRows, type MemberRow } from './memberRows';

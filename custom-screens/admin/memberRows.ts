@@ -1,0 +1,46 @@
+import type { Bundle, ProjectMembership, Reference, Resource, User } from '@medplum/fhirtypes';
+
+/** One row of the Members table: who the member is, how they sign in, what they may do. */
+export interface MemberRow {
+  id: string;
+  /** The profile's display name ("Alice Smith"), never a bare `Practitioner/<uuid>`. */
+  profile: string;
+  profileReference?: string;
+  email: string;
+  accessPolicy: string;
+  admin: boolean;
+}
+
+function referenceText(reference: Reference | undefined, fallback: string): string {
+  return reference?.display?.trim() || fallback;
+}
+
+/**
+ * Rows of the memberships of a search bundle (`ProjectMembership?_include=ProjectMembership:user`):
+ * the e-mail comes from the included User when the caller may read it, the profile by its display.
+ */
+export function memberRows(bundle: Bundle | undefined): MemberRow[] {
+  const entries = (bundle?.entry ?? []).map((entry) => entry.resource).filter((r): r is Resource => !!r);
+  const users = new Map(
+    entries
+      .filter((r): r is User => r.resourceType === 'User')
+      .map((user) => [`User/${user.id}` as string, user] as const),
+  );
+  return entries
+    .filter((r): r is ProjectMembership => r.resourceType === 'ProjectMembership')
+    .map((membership) => {
+      const user = membership.user?.reference ? users.get(membership.user.reference) : undefined;
+      return {
+        id: membership.id ?? '',
+        profile: referenceText(membership.profile, 'Profile not named'),
+        profileReference: membership.profile?.reference,
+        email: user?.email ?? (membership.user?.display?.includes('@') ? membership.user.display : '') ?? '',
+        accessPolicy: referenceText(
+          membership.accessPolicy,
+          membership.accessPolicy?.reference ? 'Unnamed policy' : 'None (full access)',
+        ),
+        admin: membership.admin === true,
+      };
+    })
+    .sort((a, b) => a.profile.localeCompare(b.profile));
+}

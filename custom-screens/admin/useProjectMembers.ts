@@ -1,0 +1,19 @@
+import { useQuery } from '@tanstack/react-query';
+import type { Bundle } from '@medplum/fhirtypes';
+import { useFhirClient } from '../../src/resources/useFhirClient';
+import { memberRows, type MemberRow } from './memberRows';
+
+/** The active project's members, with the e-mail of each user the caller may read. */
+export function useProjectMembers() {
+  const client = useFhirClient();
+  return useQuery<MemberRow[], Error>({
+    queryKey: ['hearth-admin-members', client.getProject()?.id],
+    queryFn: async () => {
+      const bundle = (await client.search('ProjectMembership', '_count=1000&_include=ProjectMembership:user', {
+        cache: 'no-cache',
+      })) as Bundle;
+      return memberRows(bundle);
+    },
+    retry: false,
+  });
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { buildTypeSchema } from '../../schema-engine/model/buildTypeSchema';
+import { recordedDefinition } from '../../schema-engine/test-support/recordedDefinitions';
+import { defaultColumns } from './defaultColumns';
+
+const schemaOf = (type: string) =>
+  buildTypeSchema(recordedDefinition(`http://hl7.org/fhir/StructureDefinition/${type}`));
+
+describe('default columns of a list', () => {
+  it('list patients by name, birth date and gender, not by UUID', () => {
+    expect(defaultColumns(schemaOf('Patient'))).toEqual(['name', 'active', 'birthDate', 'gender', '_lastUpdated']);
+  });
+
+  it('give clinical types their code, status, subject and date', () => {
+    expect(defaultColumns(schemaOf('Observation'))).toEqual([
+      'code',
+      'status',
+      'subject',
+      'effective[x]',
+      '_lastUpdated',
+    ]);
+    expect(defaultColumns(schemaOf('Task'))).toEqual([
+      'description',
+      'code',
+      'status',
+      'for',
+      'authoredOn',
+      '_lastUpdated',
+    ]);
+  });
+
+  it('fall back to ID and Last Updated while the schema loads or for a type with nothing readable', () => {
+    expect(defaultColumns(undefined)).toEqual(['_id', '_lastUpdated']);
+    expect(defaultColumns(schemaOf('Binary'))).toEqual(['_id', '_lastUpdated']);
+  });
+});
