@@ -100,6 +100,23 @@ describe('security headers', () => {
     expect(answers[4][1].status).toBe(400);
   });
 
+  it('FHIR reads are never kept by the browser: a read after a write cannot come from a stale copy', async () => {
+    const created = await http<any>('POST', 'fhir/R4/Patient', { body: { resourceType: 'Patient', gender: 'female' } });
+    expect(created.status).toBe(201);
+    const token = inject('adminToken');
+    const read = await headersOf(`fhir/R4/Patient/${created.body.id}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(read.status).toBe(200);
+    // Last-Modified alone would let a browser answer the next read heuristically from its cache.
+    expect(read.headers.get('last-modified')).toBeTruthy();
+    expect(read.headers.get('cache-control')).toBe('no-store');
+    const search = await headersOf('fhir/R4/Patient?_count=1', { headers: { authorization: `Bearer ${token}` } });
+    expect(search.headers.get('cache-control')).toBe('no-store');
+    // The web app's own files may still be cached (the build names its assets by content hash).
+    expect((await headersOf('')).headers.get('cache-control')).not.toBe('no-store');
+  });
+
   it('Binary downloads keep their stricter sandbox policy', async () => {
     const upload = await fetch(new URL('fhir/R4/Binary', baseUrl()), {
       method: 'POST',

@@ -33,7 +33,7 @@ export const apiContentSecurityPolicy = "default-src 'none'; frame-ancestors 'no
 
 /**
  * Security headers on every answer, the web app's and the API's: Content-Security-Policy,
- * X-Content-Type-Options, X-Frame-Options and Referrer-Policy. A route that set its own (Binary
+ * X-Content-Type-Options, X-Frame-Options and Referrer-Policy, and `Cache-Control: no-store` on API answers. A route that set its own (Binary
  * downloads: `sandbox; default-src 'none'`) keeps it.
  *
  * The policy follows the path, not the content type: a 304 for the cached index.html has no
@@ -50,11 +50,14 @@ export function addSecurityHeaders(
 ): void {
   const appPolicy = appContentSecurityPolicy(options.baseUrl, options.frameOrigins);
   app.addHook('onSend', async (request, reply, payload) => {
+    const type = String(reply.getHeader('content-type') ?? '').toLowerCase();
+    const isPage = type.startsWith('text/html') || !options.isApiRequest(request);
     if (!reply.hasHeader('content-security-policy')) {
-      const type = String(reply.getHeader('content-type') ?? '').toLowerCase();
-      const isPage = type.startsWith('text/html') || !options.isApiRequest(request);
       reply.header('content-security-policy', isPage ? appPolicy : apiContentSecurityPolicy);
     }
+    // API answers hold health records: no browser or proxy keeps them, and a read right after a
+    // write never comes from a stale cached copy (the client has its own short, invalidated cache).
+    if (!isPage && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     if (!reply.hasHeader('x-content-type-options')) reply.header('x-content-type-options', 'nosniff');
     if (!reply.hasHeader('x-frame-options')) reply.header('x-frame-options', 'DENY');
     // Chart URLs name patients and resources: they are not handed to other sites.
