@@ -74,11 +74,20 @@ describe("a project's SearchParameters apply to that project only", () => {
     expect(refused.status).toBe(400);
     expect(issueText(refused.body)).toContain('"status" of Task is a base definition');
     expect(issueExpressions(refused.body)).toEqual(['SearchParameter.code']);
-    const put = await http<any>('PUT', 'fhir/R4/SearchParameter/attacker-status', {
+    // PUT creates nothing below super admin (issue 14 item 20), so the override is tried as an update
+    // of the attacker's own parameter with a new code of their own.
+    const own = await http<any>('POST', 'fhir/R4/SearchParameter', {
       token: attacker.tokens.access_token,
-      body: { ...override, id: 'attacker-status' },
+      body: { ...override, url: 'https://attacker.example/SearchParameter/task-own', code: 'attacker-own' },
+    });
+    expect(own.status).toBe(201);
+    const put = await http<any>('PUT', `fhir/R4/SearchParameter/${own.body.id}`, {
+      token: attacker.tokens.access_token,
+      body: { ...override, id: own.body.id },
     });
     expect(put.status).toBe(400);
+    expect(issueExpressions(put.body)).toEqual(['SearchParameter.code']);
+    await http('DELETE', `fhir/R4/SearchParameter/${own.body.id}`, { token: attacker.tokens.access_token });
     const inBundle = await http<any>('POST', 'fhir/R4', {
       token: attacker.tokens.access_token,
       body: {

@@ -1,5 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Bundle, Patient, Questionnaire, QuestionnaireResponse, Task, ValueSet } from '@medplum/fhirtypes';
+import type {
+  Bundle,
+  Patient,
+  Practitioner,
+  Questionnaire,
+  QuestionnaireResponse,
+  Task,
+  ValueSet,
+} from '@medplum/fhirtypes';
 import { http } from './fhirClient';
 import { registerProjectOwner } from './accounts';
 import { SOAP_NOTE_MENOPAUSE_URL } from '../../config/questionnaires';
@@ -26,6 +34,7 @@ import { phq9 } from '../../config/questionnaires/phq9';
  * server: what the screens send is what the server accepts, and a stale version changes nothing.
  */
 let token: string;
+const otherPractitioners: Record<string, string> = {};
 let practitioner: string;
 let patient: Patient;
 
@@ -52,6 +61,14 @@ beforeAll(async () => {
   const owner = await registerProjectOwner();
   token = owner.tokens.access_token;
   practitioner = owner.tokens.profile.reference;
+  // Owners must be real Practitioners of the project (references resolve in it: issue 14 item 20).
+  for (const id of ['someone-else', 'other-user']) {
+    const created = await api<Practitioner>('POST', 'Practitioner', {
+      resourceType: 'Practitioner',
+      name: [{ family: id }],
+    });
+    otherPractitioners[id] = `Practitioner/${created.body.id}`;
+  }
   patient = (
     await api<Patient>('POST', 'Patient', {
       resourceType: 'Patient',
@@ -110,8 +127,8 @@ describe('task actions as guarded JSON Patches', () => {
     };
     await step((t) => ownerPatch(t, { reference: practitioner, display: 'Me' }));
     expect(task.owner?.reference).toBe(practitioner);
-    await step((t) => ownerPatch(t, { reference: 'Practitioner/someone-else' }));
-    expect(task.owner?.reference).toBe('Practitioner/someone-else');
+    await step((t) => ownerPatch(t, { reference: otherPractitioners['someone-else'] }));
+    expect(task.owner?.reference).toBe(otherPractitioners['someone-else']);
     await step((t) =>
       performerTypePatch(t, {
         system: 'http://terminology.hl7.org/CodeSystem/practitioner-role',
@@ -148,14 +165,14 @@ describe('task actions as guarded JSON Patches', () => {
     const other = await api<Task>(
       'PATCH',
       `Task/${loaded.id}`,
-      ownerPatch(loaded, { reference: 'Practitioner/other-user' }),
+      ownerPatch(loaded, { reference: otherPractitioners['other-user'] }),
     );
     expect(other.status).toBe(200);
     // The first user's claim, on the version they loaded.
     const mine = await api('PATCH', `Task/${loaded.id}`, ownerPatch(loaded, { reference: practitioner }));
     expect(mine.status).toBe(412);
     const now = await api<Task>('GET', `Task/${loaded.id}`);
-    expect(now.body.owner?.reference).toBe('Practitioner/other-user');
+    expect(now.body.owner?.reference).toBe(otherPractitioners['other-user']);
     expect(now.body.meta?.versionId).toBe(other.body.meta?.versionId);
     // A note on the stale version is refused too; on the current one it goes through.
     expect((await api('PATCH', `Task/${loaded.id}`, notePatch(loaded, { text: 'kept' }))).status).toBe(412);

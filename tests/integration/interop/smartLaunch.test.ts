@@ -154,9 +154,15 @@ describe("SMART launch with fhirclient's authorize → ready", () => {
 
   it("refuses another project's launch id and a made-up one: no token with a borrowed patient", async () => {
     const other = await registerProjectOwner();
+    // A launch of the other project, about a patient of that project (references must resolve there).
+    const theirPatient = await http<any>('POST', 'fhir/R4/Patient', {
+      token: other.tokens.access_token,
+      body: { resourceType: 'Patient', name: [{ family: 'Elsewhere' }] },
+    });
+    expect(theirPatient.status).toBe(201);
     const foreign = await http<any>('POST', 'fhir/R4/SmartAppLaunch', {
       token: other.tokens.access_token,
-      body: { resourceType: 'SmartAppLaunch', patient: { reference: `Patient/${randomUUID()}` } },
+      body: { resourceType: 'SmartAppLaunch', patient: { reference: `Patient/${theirPatient.body.id}` } },
     });
     expect(foreign.status).toBe(201);
     for (const launch of [foreign.body.id, randomUUID()]) {
