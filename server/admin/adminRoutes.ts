@@ -6,6 +6,7 @@ import { errors } from '../fhir/fhirError';
 import { withoutProtectedFields } from '../fhir/protectedFields';
 import { invite } from './invitation';
 import { parseInvite } from './inviteInput';
+import { projectAppRoutes } from './projectAppRoutes';
 
 const idPattern = /^[A-Za-z0-9\-.]{1,64}$/;
 
@@ -15,6 +16,7 @@ const idPattern = /^[A-Za-z0-9\-.]{1,64}$/;
  * not exist; members who are not admins get 403).
  */
 export async function adminRoutes(app: FastifyInstance, env: AuthEnvironment): Promise<void> {
+  await projectAppRoutes(app, env);
   app.post<{ Params: { projectId: string } }>('/admin/projects/:projectId/invite', async (request, reply) => {
     const caller = await authenticate(env, request);
     const { projectId } = request.params;
