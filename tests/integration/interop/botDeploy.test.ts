@@ -54,6 +54,28 @@ describe('POST Bot/{id}/$deploy (@medplum/core)', () => {
     expect(stored.meta?.versionId).not.toBe(bot.meta?.versionId);
   });
 
+  it('replaces an executableCode Binary, so the deployed code is what runs; the CapabilityStatement declares $deploy', async () => {
+    const binary = await medplum.createBinary(
+      'exports.handler = async () => "from binary";',
+      'old.js',
+      'application/javascript',
+    );
+    const withBinary = await medplum.createResource<Bot>({
+      resourceType: 'Bot',
+      name: 'compiled bot',
+      executableCode: { contentType: 'application/javascript', url: `Binary/${binary.id}` },
+    });
+    expect(await medplum.executeBot(withBinary.id as string, {}, 'application/json')).toBe('from binary');
+    await medplum.post(medplum.fhirUrl('Bot', withBinary.id as string, '$deploy'), {
+      code: 'exports.handler = async () => "from deploy";',
+    });
+    expect(await medplum.executeBot(withBinary.id as string, {}, 'application/json')).toBe('from deploy');
+    expect((await medplum.readResource('Bot', withBinary.id as string)).executableCode).toBeUndefined();
+    const metadata = await http<any>('GET', 'fhir/R4/metadata', {});
+    const botEntry = metadata.body.rest[0].resource.find((entry: any) => entry.type === 'Bot');
+    expect(botEntry.operation.map((operation: any) => operation.name)).toContain('deploy');
+  });
+
   it('refuses a body without code (400 naming code) and keeps the deployed code', async () => {
     const before = await medplum.readResource('Bot', bot.id as string);
     const answer = await http<any>('POST', `fhir/R4/Bot/${bot.id}/$deploy`, {
