@@ -6,6 +6,8 @@ import { errors } from '../fhir/fhirError';
 import { withoutProtectedFields } from '../fhir/protectedFields';
 import { invite } from './invitation';
 import { parseInvite } from './inviteInput';
+import { projectAppRoutes } from './projectAppRoutes';
+import { projectDetailRoutes } from './projectDetailRoutes';
 
 const idPattern = /^[A-Za-z0-9\-.]{1,64}$/;
 
@@ -15,6 +17,8 @@ const idPattern = /^[A-Za-z0-9\-.]{1,64}$/;
  * not exist; members who are not admins get 403).
  */
 export async function adminRoutes(app: FastifyInstance, env: AuthEnvironment): Promise<void> {
+  await projectAppRoutes(app, env);
+  await projectDetailRoutes(app, env);
   app.post<{ Params: { projectId: string } }>('/admin/projects/:projectId/invite', async (request, reply) => {
     const caller = await authenticate(env, request);
     const { projectId } = request.params;

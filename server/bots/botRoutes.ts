@@ -4,6 +4,7 @@ import { callerOf } from '../auth/authenticate';
 import { allOk, errors, FhirError, outcomeOf } from '../fhir/fhirError';
 import type { Repository, RepositorySession } from '../fhir/repository';
 import { parseSearchRequest } from '../search/searchRequest';
+import { botDeployRoute } from './botDeploy';
 import { botPolicyEntries } from './botPermission';
 import type { BotRunner, BotRunResult } from './botRunner';
 
@@ -84,6 +85,8 @@ export async function botRoutes(app: FastifyInstance, options: BotRoutesOptions)
       .type(isResource ? 'application/fhir+json' : 'application/json')
       .send(isResource ? value.value : JSON.stringify(value.value));
   }
+
+  await botDeployRoute(app, { repository });
 
   app.post<{ Params: { id: string } }>('/fhir/R4/Bot/:id/$execute', (request, reply) =>
     execute(request, reply, async (session) => {

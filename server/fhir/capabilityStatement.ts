@@ -40,7 +40,10 @@ const typeOperations: Record<string, OperationEntry[]> = {
   StructureDefinition: [
     { name: 'expand-profile', definition: 'https://hearth-emr.org/fhir/OperationDefinition/expand-profile' },
   ],
-  Bot: [{ name: 'execute', definition: 'https://medplum.com/fhir/OperationDefinition/bot-execute' }],
+  Bot: [
+    { name: 'execute', definition: 'https://medplum.com/fhir/OperationDefinition/bot-execute' },
+    { name: 'deploy', definition: 'https://medplum.com/fhir/OperationDefinition/bot-deploy' },
+  ],
   Subscription: [
     {
       name: 'get-ws-binding-token',

@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify';
+import type { Bot } from '@medplum/fhirtypes';
+import { callerOf } from '../auth/authenticate';
+import { allOk, errors } from '../fhir/fhirError';
+import type { Repository } from '../fhir/repository';
+import { maxBotCodeBytes } from './botCode';
+import { botPolicyEntries } from './botPermission';
+
+const idPattern = /^[A-Za-z0-9\-.]{1,64}$/;
+
+/** The `{ code, filename? }` body Medplum's app and CLI send; 400 naming the field otherwise. */
+export function parseDeployBody(body: unknown): { code: string; filename?: string } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw errors.invalid('Expected a JSON object { code, filename? }', 'code');
+  }
+  const { code, filename } = body as Record<string, unknown>;
+  if (typeof code !== 'string' || code.trim() === '')
+    throw errors.invalid("Missing code: the bot's JavaScript", 'code');
+  if (Buffer.byteLength(code, 'utf8') > maxBotCodeBytes) {
+    throw errors.invalid(`The bot's code is larger than ${maxBotCodeBytes} bytes`, 'code');
+  }
+  if (filename !== undefined && typeof filename !== 'string')
+    throw errors.invalid('filename must be a string', 'filename');
+  return { code, ...(filename ? { filename } : {}) };
+}
+
+/**
+ * `POST Bot/{id}/$deploy` (Medplum's): the code becomes the Bot's `code` element, the form
+ * `loadBotCode` runs; a previous `executableCode` is dropped so the deployed code is what runs.
+ * Allowed exactly as an update of that Bot: project admins, or members whose policy lets them write it.
+ */
+export async function botDeployRoute(app: FastifyInstance, options: { repository: Repository }): Promise<void> {
+  app.post<{ Params: { id: string } }>('/fhir/R4/Bot/:id/$deploy', async (request, reply) => {
+    const caller = callerOf(request);
+    const ctx = caller.ctx;
+    ctx.access?.checkScopes('Bot', 'update');
+    const input = parseDeployBody(request.body);
+    const { id } = request.params;
+    const saved = await options.repository.transaction(async (session) => {
+      if (!idPattern.test(id)) throw errors.notFound();
+      const bot = (await session.read('Bot', id)) as Bot;
+      const rule = botPolicyEntries({
+        superAdmin: caller.superAdmin,
+        projectAdmin: caller.projectAdmin,
+        policy: caller.accessPolicy,
+      });
+      if (rule === 'none') {
+        throw errors.forbidden(
+          'Forbidden: only project admins, and members whose access policy has a Bot entry, may deploy bots',
+        );
+      }
+      if (rule === 'policy' && !(await ctx.access?.allows(session.tx, bot, 'update'))) {
+        throw errors.forbidden('Forbidden: your access policy does not allow deploying this Bot');
+      }
+      const { executableCode: _replaced, ...rest } = bot;
+      return (await session.update(ctx, { ...rest, code: input.code })).resource;
+    }, ctx.access);
+    void saved;
+    return reply.code(200).type('application/fhir+json').send(allOk());
+  });
+}
