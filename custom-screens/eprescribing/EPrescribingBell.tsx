@@ -1,6 +1,7 @@
 import { Link as RouterLink } from 'react-router-dom';
-import { Badge, IconButton, Tooltip } from '@mui/material';
+import { IconButton, Tooltip } from '@mui/material';
 import NotificationsIcon from '@mui/icons-material/NotificationsNone';
+import { CountBadge } from '../../src/shell';
 import { useEPrescribingCounts } from './useEPrescribingCounts';
 
 /** The header's e-prescribing bell (app-spec §2.5): DoseSpot's pending work as a red badge, linking to /dosespot. */
@@ -24,9 +25,9 @@ export function EPrescribingBell() {
         aria-label={label}
         data-testid="eprescribing-bell"
       >
-        <Badge badgeContent={count} color="error" max={99} data-testid="eprescribing-count">
+        <CountBadge count={count} data-testid="eprescribing-count">
           <NotificationsIcon />
-        </Badge>
+        </CountBadge>
       </IconButton>
     </Tooltip>
   );

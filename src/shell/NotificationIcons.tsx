@@ -1,11 +1,12 @@
 import { Link as RouterLink } from 'react-router-dom';
-import { Badge, IconButton, Stack, Tooltip } from '@mui/material';
+import { IconButton, Stack, Tooltip } from '@mui/material';
 import type { Reference } from '@medplum/fhirtypes';
 import MailIcon from '@mui/icons-material/MailOutline';
 import TaskIcon from '@mui/icons-material/TaskAlt';
 import { useLiveCount } from './useLiveCount';
 import { openTasksQuery, unreadMailQuery } from './notificationQueries';
 import { useShellSlots } from './shellSlots';
+import { CountBadge } from './CountBadge';
 
 interface NotificationIconsProps {
   profile: Reference | undefined;
@@ -33,9 +34,9 @@ export function NotificationIcons({ profile, ePrescribing }: NotificationIconsPr
           aria-label={countLabel('Mail', mail)}
           data-live={mailLive}
         >
-          <Badge badgeContent={mail} color="error" max={99} data-testid="mail-count">
+          <CountBadge count={mail} data-testid="mail-count">
             <MailIcon />
-          </Badge>
+          </CountBadge>
         </IconButton>
       </Tooltip>
       <Tooltip title="Tasks">
@@ -46,9 +47,9 @@ export function NotificationIcons({ profile, ePrescribing }: NotificationIconsPr
           aria-label={countLabel('Tasks', tasks)}
           data-live={tasksLive}
         >
-          <Badge badgeContent={tasks} color="error" max={99} data-testid="task-count">
+          <CountBadge count={tasks} data-testid="task-count">
             <TaskIcon />
-          </Badge>
+          </CountBadge>
         </IconButton>
       </Tooltip>
       {/* The bell, its count and its polling come from the e-prescribing screens (ShellSlots). */}

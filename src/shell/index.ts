@@ -15,4 +15,5 @@ export { subscriptionManagerFor } from './realtime';
 export { effectiveColorScheme, useColorSchemeChoice, type ColorSchemeChoice } from './colorScheme';
 export { HEADER_HEIGHT, NAVBAR_WIDTH, NARROW_BREAKPOINT } from './themes';
 export { ShellSlotsContext, useShellSlots, type ShellSlots } from './shellSlots';
+export { CountBadge } from './CountBadge';
 export { isEPrescribingEnabled } from './notificationQueries';

@@ -28,22 +28,23 @@ async function expectAccessibleInBothSchemes(page: Page): Promise<void> {
 }
 
 test.describe('resource console accessibility (whole page)', () => {
-  test('details, edit, history, JSON and version pages of a Patient', async ({ page }) => {
+  // A Patient opens the chart (chart.spec.ts checks its accessibility); the generic pages are a Practitioner's.
+  test('details, edit, history, JSON and version pages of a Practitioner', async ({ page }) => {
     test.setTimeout(120_000);
     const errors = collectErrors(page);
     await signInAs(page, 'alice@demo.hearth.example');
-    const id = await firstId(page, 'Patient?_count=1&_sort=_lastUpdated');
+    const id = await firstId(page, 'Practitioner?_count=1&_sort=_lastUpdated');
     expect(id).not.toBe('');
 
-    await page.goto(`/Patient/${id}/details`);
+    await page.goto(`/Practitioner/${id}/details`);
     await expect(page.getByRole('main').getByRole('tab', { name: 'Details', selected: true })).toBeVisible();
     await expectAccessibleInBothSchemes(page);
 
-    await page.goto(`/Patient/${id}/edit`);
+    await page.goto(`/Practitioner/${id}/edit`);
     await expect(page.getByRole('main').getByRole('button', { name: 'Update' })).toBeVisible();
     await expectAccessibleInBothSchemes(page);
 
-    await page.goto(`/Patient/${id}/history`);
+    await page.goto(`/Practitioner/${id}/history`);
     const history = page.getByRole('main').getByRole('table');
     await expect(history.getByRole('columnheader', { name: 'Author' })).toBeVisible();
     await expectAccessibleInBothSchemes(page);
@@ -52,7 +53,7 @@ test.describe('resource console accessibility (whole page)', () => {
     await expect(page).toHaveURL(/\/_history\/[^/]+$/);
     await expectAccessibleInBothSchemes(page);
 
-    await page.goto(`/Patient/${id}/json`);
+    await page.goto(`/Practitioner/${id}/json`);
     await expect(page.getByRole('main').getByLabel('JSON')).toBeVisible();
     await expectAccessibleInBothSchemes(page);
     expect(errors).toEqual([]);

@@ -259,7 +259,8 @@ test.describe('search list', () => {
     await addFilterInDialog(page, 'probability', 'greater than', '0.5', comparisons);
     await expect(page).toHaveURL(/probability=gt0\.5/);
     await expect(risks).toHaveCount(1);
-    await expect(risks.first()).toContainText(likely.id);
+    // The default columns (status, subject, last updated) leave the id out; the row's checkbox names it.
+    await expect(risks.first().getByLabel(`Select RiskAssessment/${likely.id}`)).toBeVisible();
 
     const url = `https://e2e.hearth.example/Questionnaire/${Date.now()}`;
     const wanted = await fhir(tokens, 'POST', 'Questionnaire', { resourceType: 'Questionnaire', status: 'draft', url });

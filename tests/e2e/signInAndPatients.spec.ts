@@ -72,8 +72,12 @@ test.describe('sign-in and the Demo Clinic patients', () => {
     await expectSeededPatients(page);
   });
 
-  test('a patient signed in sees only their own record', async ({ page }) => {
+  test('a patient signed in lands in the portal and sees only their own record', async ({ page }) => {
     await signIn(page, 'patient@demo.hearth.example');
+    // The portal replaces the staff shell: their messages are the home page.
+    await expect(page.getByRole('navigation', { name: 'Patient portal' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+    await page.goto('/Patient');
     await expect(page.locator('table tbody tr')).toHaveCount(1);
   });
 
