@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Meta, OperationOutcomeIssue, Reference, Resource, SearchParameter } from '@medplum/fhirtypes';
+import type { Binary, Meta, OperationOutcomeIssue, Reference, Resource, SearchParameter } from '@medplum/fhirtypes';
 import { validateSearchParameter } from '../validation/searchParameterRules';
 import type { Database, SqlExecutor } from '../storage/database';
 import { extractIndexRows, type IndexRows } from '../search/indexRows';
@@ -275,6 +275,7 @@ export class RepositorySession {
     this.access?.checkInteraction(resource.resourceType, 'create');
     const input = this.access ? this.access.guardWrite({ ...resource, id }, undefined) : { ...resource, id };
     const stored = this.prepare(ctx, input, options.trusted ?? false);
+    await this.inheritSecurityContext(stored.resource);
     // A caller-chosen id may already have index rows (update-as-create of a deleted resource);
     // `fresh` is the caller's promise that it cannot.
     this.buffer(stored.resource, 'create', stored.rows, !options.id || (options.fresh ?? false));
@@ -348,6 +349,7 @@ export class RepositorySession {
     // A resource stays in its project, whoever edits it (a super admin fixing a clinic's record).
     const owner = { ...ctx, projectId: existing.project_id ?? ctx.projectId };
     const stored = this.prepare(owner, keepProtectedFields(guarded, existing.content), false);
+    await this.inheritSecurityContext(stored.resource);
     this.buffer(stored.resource, 'update', stored.rows, false);
     await this.checkWritten(stored.resource);
     this.noteReferences(stored.resource, existing.content);
@@ -502,6 +504,30 @@ export class RepositorySession {
           expression: [r.path],
         })),
       );
+    }
+  }
+
+  /**
+   * A Binary is in no patient compartment of its own; it joins the compartments of its
+   * securityContext (a Patient, or the Media/DocumentReference/Communication it belongs to), so a
+   * patient can open the files of their own record and chat — and only those. A context of another
+   * project lends nothing.
+   */
+  private async inheritSecurityContext(resource: Resource): Promise<void> {
+    if (resource.resourceType !== 'Binary') return;
+    const [type, id] = ((resource as Binary).securityContext?.reference ?? '').split('/');
+    if (!type || !id || !/^[A-Za-z0-9\-.]{1,64}$/.test(id)) return;
+    let compartments: string[] = [];
+    if (type === 'Patient') {
+      compartments = [`Patient/${id}`];
+    } else {
+      const row = await this.current(type, id, false);
+      if (row && !row.deleted && row.project_id === resource.meta?.project) {
+        compartments = (row.content.meta?.compartment ?? []).map((c) => c.reference ?? '').filter(Boolean);
+      }
+    }
+    if (compartments.length > 0) {
+      resource.meta = { ...resource.meta, compartment: compartments.map((reference) => ({ reference })) };
     }
   }
 

@@ -8,7 +8,9 @@ export interface ResourcePaths {
 }
 
 export const consoleResourcePaths: ResourcePaths = {
-  saved: (resource) => `/${resource.resourceType}/${resource.id}/details`,
+  // A Patient's page is its chart (app-spec §2.2), which has no Details tab.
+  saved: (resource) =>
+    resource.resourceType === 'Patient' ? `/Patient/${resource.id}` : `/${resource.resourceType}/${resource.id}/details`,
   list: (resourceType) => `/${resourceType}`,
 };
 
