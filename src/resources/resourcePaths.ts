@@ -10,7 +10,9 @@ export interface ResourcePaths {
 export const consoleResourcePaths: ResourcePaths = {
   // A Patient's page is its chart (app-spec §2.2), which has no Details tab.
   saved: (resource) =>
-    resource.resourceType === 'Patient' ? `/Patient/${resource.id}` : `/${resource.resourceType}/${resource.id}/details`,
+    resource.resourceType === 'Patient'
+      ? `/Patient/${resource.id}`
+      : `/${resource.resourceType}/${resource.id}/details`,
   list: (resourceType) => `/${resourceType}`,
 };
 

@@ -336,7 +336,7 @@ test.describe('resource console', () => {
   test('JSON tab: an invalid edit shows the server issues and changes nothing', async ({ page }) => {
     await signIn(page, 'alice@demo.hearth.example');
     // A Patient's page is its chart; the JSON tab is the console's, tried on a Practitioner.
-    const practitioner = await api(page, "POST", "Practitioner", { resourceType: "Practitioner", gender: "male" });
+    const practitioner = await api(page, 'POST', 'Practitioner', { resourceType: 'Practitioner', gender: 'male' });
     await page.goto(`/Practitioner/${practitioner.id}/json`);
     const json = main(page).getByLabel('JSON');
     await json.fill(JSON.stringify({ ...practitioner, gender: 'not-a-gender', birthDate: 'yesterday' }));
