@@ -1,5 +1,5 @@
 import { useMemo, type ReactNode } from 'react';
-import { IconButton } from '@mui/material';
+import { GlobalStyles, IconButton } from '@mui/material';
 import { styled } from '@mui/material/styles';
 import CloseIcon from '@mui/icons-material/Close';
 import { closeSnackbar, MaterialDesignContent, SnackbarProvider, useSnackbar, type SnackbarKey } from 'notistack';
@@ -11,6 +11,12 @@ export const TOAST_TRANSITION_MS = 250;
 export const TOAST_WIDTH = 440;
 export const TOAST_MAX_HEIGHT = 200;
 export const TOAST_LIMIT = 5;
+/**
+ * Toasts stand this far above the window's bottom edge: clear of the forms' sticky action bar
+ * (Create/Update, ~52 px), wherever the form sits — in the chart the form's buttons are under the
+ * bottom-right corner, and a persistent error toast must never hide the action that retries.
+ */
+export const TOAST_BOTTOM_CLEARANCE = 64;
 
 // Colours darker than notistack's so white text keeps WCAG AA contrast; line breaks of server errors are kept.
 const ToastContent = styled(MaterialDesignContent)(() => ({
@@ -47,16 +53,19 @@ function CloseToastButton({ toastKey }: { toastKey: SnackbarKey }) {
 /** The one toast area of the app (notistack), configured as app-spec §9 says. */
 export function ToastProvider({ children }: { children: ReactNode }) {
   return (
-    <SnackbarProvider
-      maxSnack={TOAST_LIMIT}
-      anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-      autoHideDuration={TOAST_AUTO_HIDE_MS}
-      transitionDuration={{ enter: TOAST_TRANSITION_MS, exit: TOAST_TRANSITION_MS }}
-      Components={components}
-      action={(key) => <CloseToastButton toastKey={key} />}
-    >
-      {children}
-    </SnackbarProvider>
+    <>
+      <GlobalStyles styles={{ '.notistack-SnackbarContainer': { bottom: `${TOAST_BOTTOM_CLEARANCE}px !important` } }} />
+      <SnackbarProvider
+        maxSnack={TOAST_LIMIT}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+        autoHideDuration={TOAST_AUTO_HIDE_MS}
+        transitionDuration={{ enter: TOAST_TRANSITION_MS, exit: TOAST_TRANSITION_MS }}
+        Components={components}
+        action={(key) => <CloseToastButton toastKey={key} />}
+      >
+        {children}
+      </SnackbarProvider>
+    </>
   );
 }
 

@@ -36,10 +36,23 @@ test.describe('resource console', () => {
     await expect(main(page).getByRole('heading', { name: 'Testa Maria Console' })).toBeVisible();
     const patientId = page.url().split('/')[4];
 
-    // The chart's Edit tab: the new name shows in the chart's header at once.
+    // The chart's Edit tab validates against US Core: what the console let through is asked for.
     await main(page).getByRole('tab', { name: 'Edit' }).click();
     await main(page).getByLabel('Family').fill('Consoleton');
     await main(page).getByRole('button', { name: 'Update' }).click();
+    await expect(main(page).getByRole('alert')).toContainText('Missing required property (Patient.identifier)');
+    await expect(main(page).getByLabel('Family')).toHaveValue('Consoleton');
+    await main(page).getByRole('button', { name: 'Add Identifier' }).click();
+    const identifier = main(page).getByRole('group', { name: /^Identifier 1/ });
+    await identifier.getByLabel('System', { exact: true }).fill('urn:hearth:mrn');
+    await identifier.getByLabel('Value', { exact: true }).fill('MRN-CONSOLE-1');
+    // Under the profile, gender is a choice from its required value set.
+    await main(page).getByRole('combobox', { name: 'Gender', exact: true }).click();
+    await page.getByRole('option', { name: 'Female (female)' }).click();
+    // The persistent error toast stays up, clear of Update (a click on a covered button fails).
+    await expect(page.locator('.notistack-MuiContent-error').first()).toBeVisible();
+    await main(page).getByRole('button', { name: 'Update' }).click();
+    // Saved: the new name shows in the chart's header at once.
     await expect(main(page).getByRole('heading', { name: 'Testa Maria Consoleton' })).toBeVisible();
     expect((await api(page, 'GET', `Patient/${patientId}`)).name[0].family).toBe('Consoleton');
     expect(await apiStatus(page, 'DELETE', `Patient/${patientId}`)).toBe(200);
@@ -262,7 +275,16 @@ test.describe('resource console', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Export' }).click();
     const download = await downloadPromise;
     const csv = readFileSync(await download.path(), 'utf8');
-    expect(csv.split('\r\n')[0]).toBe('ID,Last Updated');
+    // The columns a person reads (Patient's defaults), the same as the table's headers.
+    const headers = await table.getByRole('columnheader').allInnerTexts();
+    expect(csv.split('\r\n')[0]).toBe('Name,Active,Birth Date,Gender,Last Updated');
+    expect(headers.map((h) => h.trim()).filter(Boolean)).toEqual([
+      'Name',
+      'Active',
+      'Birth Date',
+      'Gender',
+      'Last Updated',
+    ]);
     const patientCount = await api(page, 'GET', 'Patient?_summary=count');
     expect(csv.trim().split('\r\n')).toHaveLength(patientCount.total + 1);
 

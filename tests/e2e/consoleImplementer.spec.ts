@@ -23,7 +23,8 @@ async function filterFieldOptions(page: Page): Promise<string[]> {
   await dialog.getByRole('button', { name: 'Add filter' }).click();
   const rows = await dialog.getByLabel(/^Field \d+$/).count();
   await dialog.getByLabel(`Field ${rows}`).click();
-  // Options read "Label (code)", as in the Fields dialog: the codes.
+  // The list opens before its options render: wait for them. Options read "Label (code)": the codes.
+  await expect(page.getByRole('option').first()).toBeVisible();
   const options = await page.getByRole('option').allTextContents();
   await page.keyboard.press('Escape');
   return options.map((option) => /\(([^()]+)\)$/.exec(option)?.[1] ?? option);
