@@ -120,8 +120,12 @@ test.describe('patient chart', () => {
       ['Care Plans', 'CarePlan', /active/],
     ];
     for (const [label, type, status] of tabs) {
-      await chartTabs(page).getByRole('tab', { name: label, exact: true }).click();
-      await expect(page).toHaveURL(new RegExp(`/Patient/${patientId}/${type}$`));
+      // The scrollable tab bar glides the selected tab into view; a click during the glide can land
+      // beside the next tab, so it is retried until the tab's page opens.
+      await expect(async () => {
+        await chartTabs(page).getByRole('tab', { name: label, exact: true }).click();
+        await expect(page).toHaveURL(new RegExp(`/Patient/${patientId}/${type}$`), { timeout: 1000 });
+      }).toPass({ timeout: 10_000 });
       const table = main(page).getByRole('table', { name: label });
       if (type === 'Device') {
         // Half the demo patients have a device; the others a device request (on the timeline).
