@@ -4,7 +4,7 @@ import { callerOf } from '../auth/authenticate';
 import { allOk, errors } from '../fhir/fhirError';
 import type { Repository } from '../fhir/repository';
 import { maxBotCodeBytes } from './botCode';
-import { botPolicyEntries } from './botPermission';
+import { checkBotControl } from './botControl';
 
 const idPattern = /^[A-Za-z0-9\-.]{1,64}$/;
 
@@ -39,19 +39,7 @@ export async function botDeployRoute(app: FastifyInstance, options: { repository
     const saved = await options.repository.transaction(async (session) => {
       if (!idPattern.test(id)) throw errors.notFound();
       const bot = (await session.read('Bot', id)) as Bot;
-      const rule = botPolicyEntries({
-        superAdmin: caller.superAdmin,
-        projectAdmin: caller.projectAdmin,
-        policy: caller.accessPolicy,
-      });
-      if (rule === 'none') {
-        throw errors.forbidden(
-          'Forbidden: only project admins, and members whose access policy has a Bot entry, may deploy bots',
-        );
-      }
-      if (rule === 'policy' && !(await ctx.access?.allows(session.tx, bot, 'update'))) {
-        throw errors.forbidden('Forbidden: your access policy does not allow deploying this Bot');
-      }
+      await checkBotControl(caller, session, bot, 'deploy');
       const { executableCode: _replaced, ...rest } = bot;
       return (await session.update(ctx, { ...rest, code: input.code })).resource;
     }, ctx.access);

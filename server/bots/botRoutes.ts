@@ -5,7 +5,7 @@ import { allOk, errors, FhirError, outcomeOf } from '../fhir/fhirError';
 import type { Repository, RepositorySession } from '../fhir/repository';
 import { parseSearchRequest } from '../search/searchRequest';
 import { botDeployRoute } from './botDeploy';
-import { botPolicyEntries } from './botPermission';
+import { checkBotControl } from './botControl';
 import type { BotRunner, BotRunResult } from './botRunner';
 
 export interface BotRoutesOptions {
@@ -56,19 +56,7 @@ export async function botRoutes(app: FastifyInstance, options: BotRoutesOptions)
     ctx.access?.checkScopes('Bot', 'update');
     const bot = await repository.transaction(async (session) => {
       const found = await find(session);
-      const rule = botPolicyEntries({
-        superAdmin: caller.superAdmin,
-        projectAdmin: caller.projectAdmin,
-        policy: caller.accessPolicy,
-      });
-      if (rule === 'none') {
-        throw errors.forbidden(
-          'Forbidden: only project admins, and members whose access policy has a Bot entry, may execute bots',
-        );
-      }
-      if (rule === 'policy' && !(await ctx.access?.allows(session.tx, found, 'update'))) {
-        throw errors.forbidden('Forbidden: your access policy does not allow executing this Bot');
-      }
+      await checkBotControl(caller, session, found, 'execute');
       return found;
     }, ctx.access);
     const contentType = mediaType(request.headers['content-type']) || 'application/json';
