@@ -91,7 +91,9 @@ export function buildCapabilityStatement(
           operation: [...everyTypeOperations, ...(typeOperations[type] ?? [])],
           versioning: 'versioned',
           readHistory: true,
-          updateCreate: true,
+          // PUT to an unknown id creates only for super admins (an id oracle otherwise, docs/security.md
+          // item 20): what a client may count on is that it does not.
+          updateCreate: false,
           conditionalCreate: true,
           // server/fhir/conditionalOperations.ts: one match is changed, several are 412.
           conditionalUpdate: true,

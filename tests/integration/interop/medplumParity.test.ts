@@ -266,6 +266,11 @@ describe('system and compartment search (fhir-kit-client)', () => {
     const rest = statement.rest?.[0];
     expect(rest?.compartment).toEqual(['http://hl7.org/fhir/CompartmentDefinition/patient']);
     const patient = rest?.resource?.find((r) => r.type === 'Patient');
-    expect(patient).toMatchObject({ conditionalCreate: true, conditionalUpdate: true, conditionalDelete: 'single' });
+    expect(patient).toMatchObject({
+      conditionalCreate: true,
+      conditionalUpdate: true,
+      conditionalDelete: 'single',
+      updateCreate: false,
+    });
   });
 });
