@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHART_TABS, chartTabOf } from './chartTabs';
+import { CHART_TABS, chartTabOf, chartTabsFor } from './chartTabs';
 
 describe('chart tabs (app-spec §2.2)', () => {
   it('are the spec tabs in order, e-prescribing last and flagged', () => {
@@ -30,5 +30,24 @@ describe('chart tabs (app-spec §2.2)', () => {
     expect(chartTabOf('Communication')?.label).toBe('Communications');
     expect(chartTabOf(undefined)?.label).toBe('Timeline');
     expect(chartTabOf('Observation')).toBeUndefined();
+  });
+
+  it('a patient reading their own record gets the record without the care team tabs', () => {
+    const labels = (viewer: { ePrescribing: boolean; patientView: boolean }) =>
+      chartTabsFor(viewer).map((tab) => tab.label);
+    expect(labels({ ePrescribing: false, patientView: false })).toEqual(
+      CHART_TABS.filter((tab) => !tab.ePrescribing).map((tab) => tab.label),
+    );
+    expect(labels({ ePrescribing: true, patientView: false })).toContain('DoseSpot');
+    expect(labels({ ePrescribing: true, patientView: true })).toEqual([
+      'Timeline',
+      'Meds',
+      'Labs',
+      'Devices',
+      'Reports',
+      'Documents',
+      'Appointments',
+      'Care Plans',
+    ]);
   });
 });

@@ -12,6 +12,8 @@ export interface ChartTab {
   filters?: Record<string, string>;
   /** Shown only when e-prescribing is enabled for the membership (app-spec §6). */
   ePrescribing?: true;
+  /** The care team's work (editing, visit notes, tasks, chat, prescribing): not in a patient's own view. */
+  staffOnly?: true;
 }
 
 /** SNOMED CT "Laboratory procedure": the category of lab orders (Labs tab, app-spec §2.3). */
@@ -25,9 +27,9 @@ export const DEFAULT_CHART_TAB = 'timeline';
 
 export const CHART_TABS: readonly ChartTab[] = [
   { label: 'Timeline', path: 'timeline' },
-  { label: 'Edit', path: 'edit' },
-  { label: 'Encounter', path: 'encounter' },
-  { label: 'Tasks', path: 'Task', resourceType: 'Task' },
+  { label: 'Edit', path: 'edit', staffOnly: true },
+  { label: 'Encounter', path: 'encounter', staffOnly: true },
+  { label: 'Tasks', path: 'Task', resourceType: 'Task', staffOnly: true },
   { label: 'Meds', path: 'MedicationRequest', resourceType: 'MedicationRequest' },
   {
     label: 'Labs',
@@ -40,8 +42,8 @@ export const CHART_TABS: readonly ChartTab[] = [
   { label: 'Documents', path: 'DocumentReference', resourceType: 'DocumentReference' },
   { label: 'Appointments', path: 'Appointment', resourceType: 'Appointment' },
   { label: 'Care Plans', path: 'CarePlan', resourceType: 'CarePlan' },
-  { label: 'Communications', path: 'communication' },
-  { label: 'DoseSpot', path: 'dosespot', ePrescribing: true },
+  { label: 'Communications', path: 'communication', staffOnly: true },
+  { label: 'DoseSpot', path: 'dosespot', ePrescribing: true, staffOnly: true },
 ];
 
 /** Rows per page of a chart tab list; newest first (app-spec §2.3). */
@@ -49,6 +51,17 @@ export const CHART_TAB_PAGE_SIZE = 20;
 export const CHART_TAB_SORT = '-_lastUpdated';
 
 /** The tab a chart path belongs to: its first segment, case-insensitively (`task/…` is Tasks). */
+/**
+ * The tabs a viewer gets: DoseSpot only with e-prescribing; a patient looking at their own record
+ * (the portal's "My record") reads it without the care team's tabs — their messages are the
+ * portal's home.
+ */
+export function chartTabsFor(viewer: { ePrescribing: boolean; patientView: boolean }): ChartTab[] {
+  return CHART_TABS.filter(
+    (tab) => (!tab.ePrescribing || viewer.ePrescribing) && (!tab.staffOnly || !viewer.patientView),
+  );
+}
+
 export function chartTabOf(segment: string | undefined): ChartTab | undefined {
   if (!segment) return CHART_TABS[0];
   const lower = segment.toLowerCase();

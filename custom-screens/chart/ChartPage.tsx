@@ -11,6 +11,7 @@ import { ChartPatientContext } from './chartPatient';
 import { ChartSidebar } from './ChartSidebar';
 import { ChartTabBar } from './ChartTabBar';
 import { ChartTabRoutes } from './ChartTabRoutes';
+import { ChartViewerContext } from './chartViewer';
 import { usePatientSummaryData } from './summary/usePatientSummaryData';
 
 /** Patient sidebar width (app-spec §2.7, §9). */
@@ -29,39 +30,48 @@ export function ChartPage() {
   usePatientSummaryData(patientId);
   const session = useSession();
   const ePrescribing = isEPrescribingEnabled(session.membership);
+  const patientView = session.profile?.resourceType === 'Patient';
+  const viewer = useMemo(() => ({ patientView }), [patientView]);
   const paths = useMemo(() => chartResourcePaths(patientId), [patientId]);
   if (!patientId) return <Alert severity="error">Patient ID not found</Alert>;
   const segment = rest.split('/')[0] || undefined;
   return (
     <ChartPatientContext.Provider value={patient.data as Patient | undefined}>
-      <ResourcePathsContext.Provider value={paths}>
-        <Box sx={{ display: 'flex', flexDirection: { xs: 'column', md: 'row' }, minHeight: '100%' }}>
-          <Box
-            component="aside"
-            aria-label="Patient summary"
-            sx={{
-              width: { xs: '100%', md: PATIENT_SIDEBAR_WIDTH },
-              flexShrink: 0,
-              // Width and style only: a responsive border shorthand would reset the colour to black.
-              borderStyle: 'solid',
-              borderColor: 'divider',
-              borderWidth: { xs: '0 0 1px 0', md: '0 1px 0 0' },
-            }}
-          >
-            {patient.error && (
-              <Alert severity="error" sx={{ m: 2 }}>
-                {patient.error.message}
-              </Alert>
-            )}
-            {patient.isPending && <CircularProgress aria-label="Loading..." sx={{ m: 2 }} />}
-            {patient.data && <ChartSidebar patient={patient.data as Patient} />}
+      <ChartViewerContext.Provider value={viewer}>
+        <ResourcePathsContext.Provider value={paths}>
+          <Box sx={{ display: 'flex', flexDirection: { xs: 'column', md: 'row' }, minHeight: '100%' }}>
+            <Box
+              component="aside"
+              aria-label="Patient summary"
+              sx={{
+                width: { xs: '100%', md: PATIENT_SIDEBAR_WIDTH },
+                flexShrink: 0,
+                // Width and style only: a responsive border shorthand would reset the colour to black.
+                borderStyle: 'solid',
+                borderColor: 'divider',
+                borderWidth: { xs: '0 0 1px 0', md: '0 1px 0 0' },
+              }}
+            >
+              {patient.error && (
+                <Alert severity="error" sx={{ m: 2 }}>
+                  {patient.error.message}
+                </Alert>
+              )}
+              {patient.isPending && <CircularProgress aria-label="Loading..." sx={{ m: 2 }} />}
+              {patient.data && <ChartSidebar patient={patient.data as Patient} />}
+            </Box>
+            <Box component="section" aria-label="Chart" sx={{ flex: 1, minWidth: 0 }}>
+              <ChartTabBar
+                patientId={patientId}
+                segment={segment}
+                ePrescribing={ePrescribing}
+                patientView={patientView}
+              />
+              {patient.error ? null : <ChartTabRoutes ePrescribing={ePrescribing} patientView={patientView} />}
+            </Box>
           </Box>
-          <Box component="section" aria-label="Chart" sx={{ flex: 1, minWidth: 0 }}>
-            <ChartTabBar patientId={patientId} segment={segment} ePrescribing={ePrescribing} />
-            {patient.error ? null : <ChartTabRoutes ePrescribing={ePrescribing} />}
-          </Box>
-        </Box>
-      </ResourcePathsContext.Provider>
+        </ResourcePathsContext.Provider>
+      </ChartViewerContext.Provider>
     </ChartPatientContext.Provider>
   );
 }

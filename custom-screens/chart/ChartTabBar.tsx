@@ -1,12 +1,17 @@
 import { Link as RouterLink } from 'react-router-dom';
 import { Tab, Tabs } from '@mui/material';
-import { CHART_TABS, chartTabOf } from '../../config/clinical/chartTabs';
+import { chartTabOf, chartTabsFor } from '../../config/clinical/chartTabs';
 import { chartPath } from './chartPaths';
 
 /** The chart's tab bar (app-spec §2.2); the e-prescribing tab only when the membership has DoseSpot. */
-export function ChartTabBar(props: { patientId: string; segment: string | undefined; ePrescribing: boolean }) {
+export function ChartTabBar(props: {
+  patientId: string;
+  segment: string | undefined;
+  ePrescribing: boolean;
+  patientView: boolean;
+}) {
   const current = chartTabOf(props.segment);
-  const tabs = CHART_TABS.filter((tab) => !tab.ePrescribing || props.ePrescribing);
+  const tabs = chartTabsFor(props);
   return (
     <Tabs
       value={current && tabs.includes(current) ? current.path : false}

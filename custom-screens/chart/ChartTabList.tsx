@@ -25,6 +25,7 @@ import { StatusBadge } from '../../src/datatypes/StatusBadge';
 import { canEditResourceType } from '../../src/resources/accessRules';
 import { useFhirClient } from '../../src/resources/useFhirClient';
 import { chartPath } from './chartPaths';
+import { useChartViewer } from './chartViewer';
 import { chartColumns, type ChartCell } from './tabColumns';
 import { useChartTabSearch } from './useChartTabSearch';
 
@@ -61,7 +62,8 @@ export function ChartTabList() {
   if (!known) return null;
 
   const columns = chartColumns(resourceType);
-  const canCreate = canEditResourceType(client.getAccessPolicy(), client.isSuperAdmin(), resourceType);
+  const { patientView } = useChartViewer();
+  const canCreate = !patientView && canEditResourceType(client.getAccessPolicy(), client.isSuperAdmin(), resourceType);
   const rows = results.data?.resources ?? [];
   const total = results.data?.total;
   const open = (resource: Resource, event: MouseEvent | KeyboardEvent) => {

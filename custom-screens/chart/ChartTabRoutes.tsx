@@ -30,19 +30,21 @@ function UpOneLevel() {
 }
 
 /** The tab content under `/Patient/{id}/` (app-spec §2.2); the frame around it stays mounted. */
-export function ChartTabRoutes({ ePrescribing }: { ePrescribing: boolean }) {
+export function ChartTabRoutes({ ePrescribing, patientView }: { ePrescribing: boolean; patientView: boolean }) {
+  // A patient's own view has no care-team tabs: their paths lead back to the timeline.
+  const staff = (element: ReactElement) => (patientView ? <UpOneLevel /> : screen(element));
   return (
     <Routes>
       <Route index element={<TimelineTab />} />
       <Route path="timeline" element={<TimelineTab />} />
-      <Route path="edit" element={screen(<PatientEditTab />)} />
-      <Route path="encounter" element={screen(<VisitNotePage />)} />
-      <Route path="task/:taskId/*" element={screen(<TaskPage />)} />
-      <Route path="communication" element={screen(<PatientChatPage />)} />
-      <Route path="communication/:communicationId" element={screen(<PatientChatPage />)} />
-      <Route path="dosespot" element={ePrescribing ? screen(<EPrescribingPage />) : <UpOneLevel />} />
+      <Route path="edit" element={staff(<PatientEditTab />)} />
+      <Route path="encounter" element={staff(<VisitNotePage />)} />
+      <Route path="task/:taskId/*" element={staff(<TaskPage />)} />
+      <Route path="communication" element={staff(<PatientChatPage />)} />
+      <Route path="communication/:communicationId" element={staff(<PatientChatPage />)} />
+      <Route path="dosespot" element={ePrescribing && !patientView ? screen(<EPrescribingPage />) : <UpOneLevel />} />
       <Route path=":resourceType" element={<ChartTabList />} />
-      <Route path=":resourceType/new" element={screen(<ChartCreatePage />)} />
+      <Route path=":resourceType/new" element={staff(<ChartCreatePage />)} />
       <Route path=":resourceType/:id/_history/:versionId" element={screen(<ResourceVersionPage />)} />
       <Route path=":resourceType/:id/*" element={screen(<ResourcePage />)} />
     </Routes>

@@ -79,6 +79,24 @@ test.describe('sign-in and the Demo Clinic patients', () => {
     await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
     await page.goto('/Patient');
     await expect(page.locator('table tbody tr')).toHaveCount(1);
+
+    // "My record": their chart to read, without the care team's tabs and buttons.
+    await page.getByRole('link', { name: 'My record' }).click();
+    const tabs = page.getByRole('tablist', { name: 'Chart tabs' });
+    await expect(tabs.getByRole('tab', { name: 'Timeline' })).toBeVisible();
+    await expect(tabs.getByRole('tab', { name: 'Meds' })).toBeVisible();
+    for (const staffTab of ['Edit', 'Encounter', 'Tasks', 'Communications'])
+      await expect(tabs.getByRole('tab', { name: staffTab, exact: true })).toHaveCount(0);
+    await expect(page.getByRole('heading', { name: 'Allergies' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Add allergy' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Upload file' })).toHaveCount(0);
+    // A care-team path typed by hand leads back to the record.
+    const record = page.url().replace(/\/(timeline)?$/, '');
+    await page.goto(`${record}/encounter`);
+    await expect(page).toHaveURL(new RegExp(`${record.replace(/[/.]/g, '\\$&')}$`));
+    await expect(page.getByRole('heading', { name: 'Allergies' })).toBeVisible();
+    await expect(page.getByTestId('timeline').getByRole('article').first()).toBeVisible();
+    await page.screenshot({ path: `${screenshots}/portal-record-light.png`, fullPage: true });
   });
 
   test('renders in dark mode', async ({ page }) => {

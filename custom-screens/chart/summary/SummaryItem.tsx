@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Box, ButtonBase, Typography } from '@mui/material';
 import { StatusBadge } from '../../../src/datatypes/StatusBadge';
+import { useChartViewer } from '../chartViewer';
 import { VisuallyHidden } from './VisuallyHidden';
 
 export interface SummaryItemProps {
@@ -12,12 +13,14 @@ export interface SummaryItemProps {
   onOpen(): void;
 }
 
-/** A row of a summary section; choosing it opens its edit modal. */
+/** A row of a summary section; choosing it opens its edit modal (for the care team; a patient reads it). */
 export function SummaryItem(props: SummaryItemProps) {
+  const { patientView } = useChartViewer();
   return (
     <Box component="li" sx={{ listStyle: 'none' }}>
       <ButtonBase
         onClick={props.onOpen}
+        disabled={patientView}
         sx={{
           width: '100%',
           justifyContent: 'space-between',
@@ -33,7 +36,7 @@ export function SummaryItem(props: SummaryItemProps) {
       >
         <Box component="span" sx={{ minWidth: 0 }}>
           <Typography component="span" variant="body2" sx={{ display: 'block', overflowWrap: 'anywhere' }}>
-            <VisuallyHidden>{`${props.action} `}</VisuallyHidden>
+            {!patientView && <VisuallyHidden>{`${props.action} `}</VisuallyHidden>}
             {props.primary}
           </Typography>
           {props.secondary ? (

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Alert, Box, IconButton, Tooltip, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import EditIcon from '@mui/icons-material/Edit';
+import { useChartViewer } from '../chartViewer';
 
 export interface SummarySectionProps {
   title: string;
@@ -23,17 +24,21 @@ export interface SummarySectionProps {
 /** One titled section of the patient summary with its add/edit button. */
 export function SummarySection(props: SummarySectionProps) {
   const headingId = `summary-${props.title.replace(/\W+/g, '-').toLowerCase()}`;
+  // A patient reads their summary; recording allergies, problems and vitals is the care team's.
+  const { patientView } = useChartViewer();
   return (
     <Box component="section" aria-labelledby={headingId} sx={{ px: 2, py: 1.25, borderTop: 1, borderColor: 'divider' }}>
       <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', minHeight: 32 }}>
         <Typography id={headingId} component="h3" variant="subtitle2" sx={{ fontWeight: 700 }}>
           {props.title}
         </Typography>
-        <Tooltip title={props.actionLabel}>
-          <IconButton size="small" aria-label={props.actionLabel} onClick={props.onAction}>
-            {props.actionIcon === 'edit' ? <EditIcon fontSize="small" /> : <AddIcon fontSize="small" />}
-          </IconButton>
-        </Tooltip>
+        {!patientView && (
+          <Tooltip title={props.actionLabel}>
+            <IconButton size="small" aria-label={props.actionLabel} onClick={props.onAction}>
+              {props.actionIcon === 'edit' ? <EditIcon fontSize="small" /> : <AddIcon fontSize="small" />}
+            </IconButton>
+          </Tooltip>
+        )}
       </Box>
       {props.error ? (
         <Alert severity="error" sx={{ mt: 0.5 }}>

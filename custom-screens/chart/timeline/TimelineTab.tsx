@@ -4,6 +4,7 @@ import { Alert, Box, LinearProgress, Stack, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSession } from '../../../src/shell';
 import { MediaUploadButton } from '../../chat/attachments';
+import { useChartViewer } from '../chartViewer';
 import { TimelineEntry } from './TimelineEntry';
 import { useTimeline } from './useTimeline';
 
@@ -13,6 +14,7 @@ export function TimelineTab() {
   const timeline = useTimeline(patientId);
   const queryClient = useQueryClient();
   const { profile } = useSession();
+  const { patientView } = useChartViewer();
   // Benchmark mark (docs/benchmarks.md): the timeline's entries are committed to the DOM.
   useLayoutEffect(() => {
     if (!timeline.loading) performance.mark('hearth:chart-timeline-drawn');
@@ -24,13 +26,15 @@ export function TimelineTab() {
           Timeline
         </Typography>
         {/* A file for the chart: a Media of the patient, uploaded with progress (custom-screens/chat/attachments). */}
-        <MediaUploadButton
-          subject={{ reference: `Patient/${patientId}` }}
-          operator={profile ? { reference: `${profile.resourceType}/${profile.id}` } : undefined}
-          onUploaded={() =>
-            queryClient.invalidateQueries({ queryKey: ['hearth-search', 'Media', 'timeline', patientId] })
-          }
-        />
+        {!patientView && (
+          <MediaUploadButton
+            subject={{ reference: `Patient/${patientId}` }}
+            operator={profile ? { reference: `${profile.resourceType}/${profile.id}` } : undefined}
+            onUploaded={() =>
+              queryClient.invalidateQueries({ queryKey: ['hearth-search', 'Media', 'timeline', patientId] })
+            }
+          />
+        )}
       </Stack>
       {timeline.loading && <LinearProgress aria-label="Loading..." />}
       {timeline.notAllowed.length > 0 && (
