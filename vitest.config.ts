@@ -1,5 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
+// A test's timeout guards against hangs; it is not a speed budget (those are in `npm run bench`).
+// On a shared 2-core machine an embedded database start or a big component render can take
+// longer than vitest's 5 s default while other work runs.
+const hangGuardMs = 30_000;
+
 export default defineConfig({
   test: {
     projects: [
@@ -11,6 +16,7 @@ export default defineConfig({
             'server/**/*.unit.test.ts',
             'tests/bench/**/*.test.ts',
           ],
+          testTimeout: hangGuardMs,
         },
       },
       {
@@ -20,6 +26,7 @@ export default defineConfig({
           include: ['{data-provider,schema-engine,src,custom-screens}/**/*.test.tsx'],
           environment: 'happy-dom',
           setupFiles: ['tests/setup/componentSetup.ts'],
+          testTimeout: hangGuardMs,
         },
       },
       {
