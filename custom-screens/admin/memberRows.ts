@@ -9,6 +9,9 @@ export interface MemberRow {
   email: string;
   accessPolicy: string;
   admin: boolean;
+  active: boolean;
+  /** `User/…`, `Bot/…` or `ClientApplication/…`: only people count as admins who can sign in. */
+  user?: string;
 }
 
 function referenceText(reference: Reference | undefined, fallback: string): string {
@@ -40,6 +43,8 @@ export function memberRows(bundle: Bundle | undefined): MemberRow[] {
           membership.accessPolicy?.reference ? 'Unnamed policy' : 'None (full access)',
         ),
         admin: membership.admin === true,
+        active: membership.active !== false,
+        user: membership.user?.reference,
       };
     })
     .sort((a, b) => a.profile.localeCompare(b.profile));
