@@ -76,7 +76,11 @@ function renderPage(admin: boolean, post: (url: URL, body: unknown) => Promise<u
         ? [{ resourceType: 'ClientApplication', id: 'c1', name: 'Lab feed', secret: 's3cr3t' }]
         : [],
     ),
-    get: vi.fn(async () => ({ email: { delivery: 'outbox' } })),
+    get: vi.fn(async (url: URL) =>
+      String(url).includes('/members/')
+        ? members.entry?.find((entry) => String(url).endsWith(`/members/${entry.resource?.id}`))?.resource
+        : { email: { delivery: 'outbox' } },
+    ),
     post: vi.fn(post),
   } as unknown as FhirClient;
   render(
@@ -175,5 +179,28 @@ describe('AdminProjectPage', () => {
     );
     expect((screen.getByLabelText('Secret 2 name') as HTMLInputElement).value).toBe('SECOND');
     expect((screen.getByLabelText('Secret 2 value') as HTMLInputElement).value).toBe('v2');
+  });
+
+  it('will not let the only admin step down or be removed, and sends nothing', async () => {
+    const { client } = renderPage(true);
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Alice Admin' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Member: Alice Admin' });
+    const admin = (await within(dialog).findByLabelText('Project admin')) as HTMLInputElement;
+    expect(admin.checked).toBe(true);
+    expect((within(dialog).getByRole('button', { name: 'Remove from project' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
+    fireEvent.click(admin);
+    expect(within(dialog).getByText('The project must keep at least one active admin who can sign in')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(client.post).not.toHaveBeenCalled();
+    // Ben is not an admin: he may be removed.
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Ben Front' }));
+    const other = await screen.findByRole('dialog', { name: 'Member: Ben Front' });
+    await within(other).findByLabelText('Project admin');
+    expect((within(other).getByRole('button', { name: 'Remove from project' }) as HTMLButtonElement).disabled).toBe(
+      false,
+    );
   });
 });

@@ -76,7 +76,8 @@ export function MemberDialog({
     if (Object.keys(problems).length > 0 || demotes) return;
     setBusy(true);
     try {
-      await actions.saveMember(membershipOf(stored, form));
+      const policy = policies.data?.find((choice) => `AccessPolicy/${choice.id}` === form.accessPolicy);
+      await actions.saveMember(membershipOf(stored, form, policy?.name));
       onClose(`Saved ${member.profile}`);
     } catch (error) {
       const { byField, general: rest } = fieldErrors(error, serverFields);

@@ -88,6 +88,12 @@ describe('member form', () => {
   });
 
   it('wants a person as profile, and maps server paths to fields', () => {
+    expect(
+      membershipOf(stored, { ...memberFormOf(stored), accessPolicy: 'AccessPolicy/y' }, 'Front desk').accessPolicy,
+    ).toEqual({
+      reference: 'AccessPolicy/y',
+      display: 'Front desk',
+    });
     expect(memberFormProblems({ ...memberFormOf(stored), profile: 'Device/1' }, stored)).toEqual({
       profile: 'The profile is a Practitioner, Patient or RelatedPerson, e.g. Practitioner/123',
     });

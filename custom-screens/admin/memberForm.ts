@@ -31,8 +31,11 @@ export function memberFormProblems(form: MemberForm, stored: ProjectMembership):
   return {};
 }
 
-/** The membership to send: the stored one with the dialog's fields (a FHIR update of the whole). */
-export function membershipOf(stored: ProjectMembership, form: MemberForm): ProjectMembership {
+/**
+ * The membership to send: the stored one with the dialog's fields (a FHIR update of the whole).
+ * A newly chosen policy carries its name as display, which the members table shows.
+ */
+export function membershipOf(stored: ProjectMembership, form: MemberForm, policyName?: string): ProjectMembership {
   const profile = form.profile.trim();
   const next: ProjectMembership = {
     ...stored,
@@ -42,7 +45,9 @@ export function membershipOf(stored: ProjectMembership, form: MemberForm): Proje
   };
   if (form.accessPolicy) {
     next.accessPolicy =
-      form.accessPolicy === stored.accessPolicy?.reference ? stored.accessPolicy : { reference: form.accessPolicy };
+      form.accessPolicy === stored.accessPolicy?.reference
+        ? stored.accessPolicy
+        : { reference: form.accessPolicy, ...(policyName ? { display: policyName } : {}) };
   } else delete next.accessPolicy;
   return next;
 }
