@@ -19,7 +19,7 @@ const members: Bundle = {
         project: { reference: 'Project/demo' },
         user: { reference: 'User/u1' },
         profile: { reference: 'Practitioner/p1', display: 'Ben Front' },
-        accessPolicy: { reference: 'AccessPolicy/a1', display: 'Front desk' },
+        accessPolicy: { reference: 'AccessPolicy/a1' },
       },
     },
     {
@@ -31,6 +31,10 @@ const members: Bundle = {
         profile: { reference: 'Practitioner/p2', display: 'Alice Admin' },
         admin: true,
       },
+    },
+    {
+      resource: { resourceType: 'AccessPolicy', id: 'a1', name: 'Front desk' },
+      search: { mode: 'include' },
     },
     {
       resource: {

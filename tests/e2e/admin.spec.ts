@@ -5,16 +5,16 @@ import { resetLinkFor } from './signInSupport';
 
 const shots = process.env.SCREENSHOT_DIR ?? 'test-results/screenshots';
 
-async function seriousViolations(page: Page): Promise<string[]> {
+async function seriousViolations(page: Page, context = 'main'): Promise<string[]> {
   await injectAxe(page);
-  return page.evaluate(async () => {
+  return page.evaluate(async (context) => {
     type Result = { violations: { id: string; impact: string; nodes: { target: string[] }[] }[] };
     const axe = (window as unknown as { axe: { run: (context: string) => Promise<Result> } }).axe;
-    const result = await axe.run('main');
+    const result = await axe.run(context);
     return result.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  });
+  }, context);
 }
 
 test.describe('project administration', () => {
@@ -36,6 +36,13 @@ test.describe('project administration', () => {
       for (const heading of ['Client applications', 'Bots', 'Project secrets', 'Sites']) {
         await expect(main(page).getByRole('heading', { name: heading })).toBeVisible();
       }
+      // The bots' memberships name their policy (from the included AccessPolicy).
+      await expect(members).not.toContainText('Unnamed policy');
+      await expect(main(page).getByRole('table', { name: 'Bots' })).toContainText('DoseSpot patient sync');
+      await main(page).getByRole('heading', { name: 'Bots' }).scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${shots}/admin-project-apps-${scheme}.png` });
+      await main(page).getByRole('heading', { name: 'Sites' }).scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${shots}/admin-project-secrets-${scheme}.png` });
       await page.screenshot({ path: `${shots}/admin-project-${scheme}.png`, fullPage: true });
       expect(await seriousViolations(page)).toEqual([]);
       // Reloading the address serves the app, not the server's JSON 404.
@@ -88,6 +95,7 @@ test.describe('project administration: changes', () => {
     await expect(dialog.getByText(/nobody receives them/)).toBeVisible();
     await dialog.getByLabel('Email').fill(email);
     await page.screenshot({ path: `${shots}/admin-invite-light.png` });
+    expect(await seriousViolations(page, '[role="dialog"]')).toEqual([]);
     await dialog.getByRole('button', { name: 'Invite', exact: true }).click();
     await expect(dialog).toHaveCount(0);
     await expect(main(page).getByRole('status').filter({ hasText: 'Dana Invited was added' })).toContainText(
@@ -126,6 +134,7 @@ test.describe('project administration: changes', () => {
     await dialog.getByLabel('Access policy').click();
     await page.getByRole('option', { name: 'Front desk' }).click();
     await page.screenshot({ path: `${shots}/admin-member-light.png` });
+    expect(await seriousViolations(page, '[role="dialog"]')).toEqual([]);
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect(dialog).toHaveCount(0);
     await expect(row).toContainText('Front desk');
@@ -191,6 +200,7 @@ test.describe('project administration: changes', () => {
     await run.getByRole('button', { name: 'Run' }).click();
     await expect(run.getByLabel('Bot result')).toContainText('"doubled": 42');
     await page.screenshot({ path: `${shots}/admin-bot-run-light.png` });
+    expect(await seriousViolations(page, '[role="dialog"]')).toEqual([]);
   });
 
   test('Project secrets: masked until focused, a bad name shown under its field, saved and removed', async ({
@@ -243,5 +253,34 @@ test.describe('project administration: changes', () => {
     const stored = main(page).getByRole('form', { name: 'Sites' });
     await expect(stored.getByLabel('Site 1 domains')).toHaveValue('portal.example.org');
     await expect(stored.getByLabel('Site 1 reCAPTCHA secret key')).toHaveAttribute('type', 'password');
+  });
+
+  test('the dialogs are axe-clean in dark, with messages under their fields', async ({ page }) => {
+    await page.evaluate(() => localStorage.setItem('colorScheme', 'dark'));
+    await page.reload();
+    await main(page).getByRole('button', { name: 'Invite', exact: true }).click();
+    const invite = page.getByRole('dialog', { name: 'Invite a person' });
+    await invite.getByRole('button', { name: 'Invite', exact: true }).click();
+    await expect(invite.getByText('First name is required')).toBeVisible();
+    await page.screenshot({ path: `${shots}/admin-invite-dark.png` });
+    expect(await seriousViolations(page, '[role="dialog"]')).toEqual([]);
+    await invite.getByRole('button', { name: 'Cancel' }).click();
+
+    await main(page).getByRole('button', { name: 'Run DoseSpot notification counts' }).click();
+    const run = page.getByRole('dialog', { name: 'Run DoseSpot notification counts' });
+    await run.getByLabel('Input', { exact: true }).fill('{ not json');
+    await run.getByRole('button', { name: 'Run' }).click();
+    await expect(run.getByText(/The input is not JSON/)).toBeVisible();
+    await page.screenshot({ path: `${shots}/admin-bot-run-dark.png` });
+    expect(await seriousViolations(page, '[role="dialog"]')).toEqual([]);
+    await run.getByRole('button', { name: 'Close' }).click();
+
+    const secrets = main(page).getByRole('form', { name: 'Project secrets' });
+    await secrets.getByRole('button', { name: 'Add secret' }).click();
+    await secrets.getByRole('button', { name: 'Save secrets' }).click();
+    await expect(secrets.getByText('A value is required')).toBeVisible();
+    await secrets.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${shots}/admin-secrets-dark.png` });
+    expect(await seriousViolations(page)).toEqual([]);
   });
 });
