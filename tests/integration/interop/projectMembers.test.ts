@@ -237,4 +237,24 @@ describe('/admin/projects/{id}/members/{membershipId}: who may call it', () => {
     expect(after.meta?.versionId).toBe(before.meta?.versionId);
     expect(after.admin).not.toBe(true);
   });
+
+  it("a super admin edits any project's memberships (even the last admin's), but only at that project's address", async () => {
+    const owner = await registerProjectOwner('Members Repaired');
+    const other = await registerProjectOwner('Members Elsewhere');
+    const detail = await http<any>('GET', `admin/projects/${owner.projectId}`);
+    expect(detail.status).toBe(200);
+    const ownerSeat = detail.body.members.find((member: any) => member.admin);
+    const stored = await http<any>('GET', `admin/projects/${owner.projectId}/members/${ownerSeat.id}`);
+    expect(stored.status).toBe(200);
+    // The membership does not exist under another project's address, for anyone.
+    expect((await http<any>('GET', `admin/projects/${other.projectId}/members/${ownerSeat.id}`)).status).toBe(404);
+    const demoted = await http<any>('POST', `admin/projects/${owner.projectId}/members/${ownerSeat.id}`, {
+      body: { ...stored.body, admin: false },
+    });
+    expect(demoted.status, JSON.stringify(demoted.body)).toBe(200);
+    expect(demoted.body.admin).toBe(false);
+    expect(
+      (await http<any>('GET', `admin/projects/${owner.projectId}`, { token: owner.tokens.access_token })).status,
+    ).toBe(403);
+  });
 });
