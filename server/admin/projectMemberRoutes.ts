@@ -28,7 +28,12 @@ async function readMembership(session: RepositorySession, projectId: string, mem
   return membership;
 }
 
+/**
+ * The project's admin seats, read under a per-project transaction lock: two admins demoting each
+ * other at the same moment would otherwise each see the other still there and leave none.
+ */
 async function adminSeats(session: RepositorySession, projectId: string): Promise<AdminSeat[]> {
+  await session.tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`hearth:project-admins:${projectId}`]);
   const found = await session.search(
     parseSearchRequest(
       'ProjectMembership',

@@ -257,4 +257,25 @@ describe('/admin/projects/{id}/members/{membershipId}: who may call it', () => {
       (await http<any>('GET', `admin/projects/${owner.projectId}`, { token: owner.tokens.access_token })).status,
     ).toBe(403);
   });
+
+  it('two admins stepping down at the same moment leave one admin', async () => {
+    const owner = await registerProjectOwner('Members Race');
+    const second = await inviteMember(owner.tokens.access_token, owner.projectId, { admin: true });
+    const detail = await http<any>('GET', `admin/projects/${owner.projectId}`, { token: owner.tokens.access_token });
+    const ownerSeat = detail.body.members.find((member: any) => member.admin && member.id !== second.membership.id);
+    const stepDown = async (token: string, id: string) => {
+      const current = await membershipOf(owner.tokens.access_token, id);
+      return http<any>('POST', `admin/projects/${owner.projectId}/members/${id}`, {
+        token,
+        body: { ...current, admin: false },
+      });
+    };
+    const answers = await Promise.all([
+      stepDown(owner.tokens.access_token, ownerSeat.id),
+      stepDown(second.token, second.membership.id),
+    ]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400]);
+    const after = await http<any>('GET', `admin/projects/${owner.projectId}`);
+    expect(after.body.members.filter((member: any) => member.admin)).toHaveLength(1);
+  });
 });
