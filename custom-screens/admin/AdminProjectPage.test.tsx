@@ -1,8 +1,9 @@
-import { render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
-import type { Bundle } from '@medplum/fhirtypes';
+import type { Bundle, Project } from '@medplum/fhirtypes';
+import { OperationOutcomeError } from '../../data-provider/outcomes';
 import type { FhirClient } from '../../data-provider/client';
 import { FhirClientContext } from '../../src/resources/useFhirClient';
 import AdminProjectPage from './AdminProjectPage';
@@ -18,7 +19,7 @@ const members: Bundle = {
         project: { reference: 'Project/demo' },
         user: { reference: 'User/u1' },
         profile: { reference: 'Practitioner/p1', display: 'Ben Front' },
-        accessPolicy: { reference: 'AccessPolicy/a1', display: 'Front desk' },
+        accessPolicy: { reference: 'AccessPolicy/a1' },
       },
     },
     {
@@ -30,6 +31,10 @@ const members: Bundle = {
         profile: { reference: 'Practitioner/p2', display: 'Alice Admin' },
         admin: true,
       },
+    },
+    {
+      resource: { resourceType: 'AccessPolicy', id: 'a1', name: 'Front desk' },
+      search: { mode: 'include' },
     },
     {
       resource: {
@@ -54,13 +59,33 @@ const members: Bundle = {
   ],
 };
 
-function renderPage(admin: boolean) {
+const project: Project = {
+  resourceType: 'Project',
+  id: 'demo',
+  name: 'Demo Clinic',
+  secret: [{ name: 'LAB_KEY', valueString: 'lab-key-value' }],
+};
+
+function renderPage(admin: boolean, post: (url: URL, body: unknown) => Promise<unknown> = async () => project) {
   const search = vi.fn(async () => members);
   const client = {
     search,
     getProject: () => ({ resourceType: 'Project', id: 'demo', name: 'Demo Clinic' }),
+    getBaseUrl: () => 'http://hearth.test/',
     isProjectAdmin: () => admin,
     isSuperAdmin: () => false,
+    readResource: vi.fn(async () => project),
+    searchResources: vi.fn(async (type: string) =>
+      type === 'ClientApplication'
+        ? [{ resourceType: 'ClientApplication', id: 'c1', name: 'Lab feed', secret: 's3cr3t' }]
+        : [],
+    ),
+    get: vi.fn(async (url: URL) =>
+      String(url).includes('/members/')
+        ? members.entry?.find((entry) => String(url).endsWith(`/members/${entry.resource?.id}`))?.resource
+        : { email: { delivery: 'outbox' } },
+    ),
+    post: vi.fn(post),
   } as unknown as FhirClient;
   render(
     <QueryClientProvider client={new QueryClient()}>
@@ -71,12 +96,12 @@ function renderPage(admin: boolean) {
       </FhirClientContext.Provider>
     </QueryClientProvider>,
   );
-  return search;
+  return { search, client };
 }
 
 describe('AdminProjectPage', () => {
   it('lists members by profile name with e-mail, access policy and admin flag, not User/<uuid>', async () => {
-    const search = renderPage(true);
+    const { search } = renderPage(true);
     expect(screen.getByText('Demo Clinic')).toBeTruthy();
     const table = await screen.findByRole('table', { name: 'Project members' });
     const rows = within(table).getAllByRole('row').slice(1);
@@ -87,8 +112,8 @@ describe('AdminProjectPage', () => {
           .map((cell) => cell.textContent),
       ),
     ).toEqual([
-      ['Alice Admin', 'alice@demo.hearth.example', 'None (full access)', 'Admin'],
-      ['Ben Front', 'ben@demo.hearth.example', 'Front desk', 'No'],
+      ['Alice Admin', 'alice@demo.hearth.example', 'None (full access)', 'Admin', 'Edit'],
+      ['Ben Front', 'ben@demo.hearth.example', 'Front desk', 'No', 'Edit'],
     ]);
     expect(table.textContent).not.toMatch(/User\//);
     expect(search).toHaveBeenCalledWith(
@@ -101,8 +126,85 @@ describe('AdminProjectPage', () => {
   });
 
   it('tells a member who is not an admin, and loads nothing', () => {
-    const search = renderPage(false);
+    const { search } = renderPage(false);
     expect(screen.getByText("Only the project's admins can see its administration.")).toBeTruthy();
     expect(search).not.toHaveBeenCalled();
+  });
+
+  it('masks a client secret until the field is focused', async () => {
+    renderPage(true);
+    const secret = (await screen.findByLabelText('Secret of Lab feed')) as HTMLInputElement;
+    expect(secret.type).toBe('password');
+    expect(secret.value).toBe('s3cr3t');
+    fireEvent.focus(secret);
+    expect(secret.type).toBe('text');
+    fireEvent.blur(secret);
+    expect(secret.type).toBe('password');
+  });
+
+  it('shows a bad secret name under its field without saving, and keeps the rows when the server refuses', async () => {
+    const refuse = vi.fn(async () => {
+      throw new OperationOutcomeError(
+        {
+          resourceType: 'OperationOutcome',
+          issue: [
+            {
+              severity: 'error',
+              code: 'invalid',
+              details: { text: 'Refused by server' },
+              expression: ['secret[1].value[x]'],
+            },
+          ],
+        },
+        400,
+      );
+    });
+    const { client } = renderPage(true, refuse);
+    const value = (await screen.findByLabelText('Secret 1 value')) as HTMLInputElement;
+    expect(value.type).toBe('password');
+    expect(value.value).toBe('lab-key-value');
+    fireEvent.click(screen.getByRole('button', { name: 'Add secret' }));
+    fireEvent.change(screen.getByLabelText('Secret 2 name'), { target: { value: 'bad name' } });
+    fireEvent.change(screen.getByLabelText('Secret 2 value'), { target: { value: 'v2' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save secrets' }));
+    expect(await screen.findByText('Name must be 1–100 letters, digits, _ . or -')).toBeTruthy();
+    expect(client.post).not.toHaveBeenCalled();
+
+    fireEvent.change(screen.getByLabelText('Secret 2 name'), { target: { value: 'SECOND' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save secrets' }));
+    expect(await screen.findByText('Refused by server')).toBeTruthy();
+    expect(refuse).toHaveBeenCalledWith(
+      new URL('http://hearth.test/admin/projects/demo/secrets'),
+      [
+        { name: 'LAB_KEY', valueString: 'lab-key-value' },
+        { name: 'SECOND', valueString: 'v2' },
+      ],
+      'application/json',
+    );
+    expect((screen.getByLabelText('Secret 2 name') as HTMLInputElement).value).toBe('SECOND');
+    expect((screen.getByLabelText('Secret 2 value') as HTMLInputElement).value).toBe('v2');
+  });
+
+  it('will not let the only admin step down or be removed, and sends nothing', async () => {
+    const { client } = renderPage(true);
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Alice Admin' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Member: Alice Admin' });
+    const admin = (await within(dialog).findByLabelText('Project admin')) as HTMLInputElement;
+    expect(admin.checked).toBe(true);
+    expect((within(dialog).getByRole('button', { name: 'Remove from project' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
+    fireEvent.click(admin);
+    expect(within(dialog).getByText('The project must keep at least one active admin who can sign in')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(client.post).not.toHaveBeenCalled();
+    // Ben is not an admin: he may be removed.
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Ben Front' }));
+    const other = await screen.findByRole('dialog', { name: 'Member: Ben Front' });
+    await within(other).findByLabelText('Project admin');
+    expect((within(other).getByRole('button', { name: 'Remove from project' }) as HTMLButtonElement).disabled).toBe(
+      false,
+    );
   });
 });

@@ -1,6 +1,10 @@
 import { Alert, Box, Divider, Paper, Stack, Typography } from '@mui/material';
 import { useFhirClient } from '../../src/resources/useFhirClient';
+import { BotsSection } from './BotsSection';
+import { ClientAppsSection } from './ClientAppsSection';
 import { MembersSection } from './MembersSection';
+import { SecretsSection } from './SecretsSection';
+import { SitesSection } from './SitesSection';
 
 /**
  * `/admin/project`: the active project's administration, for its admins and super admins. Others
@@ -33,6 +37,10 @@ export default function AdminProjectPage() {
               {project?.description && <Typography color="text.secondary">{project.description}</Typography>}
             </section>
             <MembersSection />
+            <ClientAppsSection />
+            <BotsSection />
+            <SecretsSection />
+            <SitesSection />
           </Stack>
         </Paper>
       )}

@@ -1,15 +1,52 @@
-import { Alert, Chip, Link, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { useState } from 'react';
+import {
+  Alert,
+  Box,
+  Button,
+  Chip,
+  Link,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import { visuallyHidden } from '@mui/utils';
+import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import { Link as RouterLink } from 'react-router-dom';
+import { InviteDialog } from './InviteDialog';
+import { MemberDialog } from './MemberDialog';
+import type { MemberRow } from './memberRows';
 import { useProjectMembers } from './useProjectMembers';
 
-/** The Members table of the admin screen: profile, e-mail, access policy and admin flag. */
+/** The Members table of the admin screen: profile, e-mail, access policy and admin flag; Invite and Edit. */
 export function MembersSection() {
   const members = useProjectMembers();
+  const [editing, setEditing] = useState<MemberRow>();
+  const [inviting, setInviting] = useState(false);
+  const [outcome, setOutcome] = useState<string>();
+  const done = (message?: string) => {
+    setEditing(undefined);
+    setInviting(false);
+    if (message) setOutcome(message);
+  };
   return (
     <section aria-labelledby="admin-members-title">
-      <Typography id="admin-members-title" variant="h6" component="h2" sx={{ mb: 1 }}>
-        Members
-      </Typography>
+      <Stack direction="row" alignItems="center" justifyContent="space-between" sx={{ mb: 1 }}>
+        <Typography id="admin-members-title" variant="h6" component="h2">
+          Members
+        </Typography>
+        <Button variant="contained" startIcon={<PersonAddIcon />} onClick={() => setInviting(true)}>
+          Invite
+        </Button>
+      </Stack>
+      {outcome && (
+        <Alert severity="success" role="status" onClose={() => setOutcome(undefined)} sx={{ mb: 1 }}>
+          {outcome}
+        </Alert>
+      )}
       {members.error && <Alert severity="error">{members.error.message}</Alert>}
       {members.isPending && <Typography color="text.secondary">Loading members...</Typography>}
       {members.data && (
@@ -20,6 +57,11 @@ export function MembersSection() {
               <TableCell>E-mail</TableCell>
               <TableCell>Access policy</TableCell>
               <TableCell>Admin</TableCell>
+              <TableCell>
+                <Box component="span" sx={visuallyHidden}>
+                  Actions
+                </Box>
+              </TableCell>
             </TableRow>
           </TableHead>
           <TableBody>
@@ -33,17 +75,25 @@ export function MembersSection() {
                   ) : (
                     member.profile
                   )}
+                  {!member.active && <Chip size="small" label="Inactive" sx={{ ml: 1 }} />}
                 </TableCell>
                 <TableCell>{member.email || '—'}</TableCell>
                 <TableCell>{member.accessPolicy}</TableCell>
                 <TableCell>
                   {member.admin ? <Chip size="small" color="primary" label="Admin" /> : <span>No</span>}
                 </TableCell>
+                <TableCell align="right">
+                  <Button size="small" onClick={() => setEditing(member)} aria-label={`Edit ${member.profile}`}>
+                    Edit
+                  </Button>
+                </TableCell>
               </TableRow>
             ))}
           </TableBody>
         </Table>
       )}
+      {inviting && <InviteDialog onClose={done} />}
+      {editing && members.data && <MemberDialog member={editing} members={members.data} onClose={done} />}
     </section>
   );
 }

@@ -1,4 +1,4 @@
-import type { Bundle, ProjectMembership, Reference, Resource, User } from '@medplum/fhirtypes';
+import type { AccessPolicy, Bundle, ProjectMembership, Reference, Resource, User } from '@medplum/fhirtypes';
 
 /** One row of the Members table: who the member is, how they sign in, what they may do. */
 export interface MemberRow {
@@ -9,6 +9,9 @@ export interface MemberRow {
   email: string;
   accessPolicy: string;
   admin: boolean;
+  active: boolean;
+  /** `User/…`, `Bot/…` or `ClientApplication/…`: only people count as admins who can sign in. */
+  user?: string;
 }
 
 function referenceText(reference: Reference | undefined, fallback: string): string {
@@ -16,8 +19,9 @@ function referenceText(reference: Reference | undefined, fallback: string): stri
 }
 
 /**
- * Rows of the memberships of a search bundle (`ProjectMembership?_include=ProjectMembership:user`):
- * the e-mail comes from the included User when the caller may read it, the profile by its display.
+ * Rows of the memberships of a search bundle (`ProjectMembership?_include=ProjectMembership:user`
+ * and `:access-policy`): the e-mail comes from the included User when the caller may read it, the
+ * policy by its display or the included policy's name, the profile by its display.
  */
 export function memberRows(bundle: Bundle | undefined): MemberRow[] {
   const entries = (bundle?.entry ?? []).map((entry) => entry.resource).filter((r): r is Resource => !!r);
@@ -25,6 +29,11 @@ export function memberRows(bundle: Bundle | undefined): MemberRow[] {
     entries
       .filter((r): r is User => r.resourceType === 'User')
       .map((user) => [`User/${user.id}` as string, user] as const),
+  );
+  const policies = new Map(
+    entries
+      .filter((r): r is AccessPolicy => r.resourceType === 'AccessPolicy')
+      .map((policy) => [`AccessPolicy/${policy.id}` as string, policy.name] as const),
   );
   return entries
     .filter((r): r is ProjectMembership => r.resourceType === 'ProjectMembership')
@@ -37,9 +46,12 @@ export function memberRows(bundle: Bundle | undefined): MemberRow[] {
         email: user?.email ?? (membership.user?.display?.includes('@') ? membership.user.display : '') ?? '',
         accessPolicy: referenceText(
           membership.accessPolicy,
-          membership.accessPolicy?.reference ? 'Unnamed policy' : 'None (full access)',
+          (membership.accessPolicy?.reference && policies.get(membership.accessPolicy.reference)) ||
+            (membership.accessPolicy?.reference ? 'Unnamed policy' : 'None (full access)'),
         ),
         admin: membership.admin === true,
+        active: membership.active !== false,
+        user: membership.user?.reference,
       };
     })
     .sort((a, b) => a.profile.localeCompare(b.profile));

@@ -9,9 +9,13 @@ export function useProjectMembers() {
   return useQuery<MemberRow[], Error>({
     queryKey: ['hearth-admin-members', client.getProject()?.id],
     queryFn: async () => {
-      const bundle = (await client.search('ProjectMembership', '_count=1000&_include=ProjectMembership:user', {
-        cache: 'no-cache',
-      })) as Bundle;
+      const bundle = (await client.search(
+        'ProjectMembership',
+        '_count=1000&_include=ProjectMembership:user&_include=ProjectMembership:access-policy',
+        {
+          cache: 'no-cache',
+        },
+      )) as Bundle;
       return memberRows(bundle);
     },
     retry: false,

@@ -1,3 +1,4 @@
+export { adminOnlyFieldsFor } from './adminOnlyFields';
 export {
   canPerform,
   canReadResourceType,

@@ -25,3 +25,13 @@ export { getReferenceString, parseReferenceString } from './referenceString';
 export { isKnownResourceType, knownResourceTypes } from './resourceTypes';
 export { getStepState, getStepStates, type StepState } from './stepperStates';
 export { isAllowedRedirectUri, redirectUriProblem } from './redirectUri';
+export { lastAdminMessage, removesLastAdmin, type AdminSeat } from './lastProjectAdmin';
+export { projectSettingNameProblem } from './projectSettingName';
+export {
+  isSiteDomain,
+  maxSites,
+  projectSiteProblems,
+  siteTextFields,
+  type SiteInput,
+  type SiteProblem,
+} from './projectSiteProblems';

@@ -8,6 +8,7 @@ import { invite } from './invitation';
 import { parseInvite } from './inviteInput';
 import { projectAppRoutes } from './projectAppRoutes';
 import { projectDetailRoutes } from './projectDetailRoutes';
+import { projectMemberRoutes } from './projectMemberRoutes';
 
 const idPattern = /^[A-Za-z0-9\-.]{1,64}$/;
 
@@ -19,6 +20,7 @@ const idPattern = /^[A-Za-z0-9\-.]{1,64}$/;
 export async function adminRoutes(app: FastifyInstance, env: AuthEnvironment): Promise<void> {
   await projectAppRoutes(app, env);
   await projectDetailRoutes(app, env);
+  await projectMemberRoutes(app, env);
   app.post<{ Params: { projectId: string } }>('/admin/projects/:projectId/invite', async (request, reply) => {
     const caller = await authenticate(env, request);
     const { projectId } = request.params;

@@ -1,3 +1,4 @@
+import { redirectUriProblem } from '../../data-provider/rules';
 import { errors } from '../fhir/fhirError';
 
 export interface AppInput {
@@ -31,8 +32,8 @@ export function parseAppInput(body: unknown, kind: 'bot' | 'client'): AppInput {
     return { name, ...(description ? { description } : {}), ...(runtimeVersion ? { runtimeVersion } : {}) };
   }
   const redirectUri = optionalString(fields, 'redirectUri');
-  if (redirectUri && !/^https?:\/\//.test(redirectUri)) {
-    throw errors.invalid('redirectUri must be an http(s) URL', 'redirectUri');
-  }
+  // The rule of every ClientApplication write: https, or http on loopback only (codes in clear otherwise).
+  const problem = redirectUri ? redirectUriProblem(redirectUri) : undefined;
+  if (problem) throw errors.invalid(problem, 'redirectUri');
   return { name, ...(description ? { description } : {}), ...(redirectUri ? { redirectUri } : {}) };
 }

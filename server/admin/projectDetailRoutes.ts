@@ -8,19 +8,35 @@ import { withoutProtectedFields } from '../fhir/protectedFields';
 import { parseSearchRequest } from '../search/searchRequest';
 import { requireProjectAdmin } from './projectAdminAccess';
 import { parseProjectSettings } from './projectSettingsInput';
+import { parseProjectSites } from './projectSiteInput';
 
 const maxMembers = 1000;
 
-/** Secrets never leave the server (docs/security.md): an answer names them, without their values. */
+const mask = '********';
+
+/**
+ * The answers of these routes name the secrets without their values: project secrets and the
+ * Google client secret and reCAPTCHA secret key of each site (the admin screen reads values it
+ * may show through `GET fhir/R4/Project/{id}`, which the project's admins may read).
+ */
 function withSecretNames(project: Project): Project {
-  if (!project.secret) return project;
-  return { ...project, secret: project.secret.map((setting) => ({ name: setting.name, valueString: '********' })) };
+  const masked: Project = { ...project };
+  if (project.secret) masked.secret = project.secret.map((setting) => ({ name: setting.name, valueString: mask }));
+  if (project.site) {
+    masked.site = project.site.map((site) => ({
+      ...site,
+      ...(site.googleClientSecret ? { googleClientSecret: mask } : {}),
+      ...(site.recaptchaSecretKey ? { recaptchaSecretKey: mask } : {}),
+    }));
+  }
+  return masked;
 }
 
 /**
- * `GET /admin/projects/{id}` (the project and its members, what Medplum's admin pages show) and
+ * `GET /admin/projects/{id}` (the project and its members, what Medplum's admin pages show),
  * `POST /admin/projects/{id}/secrets` (replaces `Project.secret`, which bots receive as
- * `event.secrets`). Same rule as every admin route: that project's admins and super admins.
+ * `event.secrets`) and `POST /admin/projects/{id}/sites` (replaces `Project.site`). Same rule as
+ * every admin route: that project's admins and super admins.
  */
 export async function projectDetailRoutes(app: FastifyInstance, env: AuthEnvironment): Promise<void> {
   app.get<{ Params: { projectId: string } }>('/admin/projects/:projectId', async (request, reply) => {
@@ -46,7 +62,9 @@ export async function projectDetailRoutes(app: FastifyInstance, env: AuthEnviron
         admin: membership.admin === true,
         active: membership.active !== false,
       }));
-      return { project: withoutProtectedFields(withSecretNames(project)), members };
+      // How invitations travel, so the admin screen can say whether anybody receives them.
+      const email = { delivery: env.email.mode };
+      return { project: withoutProtectedFields(withSecretNames(project)), members, email };
     });
     return reply.code(200).type('application/json').send(answer);
   });
@@ -62,6 +80,25 @@ export async function projectDetailRoutes(app: FastifyInstance, env: AuthEnviron
       if (!project) throw errors.notFoundWith('Project not found');
       const ctx = { projectId, author: caller.profile };
       return (await session.update(ctx, { ...project, secret })).resource as Project;
+    });
+    return reply
+      .code(200)
+      .type('application/fhir+json')
+      .send(withoutProtectedFields(withSecretNames(saved)));
+  });
+
+  app.post<{ Params: { projectId: string } }>('/admin/projects/:projectId/sites', async (request, reply) => {
+    const caller = await authenticate(env, request);
+    const { projectId } = request.params;
+    caller.ctx.access?.checkScopes('Project', 'update');
+    requireProjectAdmin(caller, projectId, 'set project sites');
+    const site = parseProjectSites(request.body);
+    const saved = await env.repository.transaction(async (session) => {
+      const project = await readProject(session, { reference: `Project/${projectId}` });
+      if (!project) throw errors.notFoundWith('Project not found');
+      const next: Project = { ...project, site };
+      if (site.length === 0) delete next.site;
+      return (await session.update({ projectId, author: caller.profile }, next)).resource as Project;
     });
     return reply
       .code(200)

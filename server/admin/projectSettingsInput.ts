@@ -1,4 +1,5 @@
 import type { ProjectSetting } from '@medplum/fhirtypes';
+import { projectSettingNameProblem } from '../../data-provider/rules';
 import { errors } from '../fhir/fhirError';
 
 const valueFields = ['valueString', 'valueBoolean', 'valueDecimal', 'valueInteger'] as const;
@@ -17,10 +18,11 @@ export function parseProjectSettings(body: unknown): ProjectSetting[] {
     if (typeof entry !== 'object' || entry === null) throw errors.invalid('Expected an object', path);
     const fields = entry as Record<string, unknown>;
     const name = fields.name;
-    if (typeof name !== 'string' || !/^[A-Za-z0-9_.-]{1,100}$/.test(name)) {
-      throw errors.invalid('name must be 1–100 letters, digits, _ . or -', `${path}.name`);
-    }
-    if (names.has(name)) throw errors.invalid(`Duplicate name ${name}`, `${path}.name`);
+    const problem =
+      typeof name === 'string'
+        ? projectSettingNameProblem(name, [...names])
+        : 'Name must be 1–100 letters, digits, _ . or -';
+    if (problem || typeof name !== 'string') throw errors.invalid(problem ?? 'Missing name', `${path}.name`);
     names.add(name);
     const present = valueFields.filter((field) => fields[field] !== undefined);
     if (present.length !== 1) throw errors.invalid('Exactly one value[x] is required', `${path}.value[x]`);

@@ -1,5 +1,6 @@
 import type { AccessPolicy, AccessPolicyResource, Project, ProjectMembership, Resource } from '@medplum/fhirtypes';
 import {
+  adminOnlyFieldsFor,
   canPerform,
   changedFields,
   hiddenFieldsFor,
@@ -195,15 +196,17 @@ export class AccessGuard {
   }
 
   /**
-   * The resource as the caller may see it: without its hidden fields, and never with the server's
-   * secrets (password hashes, MFA and refresh secrets), whoever asks. Every resource a caller is
+   * The resource as the caller may see it: without its hidden fields, without the credentials
+   * only admins may read (client and project secrets), and never with the server's secrets
+   * (password hashes, MFA and refresh secrets), whoever asks. Every resource a caller is
    * handed passes through here (reads, searches, includes, history, writes' answers, GraphQL,
    * $everything, export, subscription notifications), so this is where secrets are stripped.
    */
   redact<T extends Resource>(resource: T): T {
-    const visible = this.policy
-      ? removeFields(resource, hiddenFieldsFor(this.policy, resource.resourceType))
-      : resource;
+    let visible = this.policy ? removeFields(resource, hiddenFieldsFor(this.policy, resource.resourceType)) : resource;
+    if (!this.options.superAdmin && !this.options.projectAdmin) {
+      visible = removeFields(visible, adminOnlyFieldsFor(resource.resourceType));
+    }
     return withoutProtectedFields(visible);
   }
 

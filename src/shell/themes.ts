@@ -19,14 +19,27 @@ const readableHelperText = {
 };
 
 // Darker primary colours than the defaults so links and buttons keep WCAG AA contrast on both backgrounds.
+// The error colour is what an invalid field's label and message are drawn in, on the filled input's
+// tint: MUI's #d32f2f is 4.4:1 there in light and its #f44336 2.4:1 in a dark dialog; these meet
+// 4.5:1. The dark scheme keeps a deep red as `error.dark` (the count badges' white digits).
 export const lightTheme: RaThemeOptions = deepmerge(defaultLightTheme, {
-  palette: { mode: 'light', primary: { main: '#1565c0' }, secondary: { main: '#00695c' } },
+  palette: {
+    mode: 'light',
+    primary: { main: '#1565c0' },
+    secondary: { main: '#00695c' },
+    error: { main: '#c62828' },
+  },
   sidebar: { width: NAVBAR_WIDTH, closedWidth: 0 },
   components: readableHelperText,
 });
 
 export const darkTheme: RaThemeOptions = deepmerge(defaultDarkTheme, {
-  palette: { mode: 'dark', primary: { main: '#90caf9' }, secondary: { main: '#80cbc4' } },
+  palette: {
+    mode: 'dark',
+    primary: { main: '#90caf9' },
+    secondary: { main: '#80cbc4' },
+    error: { main: '#ffb4ab', dark: '#c62828' },
+  },
   sidebar: { width: NAVBAR_WIDTH, closedWidth: 0 },
   components: readableHelperText,
 });

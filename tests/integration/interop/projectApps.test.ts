@@ -78,6 +78,15 @@ describe('POST /admin/projects/{id}/bot and /client', () => {
       body: { name: 'x', redirectUri: 'javascript:alert(1)' },
     });
     expect(badRedirect.status).toBe(400);
+    // Plain http to another host would carry authorization codes in clear: the ClientApplication rule.
+    const clientsBefore = await countOf(owner.tokens.access_token, 'ClientApplication');
+    const clearRedirect = await http<any>('POST', `admin/projects/${owner.projectId}/client`, {
+      token: owner.tokens.access_token,
+      body: { name: 'x', redirectUri: 'http://lab.example/callback' },
+    });
+    expect(clearRedirect.status).toBe(400);
+    expect(JSON.stringify(clearRedirect.body.issue)).toContain('redirectUri');
+    expect(await countOf(owner.tokens.access_token, 'ClientApplication')).toBe(clientsBefore);
     expect(await countOf(owner.tokens.access_token, 'Bot')).toBe(before);
   });
 

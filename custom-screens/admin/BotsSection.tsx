@@ -1,0 +1,87 @@
+import { useState } from 'react';
+import {
+  Alert,
+  Button,
+  Link,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import type { Bot } from '@medplum/fhirtypes';
+import { Link as RouterLink } from 'react-router-dom';
+import { DeployBotDialog } from './DeployBotDialog';
+import { NewAppDialog } from './NewAppDialog';
+import { RunBotDialog } from './RunBotDialog';
+import { useBots } from './useProjectAdmin';
+
+/** The project's bots, each with Deploy (code → $deploy) and Run (input → $execute). */
+export function BotsSection() {
+  const bots = useBots();
+  const [deploying, setDeploying] = useState<Bot>();
+  const [running, setRunning] = useState<Bot>();
+  const [creating, setCreating] = useState(false);
+  const [outcome, setOutcome] = useState<string>();
+  const done = (message?: string) => {
+    setDeploying(undefined);
+    setCreating(false);
+    if (message) setOutcome(message);
+  };
+  return (
+    <section aria-labelledby="admin-bots-title">
+      <Stack direction="row" alignItems="center" justifyContent="space-between" sx={{ mb: 1 }}>
+        <Typography id="admin-bots-title" variant="h6" component="h2">
+          Bots
+        </Typography>
+        <Button variant="outlined" startIcon={<AddIcon />} onClick={() => setCreating(true)}>
+          New bot
+        </Button>
+      </Stack>
+      {outcome && (
+        <Alert severity="success" role="status" onClose={() => setOutcome(undefined)} sx={{ mb: 1 }}>
+          {outcome}
+        </Alert>
+      )}
+      {bots.error && <Alert severity="error">{bots.error.message}</Alert>}
+      {bots.data?.length === 0 && <Typography color="text.secondary">No bots yet.</Typography>}
+      {bots.data && bots.data.length > 0 && (
+        <Table size="small" aria-label="Bots">
+          <TableHead>
+            <TableRow>
+              <TableCell>Name</TableCell>
+              <TableCell>ID</TableCell>
+              <TableCell align="right">Actions</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {bots.data.map((bot) => (
+              <TableRow key={bot.id}>
+                <TableCell>
+                  <Link component={RouterLink} to={`/Bot/${bot.id}`}>
+                    {bot.name ?? 'Unnamed bot'}
+                  </Link>
+                </TableCell>
+                <TableCell sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>{bot.id}</TableCell>
+                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                  <Button size="small" onClick={() => setDeploying(bot)} aria-label={`Deploy ${bot.name ?? bot.id}`}>
+                    Deploy
+                  </Button>
+                  <Button size="small" onClick={() => setRunning(bot)} aria-label={`Run ${bot.name ?? bot.id}`}>
+                    Run
+                  </Button>
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+      {deploying && <DeployBotDialog bot={deploying} onClose={done} />}
+      {running && <RunBotDialog bot={running} onClose={() => setRunning(undefined)} />}
+      {creating && <NewAppDialog kind="bot" onClose={done} />}
+    </section>
+  );
+}

@@ -1,0 +1,89 @@
+import { useState } from 'react';
+import {
+  Alert,
+  Button,
+  Link,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import { Link as RouterLink } from 'react-router-dom';
+import { MaskedSecretField } from './MaskedSecretField';
+import { NewAppDialog } from './NewAppDialog';
+import { useClientApplications } from './useProjectAdmin';
+
+/** Client applications of the project: name, id (the OAuth2 client_id) and secret, masked until focused. */
+export function ClientAppsSection() {
+  const clients = useClientApplications();
+  const [creating, setCreating] = useState(false);
+  const [outcome, setOutcome] = useState<string>();
+  return (
+    <section aria-labelledby="admin-clients-title">
+      <Stack direction="row" alignItems="center" justifyContent="space-between" sx={{ mb: 1 }}>
+        <Typography id="admin-clients-title" variant="h6" component="h2">
+          Client applications
+        </Typography>
+        <Button variant="outlined" startIcon={<AddIcon />} onClick={() => setCreating(true)}>
+          New client
+        </Button>
+      </Stack>
+      {outcome && (
+        <Alert severity="success" role="status" onClose={() => setOutcome(undefined)} sx={{ mb: 1 }}>
+          {outcome}
+        </Alert>
+      )}
+      {clients.error && <Alert severity="error">{clients.error.message}</Alert>}
+      {clients.data?.length === 0 && <Typography color="text.secondary">No client applications yet.</Typography>}
+      {clients.data && clients.data.length > 0 && (
+        <Table size="small" aria-label="Client applications">
+          <TableHead>
+            <TableRow>
+              <TableCell>Name</TableCell>
+              <TableCell>Client ID</TableCell>
+              <TableCell sx={{ width: '40%' }}>Secret</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {clients.data.map((app) => (
+              <TableRow key={app.id}>
+                <TableCell>
+                  <Link component={RouterLink} to={`/ClientApplication/${app.id}`}>
+                    {app.name ?? 'Unnamed client'}
+                  </Link>
+                </TableCell>
+                <TableCell sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>{app.id}</TableCell>
+                <TableCell>
+                  {app.secret ? (
+                    <MaskedSecretField
+                      readOnly
+                      size="small"
+                      fullWidth
+                      value={app.secret}
+                      label={`Secret of ${app.name ?? app.id}`}
+                    />
+                  ) : (
+                    <Typography color="text.secondary">No secret (public client)</Typography>
+                  )}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+      {creating && (
+        <NewAppDialog
+          kind="client"
+          onClose={(message) => {
+            setCreating(false);
+            if (message) setOutcome(message);
+          }}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,139 @@
+import { useState, type FormEvent } from 'react';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControlLabel,
+  MenuItem,
+  Stack,
+  TextField,
+} from '@mui/material';
+import { fieldErrors } from '../account/fieldErrors';
+import { emptyInvite, inviteOutcome, inviteProblems, inviteRequestOf, type InviteForm } from './inviteForm';
+import { useAccessPolicies, useEmailDelivery, useProjectAdminActions } from './useProjectAdmin';
+
+const serverFields = ['firstName', 'lastName', 'email', 'accessPolicy', 'resourceType'];
+
+/**
+ * Invite (`POST /admin/projects/{id}/invite`): adds a person with a new profile and membership;
+ * says what happened to the e-mail, including when the server has no mail server to send it.
+ * A refused invitation keeps what was typed.
+ */
+export function InviteDialog({ onClose }: { onClose: (message?: string) => void }) {
+  const actions = useProjectAdminActions();
+  const policies = useAccessPolicies();
+  const delivery = useEmailDelivery().data?.email.delivery;
+  const [form, setForm] = useState<InviteForm>(emptyInvite);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [general, setGeneral] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const problems = inviteProblems(form);
+    setErrors(problems as Record<string, string>);
+    setGeneral(undefined);
+    if (Object.keys(problems).length > 0) return;
+    setBusy(true);
+    try {
+      await actions.invite(inviteRequestOf(form));
+      onClose(inviteOutcome(form, delivery));
+    } catch (error) {
+      const { byField, general: rest } = fieldErrors(error, serverFields);
+      setErrors(byField);
+      setGeneral(rest);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const text = (field: 'firstName' | 'lastName' | 'email', label: string, type = 'text') => (
+    <TextField
+      label={label}
+      type={type}
+      required
+      value={form[field]}
+      onChange={(event) => setForm({ ...form, [field]: event.target.value })}
+      error={errors[field] !== undefined}
+      helperText={errors[field]}
+    />
+  );
+
+  return (
+    <Dialog open onClose={() => onClose()} fullWidth maxWidth="sm" aria-labelledby="invite-dialog-title">
+      <form onSubmit={submit} noValidate>
+        <DialogTitle id="invite-dialog-title">Invite a person</DialogTitle>
+        <DialogContent>
+          <Stack spacing={2} sx={{ pt: 1 }}>
+            {general && <Alert severity="error">{general}</Alert>}
+            <TextField
+              select
+              label="Role"
+              value={form.resourceType}
+              onChange={(event) => setForm({ ...form, resourceType: event.target.value as InviteForm['resourceType'] })}
+              helperText="The profile made for them"
+            >
+              <MenuItem value="Practitioner">Practitioner (staff)</MenuItem>
+              <MenuItem value="Patient">Patient</MenuItem>
+              <MenuItem value="RelatedPerson">Related person</MenuItem>
+            </TextField>
+            {text('firstName', 'First name')}
+            {text('lastName', 'Last name')}
+            {text('email', 'Email', 'email')}
+            <TextField
+              select
+              label="Access policy"
+              value={form.accessPolicy}
+              onChange={(event) => setForm({ ...form, accessPolicy: event.target.value })}
+              error={errors.accessPolicy !== undefined}
+              helperText={errors.accessPolicy ?? 'None: the whole project'}
+            >
+              <MenuItem value="">None (full access)</MenuItem>
+              {(policies.data ?? []).map((policy) => (
+                <MenuItem key={policy.id} value={`AccessPolicy/${policy.id}`}>
+                  {policy.name ?? `AccessPolicy/${policy.id}`}
+                </MenuItem>
+              ))}
+            </TextField>
+            <div>
+              <FormControlLabel
+                control={
+                  <Checkbox
+                    checked={form.admin}
+                    onChange={(event) => setForm({ ...form, admin: event.target.checked })}
+                  />
+                }
+                label="Project admin"
+              />
+              <FormControlLabel
+                control={
+                  <Checkbox
+                    checked={form.sendEmail}
+                    onChange={(event) => setForm({ ...form, sendEmail: event.target.checked })}
+                  />
+                }
+                label="Send an invitation e-mail"
+              />
+            </div>
+            {delivery === 'outbox' && form.sendEmail && (
+              <Alert severity="warning">
+                This server has no mail server (SMTP_URL is not set): invitation e-mails are written to its outbox
+                folder and nobody receives them.
+              </Alert>
+            )}
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => onClose()}>Cancel</Button>
+          <Button type="submit" variant="contained" disabled={busy}>
+            Invite
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,156 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Alert, Box, Button, IconButton, MenuItem, Stack, TextField, Typography } from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import DeleteIcon from '@mui/icons-material/DeleteOutline';
+import { normalizeErrorString, normalizeOperationOutcome } from '../../data-provider/outcomes';
+import { MaskedSecretField } from './MaskedSecretField';
+import {
+  newSecretRow,
+  projectSettingsOf,
+  secretIssueTarget,
+  secretRowProblems,
+  secretRowsOf,
+  type SecretRow,
+  type SecretRowProblems,
+} from './secretRows';
+import { useProjectAdminActions, useProjectRecord } from './useProjectAdmin';
+
+const typeLabels: Record<SecretRow['field'], string> = {
+  valueString: 'Text',
+  valueBoolean: 'True / false',
+  valueInteger: 'Whole number',
+  valueDecimal: 'Number',
+};
+
+/**
+ * Project secrets (`Project.secret`, what bots read as `event.secrets`): add, edit and remove
+ * rows, values masked until focused, saved together through `POST /admin/projects/{id}/secrets`.
+ * Problems show under their field; a refused save keeps every row as typed.
+ */
+export function SecretsSection() {
+  const project = useProjectRecord();
+  const actions = useProjectAdminActions();
+  const [rows, setRows] = useState<SecretRow[]>();
+  const [problems, setProblems] = useState<SecretRowProblems>({});
+  const [general, setGeneral] = useState<string>();
+  const [saved, setSaved] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  // The stored secrets fill the form once; later reloads do not overwrite what is being typed.
+  useEffect(() => {
+    if (project.data && rows === undefined) setRows(secretRowsOf(project.data.secret));
+  }, [project.data, rows]);
+
+  const change = (key: string, patch: Partial<SecretRow>) => {
+    setRows((current) => current?.map((row) => (row.key === key ? { ...row, ...patch } : row)));
+    setSaved(undefined);
+  };
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!rows) return;
+    const found = secretRowProblems(rows);
+    setProblems(found);
+    setGeneral(undefined);
+    setSaved(undefined);
+    if (Object.keys(found).length > 0) return;
+    setBusy(true);
+    try {
+      await actions.saveSecrets(projectSettingsOf(rows));
+      setSaved(`Saved ${rows.length} secret${rows.length === 1 ? '' : 's'}`);
+    } catch (error) {
+      const byRow: SecretRowProblems = {};
+      const rest: string[] = [];
+      for (const issue of normalizeOperationOutcome(error).issue ?? []) {
+        const target = issue.expression?.map((path) => secretIssueTarget(rows, path)).find(Boolean);
+        const text = issue.details?.text ?? issue.diagnostics ?? 'Invalid';
+        if (target) byRow[target.key] = { ...byRow[target.key], [target.field]: text };
+        else rest.push(text);
+      }
+      setProblems(byRow);
+      setGeneral(
+        rest.length > 0 ? rest.join('; ') : Object.keys(byRow).length ? undefined : normalizeErrorString(error),
+      );
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section aria-labelledby="admin-secrets-title">
+      <Typography id="admin-secrets-title" variant="h6" component="h2">
+        Project secrets
+      </Typography>
+      <Typography color="text.secondary" sx={{ mb: 1 }}>
+        Bots read them as <code>event.secrets.NAME</code>. Values stay masked until you focus them.
+      </Typography>
+      {project.error && <Alert severity="error">{project.error.message}</Alert>}
+      {rows && (
+        <Box component="form" onSubmit={save} noValidate aria-label="Project secrets">
+          <Stack spacing={1.5}>
+            {general && <Alert severity="error">{general}</Alert>}
+            {saved && (
+              <Alert severity="success" role="status">
+                {saved}
+              </Alert>
+            )}
+            {rows.length === 0 && <Typography color="text.secondary">No secrets yet.</Typography>}
+            {rows.map((row, index) => (
+              <Stack key={row.key} direction={{ xs: 'column', sm: 'row' }} spacing={1} alignItems="flex-start">
+                <TextField
+                  size="small"
+                  label={`Secret ${index + 1} name`}
+                  value={row.name}
+                  onChange={(event) => change(row.key, { name: event.target.value })}
+                  error={problems[row.key]?.name !== undefined}
+                  helperText={problems[row.key]?.name}
+                  sx={{ minWidth: 200 }}
+                />
+                <TextField
+                  size="small"
+                  select
+                  label="Type"
+                  value={row.field}
+                  onChange={(event) => change(row.key, { field: event.target.value as SecretRow['field'] })}
+                  sx={{ minWidth: 140 }}
+                >
+                  {Object.entries(typeLabels).map(([field, label]) => (
+                    <MenuItem key={field} value={field}>
+                      {label}
+                    </MenuItem>
+                  ))}
+                </TextField>
+                <MaskedSecretField
+                  size="small"
+                  label={`Secret ${index + 1} value`}
+                  value={row.value}
+                  onChange={(event) => change(row.key, { value: event.target.value })}
+                  error={problems[row.key]?.value !== undefined}
+                  helperText={problems[row.key]?.value}
+                  sx={{ flex: 1, minWidth: 200 }}
+                />
+                <IconButton
+                  aria-label={`Remove secret ${row.name || index + 1}`}
+                  onClick={() => {
+                    setRows(rows.filter((other) => other.key !== row.key));
+                    setSaved(undefined);
+                  }}
+                >
+                  <DeleteIcon />
+                </IconButton>
+              </Stack>
+            ))}
+            <Stack direction="row" spacing={1}>
+              <Button startIcon={<AddIcon />} onClick={() => setRows([...rows, newSecretRow()])}>
+                Add secret
+              </Button>
+              <Button type="submit" variant="contained" disabled={busy}>
+                Save secrets
+              </Button>
+            </Stack>
+          </Stack>
+        </Box>
+      )}
+    </section>
+  );
+}

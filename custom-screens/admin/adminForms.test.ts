@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import type { ProjectMembership } from '@medplum/fhirtypes';
+import { botRunInput, botRunResultText } from './botRunInput';
+import { emptyInvite, inviteOutcome, inviteProblems, inviteRequestOf } from './inviteForm';
+import { memberField, memberFormOf, memberFormProblems, membershipOf } from './memberForm';
+import { newSiteForm, siteFormProblems, siteFormsOf, sitesOf } from './siteForms';
+
+describe('site forms', () => {
+  it('turns domains typed one per line or with commas into the list the server stores', () => {
+    const [form] = siteFormsOf([{ name: 'Portal', domain: ['a.example'] }]);
+    const edited = { ...form, domains: 'a.example,\n b.example ', recaptchaSiteKey: ' key ' };
+    expect(sitesOf([edited])).toEqual([
+      { name: 'Portal', domain: ['a.example', 'b.example'], recaptchaSiteKey: 'key' },
+    ]);
+  });
+
+  it('shows each problem under its form and field, from the rule or from the server', () => {
+    const blank = newSiteForm();
+    const bad = { ...newSiteForm(), name: 'B', domains: 'https://b.example' };
+    expect(siteFormProblems([blank, bad])).toEqual({
+      [blank.key]: { name: 'Name is required (up to 200 characters)', domains: 'At least one domain is required' },
+      [bad.key]: { domains: 'A domain is a host name such as app.example.org (no https:// or path)' },
+    });
+    expect(siteFormProblems([bad], [{ path: 'site[0].googleClientId', message: 'too long' }])).toEqual({
+      [bad.key]: { googleClientId: 'too long' },
+    });
+  });
+});
+
+describe('invite form', () => {
+  it('asks for names and an e-mail address', () => {
+    expect(inviteProblems(emptyInvite)).toEqual({
+      firstName: 'First name is required',
+      lastName: 'Last name is required',
+      email: 'Email is required',
+    });
+    expect(inviteProblems({ ...emptyInvite, firstName: 'A', lastName: 'B', email: 'not-mail' })).toEqual({
+      email: 'Enter an e-mail address',
+    });
+  });
+
+  it('sends the chosen policy and says honestly where the e-mail went', () => {
+    const form = {
+      ...emptyInvite,
+      firstName: ' Dana ',
+      lastName: 'Lee',
+      email: 'dana@x.example',
+      accessPolicy: 'AccessPolicy/p',
+    };
+    expect(inviteRequestOf(form)).toEqual({
+      resourceType: 'Practitioner',
+      firstName: 'Dana',
+      lastName: 'Lee',
+      email: 'dana@x.example',
+      admin: false,
+      sendEmail: true,
+      accessPolicy: { reference: 'AccessPolicy/p' },
+    });
+    expect(inviteOutcome(form, 'smtp')).toBe('Dana Lee was added and an invitation e-mail was sent to dana@x.example.');
+    expect(inviteOutcome(form, 'outbox')).toMatch(/nobody received it/);
+    expect(inviteOutcome({ ...form, sendEmail: false }, 'smtp')).toMatch(/No e-mail was sent/);
+  });
+});
+
+describe('member form', () => {
+  const stored: ProjectMembership = {
+    resourceType: 'ProjectMembership',
+    id: 'm',
+    project: { reference: 'Project/p' },
+    user: { reference: 'User/u' },
+    profile: { reference: 'Practitioner/a', display: 'Alice' },
+    accessPolicy: { reference: 'AccessPolicy/x', display: 'X' },
+    admin: true,
+  };
+
+  it('changes only what the dialog edits and keeps displays of unchanged references', () => {
+    const form = { ...memberFormOf(stored), admin: false, accessPolicy: '' };
+    const next = membershipOf(stored, form);
+    expect(next).toEqual({
+      resourceType: 'ProjectMembership',
+      id: 'm',
+      project: { reference: 'Project/p' },
+      user: { reference: 'User/u' },
+      profile: { reference: 'Practitioner/a', display: 'Alice' },
+      admin: false,
+      active: true,
+    });
+  });
+
+  it('wants a person as profile, and maps server paths to fields', () => {
+    expect(
+      membershipOf(stored, { ...memberFormOf(stored), accessPolicy: 'AccessPolicy/y' }, 'Front desk').accessPolicy,
+    ).toEqual({
+      reference: 'AccessPolicy/y',
+      display: 'Front desk',
+    });
+    expect(memberFormProblems({ ...memberFormOf(stored), profile: 'Device/1' }, stored)).toEqual({
+      profile: 'The profile is a Practitioner, Patient or RelatedPerson, e.g. Practitioner/123',
+    });
+    expect(memberFormProblems(memberFormOf(stored), stored)).toEqual({});
+    expect(memberField('ProjectMembership.accessPolicy')).toBe('accessPolicy');
+    expect(memberField('ProjectMembership.access[0].policy')).toBeUndefined();
+  });
+});
+
+describe('bot run input', () => {
+  it('parses JSON, passes text through, and says what is wrong', () => {
+    expect(botRunInput('{"n": 1}', 'application/json')).toEqual({
+      ok: true,
+      body: { n: 1 },
+      contentType: 'application/json',
+    });
+    expect(botRunInput('', 'application/json')).toEqual({ ok: true, body: {}, contentType: 'application/json' });
+    expect(botRunInput('MSH|^~', 'text/plain')).toEqual({ ok: true, body: 'MSH|^~', contentType: 'text/plain' });
+    const bad = botRunInput('{n: 1', 'application/json');
+    expect(bad.ok).toBe(false);
+    expect(!bad.ok && bad.problem).toMatch(/^The input is not JSON/);
+  });
+
+  it('shows results as people read them', () => {
+    expect(botRunResultText({ a: 1 })).toBe('{\n  "a": 1\n}');
+    expect(botRunResultText('done')).toBe('done');
+    expect(botRunResultText(undefined)).toBe('(the bot returned nothing)');
+  });
+});

@@ -1,0 +1,158 @@
+import type { FastifyInstance } from 'fastify';
+import type { ProjectMembership, Reference, Resource } from '@medplum/fhirtypes';
+import { lastAdminMessage, removesLastAdmin, type AdminSeat } from '../../data-provider/rules';
+import type { AuthEnvironment } from '../auth/authEnvironment';
+import { readReference } from '../auth/accountStore';
+import { authenticate } from '../auth/authenticate';
+import { allOk, errors } from '../fhir/fhirError';
+import type { RepositorySession } from '../fhir/repository';
+import { withoutProtectedFields } from '../fhir/protectedFields';
+import { parseSearchRequest } from '../search/searchRequest';
+import { membershipChange } from './membershipChange';
+import { requireProjectAdmin } from './projectAdminAccess';
+
+const idPattern = /^[A-Za-z0-9\-.]{1,64}$/;
+const maxMembers = 1000;
+const profileTypes = ['Practitioner', 'Patient', 'RelatedPerson'];
+
+type Params = { projectId: string; membershipId: string };
+
+/** The membership of this project with this id, or 404 (another project's is no different from none). */
+async function readMembership(session: RepositorySession, projectId: string, membershipId: string) {
+  const membership = idPattern.test(membershipId)
+    ? await readReference<ProjectMembership>(session, { reference: `ProjectMembership/${membershipId}` })
+    : undefined;
+  if (!membership || membership.project?.reference !== `Project/${projectId}`) {
+    throw errors.notFoundWith('Membership not found');
+  }
+  return membership;
+}
+
+/**
+ * The project's admin seats, read under a per-project transaction lock: two admins demoting each
+ * other at the same moment would otherwise each see the other still there and leave none.
+ */
+async function adminSeats(session: RepositorySession, projectId: string): Promise<AdminSeat[]> {
+  await session.tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`hearth:project-admins:${projectId}`]);
+  const found = await session.search(
+    parseSearchRequest(
+      'ProjectMembership',
+      { project: `Project/${projectId}`, _count: String(maxMembers) },
+      session.registry,
+    ),
+  );
+  return (found.resources as ProjectMembership[]).map(seatOf);
+}
+
+function seatOf(membership: ProjectMembership): AdminSeat {
+  return {
+    id: membership.id as string,
+    admin: membership.admin === true,
+    active: membership.active !== false,
+    user: membership.user?.reference,
+  };
+}
+
+/** A changed reference must name a resource of this project, of an expected type: 400 naming the field otherwise. */
+async function checkProjectReference(
+  session: RepositorySession,
+  projectId: string,
+  reference: Reference | undefined,
+  previous: Reference | undefined,
+  types: readonly string[],
+  path: string,
+): Promise<void> {
+  if (!reference || reference.reference === previous?.reference) return;
+  const type = reference.reference?.split('/')[0] ?? '';
+  const target = types.includes(type) ? await readReference<Resource>(session, reference) : undefined;
+  if (!target || target.meta?.project !== projectId) {
+    throw errors.invalid(`${path.split('.').pop()} must be a ${types.join(' or ')} of this project`, path);
+  }
+}
+
+/**
+ * `GET/POST/DELETE /admin/projects/{projectId}/members/{membershipId}` (Medplum's member page):
+ * read a membership, update what an admin may change (access policy, admin flag, profile…), remove
+ * it. Same rule as every admin route; a membership of another project is a 404. No change may
+ * leave the project without an active person as admin (super admins excepted: they repair
+ * projects). Writes run as the server once these checks pass, as the invitation does.
+ */
+export async function projectMemberRoutes(app: FastifyInstance, env: AuthEnvironment): Promise<void> {
+  const path = '/admin/projects/:projectId/members/:membershipId';
+
+  app.get<{ Params: Params }>(path, async (request, reply) => {
+    const caller = await authenticate(env, request);
+    const { projectId, membershipId } = request.params;
+    caller.ctx.access?.checkScopes('ProjectMembership', 'read');
+    requireProjectAdmin(caller, projectId, 'see memberships');
+    const membership = await env.repository.transaction((session) => readMembership(session, projectId, membershipId));
+    return reply.code(200).type('application/fhir+json').send(withoutProtectedFields(membership));
+  });
+
+  app.post<{ Params: Params }>(path, async (request, reply) => {
+    const caller = await authenticate(env, request);
+    const { projectId, membershipId } = request.params;
+    caller.ctx.access?.checkScopes('ProjectMembership', 'update');
+    requireProjectAdmin(caller, projectId, 'change memberships');
+    const saved = await env.repository.transaction(async (session) => {
+      const stored = await readMembership(session, projectId, membershipId);
+      const next = membershipChange(stored, request.body, membershipId);
+      await checkProjectReference(
+        session,
+        projectId,
+        next.accessPolicy,
+        stored.accessPolicy,
+        ['AccessPolicy'],
+        'ProjectMembership.accessPolicy',
+      );
+      await checkProjectReference(
+        session,
+        projectId,
+        next.profile,
+        stored.profile,
+        profileTypes,
+        'ProjectMembership.profile',
+      );
+      await checkProjectReference(
+        session,
+        projectId,
+        next.userConfiguration,
+        stored.userConfiguration,
+        ['UserConfiguration'],
+        'ProjectMembership.userConfiguration',
+      );
+      for (const [index, entry] of (next.access ?? []).entries()) {
+        const before = stored.access?.find((old) => old.policy?.reference === entry.policy?.reference);
+        await checkProjectReference(
+          session,
+          projectId,
+          entry.policy,
+          before?.policy,
+          ['AccessPolicy'],
+          `ProjectMembership.access[${index}].policy`,
+        );
+      }
+      if (!caller.superAdmin && removesLastAdmin(await adminSeats(session, projectId), membershipId, seatOf(next))) {
+        throw errors.invalid(lastAdminMessage, 'ProjectMembership.admin');
+      }
+      const ctx = { projectId, author: caller.profile };
+      return (await session.update(ctx, next)).resource as ProjectMembership;
+    });
+    return reply.code(200).type('application/fhir+json').send(withoutProtectedFields(saved));
+  });
+
+  app.delete<{ Params: Params }>(path, async (request, reply) => {
+    const caller = await authenticate(env, request);
+    const { projectId, membershipId } = request.params;
+    caller.ctx.access?.checkScopes('ProjectMembership', 'delete');
+    requireProjectAdmin(caller, projectId, 'remove members');
+    await env.repository.transaction(async (session) => {
+      await readMembership(session, projectId, membershipId);
+      if (!caller.superAdmin && removesLastAdmin(await adminSeats(session, projectId), membershipId, 'removed')) {
+        throw errors.invalid(lastAdminMessage, 'ProjectMembership');
+      }
+      await session.delete({ projectId, author: caller.profile }, 'ProjectMembership', membershipId);
+    });
+    return reply.code(200).type('application/fhir+json').send(allOk('Membership removed'));
+  });
+}
