@@ -238,7 +238,13 @@ export function ElementField(props: ElementFieldProps) {
     props.onParentChange(next);
   };
   const value = props.parent[element.name];
-  const single = (itemValue: unknown, onChange: (v: unknown) => void, itemLabel: string, itemPath: string) => (
+  const single = (
+    itemValue: unknown,
+    onChange: (v: unknown) => void,
+    itemLabel: string,
+    itemPath: string,
+    required: boolean,
+  ) => (
     <SingleInput
       type={type}
       element={element}
@@ -248,7 +254,7 @@ export function ElementField(props: ElementFieldProps) {
       value={itemValue}
       onChange={onChange}
       disabled={disabled}
-      required={element.min > 0}
+      required={required}
       error={error}
     />
   );
@@ -257,7 +263,7 @@ export function ElementField(props: ElementFieldProps) {
     return (
       <Box sx={{ flexBasis: '100%' }}>
         {policyReadonly && readOnlyMark}
-        {single(value, setValue, label, props.path)}
+        {single(value, setValue, label, props.path, element.min > 0)}
         {!policyReadonly && readOnlyMark}
       </Box>
     );
@@ -313,6 +319,8 @@ export function ElementField(props: ElementFieldProps) {
               },
               `${label} ${index + 1}`,
               props.path,
+              // The element's minimum counts entries: min 1 makes the first entry required, not each one.
+              index < element.min,
             )}
           </Box>
           {!disabled && items.length > element.min && (
