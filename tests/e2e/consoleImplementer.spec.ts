@@ -140,3 +140,65 @@ test.describe('implementer definitions take effect without a restart', () => {
     await expect(main(page).getByRole('textbox', { name: /^Birth Date\s*\*?$/ })).toHaveAttribute('required');
   });
 });
+
+test.describe('a big StructureDefinition in the editor', () => {
+  test('US Core Patient: elements listed collapsed, one opened, edited and saved; a pasted JSON saved', async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+    const page = await context.newPage();
+    await signIn(page, 'alice@demo.hearth.example');
+    const published = await api(page, 'GET', 'StructureDefinition/us-core-patient');
+    const copy = {
+      ...published,
+      id: undefined,
+      meta: undefined,
+      url: `http://example.org/StructureDefinition/big-${Date.now()}`,
+      name: 'BigPatientCopy',
+    };
+    const created = await api(page, 'POST', 'StructureDefinition', copy);
+    await page.goto(`/StructureDefinition/${created.id}/edit`);
+    const snapshot = main(page).getByRole('group', { name: 'Snapshot' });
+    const list = snapshot.getByRole('group', { name: 'Element' });
+    await expect(list.getByRole('button', { name: /^Element 1 Patient$/ })).toHaveAttribute('aria-expanded', 'false');
+    // The 85 elements are lines, 25 at a time, not 5,000 inputs.
+    await expect(list.getByRole('listitem')).toHaveCount(25);
+    expect(await main(page).locator('form input, form textarea').count()).toBeLessThan(300);
+    await list.getByRole('button', { name: /^Element 3 Patient\.meta$/ }).click();
+    const short = list.getByRole('textbox', { name: 'Short' });
+    await short.fill('Metadata (edited in the console)');
+    await main(page).getByRole('button', { name: 'Update' }).click();
+    await expect(page).toHaveURL(/\/details$/);
+    const saved = await api(page, 'GET', `StructureDefinition/${created.id}`);
+    expect(saved.snapshot.element[2].short).toBe('Metadata (edited in the console)');
+    expect(saved.snapshot.element).toHaveLength(published.snapshot.element.length);
+    expect(saved.snapshot.element[3]).toEqual(published.snapshot.element[3]);
+
+    // Pasting the whole definition into the JSON tab: inserted at once, saved as pasted.
+    await main(page).getByRole('tab', { name: 'JSON' }).click();
+    const json = main(page).getByLabel('JSON');
+    await page.evaluate(
+      (text) => navigator.clipboard.writeText(text),
+      JSON.stringify({ ...saved, title: 'Pasted title' }, null, 2),
+    );
+    await json.focus();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.press('ControlOrMeta+V');
+    await expect(json).toHaveValue(/"title": "Pasted title"/);
+    await main(page).getByRole('button', { name: 'Save JSON' }).click();
+    await expect(page).toHaveURL(/\/details$/);
+    expect((await api(page, 'GET', `StructureDefinition/${created.id}`)).title).toBe('Pasted title');
+    await context.close();
+  });
+
+  test('a new StructureDefinition asks Abstract as Yes/No; a Task’s For opens on Patient', async ({ page }) => {
+    await signIn(page, 'alice@demo.hearth.example');
+    await page.goto('/StructureDefinition/new');
+    const abstract = main(page).getByRole('radiogroup', { name: /^Abstract/ });
+    await expect(abstract.getByRole('radio', { name: 'Yes (true)' })).not.toBeChecked();
+    await expect(abstract.getByRole('radio', { name: 'No (false)' })).not.toBeChecked();
+    await expect(main(page).getByText('Choose Yes or No')).toBeVisible();
+    await page.goto('/Task/new');
+    await expect(main(page).getByRole('combobox', { name: 'For type' })).toHaveText('Patient');
+  });
+});
