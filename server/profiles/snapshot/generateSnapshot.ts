@@ -268,7 +268,7 @@ class SnapshotWork {
       if (extensionRoot) {
         for (const key of ['short', 'definition', 'comment', 'isSummary'] as const) {
           if (extensionRoot[key] === undefined) delete target[key];
-          else target[key] = extensionRoot[key];
+          else (target as Record<string, unknown>)[key] = extensionRoot[key];
         }
       }
     }
