@@ -139,6 +139,45 @@ test.describe('implementer definitions take effect without a restart', () => {
     await page.getByRole('option', { name: title }).click();
     await expect(main(page).getByRole('textbox', { name: /^Birth Date\s*\*?$/ })).toHaveAttribute('required');
   });
+
+  test('a profile given only as a differential drives the editor; editing its differential in the JSON tab too', async ({
+    page,
+  }) => {
+    await signIn(page, 'alice@demo.hearth.example');
+    const stamp = Date.now();
+    const title = `Differential patient ${stamp}`;
+    const differentialOnly = (min: number) => ({
+      resourceType: 'StructureDefinition',
+      url: `https://hearth.example/StructureDefinition/differential-patient-${stamp}`,
+      name: `DifferentialPatient${stamp}`,
+      title,
+      status: 'active',
+      kind: 'resource',
+      abstract: false,
+      type: 'Patient',
+      baseDefinition: 'http://hl7.org/fhir/StructureDefinition/Patient',
+      derivation: 'constraint',
+      differential: { element: [{ id: 'Patient.birthDate', path: 'Patient.birthDate', min }] },
+    });
+    // Before: the editor refused it with "StructureDefinition snapshot missing or empty".
+    const profile = await api(page, 'POST', 'StructureDefinition', differentialOnly(1));
+    expect(profile.snapshot.element.length).toBeGreaterThan(40);
+    await page.goto('/Patient?_count=5');
+    await main(page).getByRole('button', { name: 'New...' }).click();
+    await main(page).getByLabel('Profiles').fill(title);
+    await page.getByRole('option', { name: title }).click();
+    await expect(main(page).getByRole('textbox', { name: /^Birth Date\s*\*?$/ })).toHaveAttribute('required');
+
+    // The implementer relaxes the differential in the JSON tab, without a snapshot: the server rebuilds it.
+    await page.goto(`/StructureDefinition/${profile.id}`);
+    await saveJson(page, { ...differentialOnly(0), id: profile.id });
+    await openTypeInApp(page, 'Patient');
+    await main(page).getByRole('button', { name: 'New...' }).click();
+    await main(page).getByLabel('Profiles').fill(title);
+    await page.getByRole('option', { name: title }).click();
+    await expect(main(page).getByRole('textbox', { name: /^Birth Date\s*\*?$/ })).toBeVisible();
+    await expect(main(page).getByRole('textbox', { name: /^Birth Date\s*\*?$/ })).not.toHaveAttribute('required');
+  });
 });
 
 test.describe('a big StructureDefinition in the editor', () => {
