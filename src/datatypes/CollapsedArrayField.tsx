@@ -49,7 +49,8 @@ export function CollapsedArrayField(props: CollapsedArrayFieldProps) {
   };
   const visible = Math.min(shown, items.length);
   return (
-    <Box sx={{ flexBasis: '100%' }} role="group" aria-label={label}>
+    // A whole row even inside a datatype's or backbone's side-by-side layout: the lines need the width.
+    <Box sx={{ flexBasis: '100%', minWidth: '100%' }} role="group" aria-label={label}>
       <Typography variant="subtitle2" component="div" sx={{ mb: 0.5 }}>
         {label}
         {props.min > 0 ? ' *' : ''}
