@@ -23,6 +23,8 @@ async function filterFieldOptions(page: Page): Promise<string[]> {
   await dialog.getByRole('button', { name: 'Add filter' }).click();
   const rows = await dialog.getByLabel(/^Field \d+$/).count();
   await dialog.getByLabel(`Field ${rows}`).click();
+  // The list fills once the type's parameters are loaded (anew after a definition was saved).
+  await page.getByRole('option').first().waitFor();
   // Options read "Label (code)", as in the Fields dialog: the codes.
   const options = await page.getByRole('option').allTextContents();
   await page.keyboard.press('Escape');
