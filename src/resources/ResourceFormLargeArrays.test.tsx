@@ -80,6 +80,8 @@ describe('the editor of a big StructureDefinition (US Core Patient)', { timeout:
     const total = usCorePatient.snapshot?.element.length ?? 0;
     await user.click(within(list).getByRole('button', { name: /^Show 25 more/ }));
     expect(within(list).getAllByRole('listitem').length).toBe(Math.min(50, total));
+    expect(within(list).queryByRole('button', { name: 'Remove Element 2' })).toBeNull();
+    await user.click(within(list).getByRole('button', { name: /^Element 2 Patient\.id$/ }));
     await user.click(within(list).getByRole('button', { name: 'Remove Element 2' }));
     await user.click(screen.getByRole('button', { name: 'Update' }));
     const saved = onSubmit.mock.lastCall?.[0] as StructureDefinition;
