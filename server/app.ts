@@ -27,6 +27,7 @@ import { fhircastRoutes } from './fhircast';
 import { addAttachmentUrlHooks, binaryRoutes, type BinaryEnvironment } from './binary';
 import { botRoutes, type BotRunner } from './bots';
 import { exportRoutes, operationRoutes } from './operations';
+import { snapshotRoutes } from './profiles/snapshot';
 import { emailRoutes } from './email';
 import { keyValueRoutes } from './keyvalue';
 import { adminRoutes } from './admin';
@@ -222,6 +223,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(fhircastRoutes, { auth: options.auth, db: options.db });
   await app.register(operationRoutes, { repository, baseUrl: options.baseUrl });
+  await app.register(snapshotRoutes, { repository });
   await app.register(exportRoutes, {
     repository,
     storage: options.binary.storage,

@@ -39,6 +39,7 @@ const typeOperations: Record<string, OperationEntry[]> = {
   ValueSet: [{ name: 'expand', definition: `${hl7}ValueSet-expand` }],
   StructureDefinition: [
     { name: 'expand-profile', definition: 'https://hearth-emr.org/fhir/OperationDefinition/expand-profile' },
+    { name: 'snapshot', definition: `${hl7}StructureDefinition-snapshot` },
   ],
   Bot: [
     { name: 'execute', definition: 'https://medplum.com/fhir/OperationDefinition/bot-execute' },

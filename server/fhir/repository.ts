@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Binary, Meta, OperationOutcomeIssue, Reference, Resource, SearchParameter } from '@medplum/fhirtypes';
 import { validateSearchParameter } from '../validation/searchParameterRules';
+import { needsSnapshot, withGeneratedSnapshot } from '../profiles/snapshot/completeSnapshot';
 import type { Database, SqlExecutor } from '../storage/database';
 import { extractIndexRows, type IndexRows } from '../search/indexRows';
 import type { SearchParameterRegistry } from '../search/searchParameterRegistry';
@@ -273,6 +274,8 @@ export class RepositorySession {
     const id = options.id ?? randomUUID();
     checkResourceId(id, `${resource.resourceType}.id`);
     this.access?.checkInteraction(resource.resourceType, 'create');
+    // A profile given as a differential is stored with its generated snapshot (issue 19).
+    if (!options.trusted && needsSnapshot(resource)) resource = await withGeneratedSnapshot(this, resource);
     const input = this.access ? this.access.guardWrite({ ...resource, id }, undefined) : { ...resource, id };
     const stored = this.prepare(ctx, input, options.trusted ?? false);
     await this.inheritSecurityContext(stored.resource);
@@ -318,6 +321,8 @@ export class RepositorySession {
     resource: Resource,
     ifMatch?: string,
   ): Promise<{ resource: Resource; created: boolean }> {
+    // A profile given as a differential is stored with its generated snapshot (issue 19).
+    if (needsSnapshot(resource)) resource = await withGeneratedSnapshot(this, resource);
     if (!resource.id) throw errors.invalid('Missing id', `${resource.resourceType}.id`);
     checkResourceId(resource.id, `${resource.resourceType}.id`);
     this.access?.checkInteraction(resource.resourceType, 'update');

@@ -240,4 +240,30 @@ describe('datatype inputs', { timeout: 30_000 }, () => {
     );
     expect(await screen.findByText('Nothing found')).toBeInTheDocument();
   });
+
+  it('Reference to any type: opens on the type the element means (Task.for → Patient) and searches it', async () => {
+    const searchResources = vi.fn(async () => [{ resourceType: 'Patient', id: 'p2', name: [{ family: 'Lee' }] }]);
+    const client = { searchResources } as unknown as FhirClient;
+    renderInput(
+      ReferenceInput,
+      undefined,
+      { path: 'Task.for', targetProfiles: ['http://hl7.org/fhir/StructureDefinition/Resource'] },
+      client,
+    );
+    const user = userEvent.setup({ delay: null });
+    expect(screen.getByRole('combobox', { name: 'Field type' })).toHaveTextContent('Patient');
+    await user.type(screen.getByRole('combobox', { name: 'Field' }), 'Lee');
+    await waitFor(() =>
+      expect(searchResources).toHaveBeenCalledWith('Patient', { name: 'Lee', _count: '10' }, expect.anything()),
+    );
+    expect(searchResources).not.toHaveBeenCalledWith('AccessPolicy', expect.anything(), expect.anything());
+    // The likely types come first, then every other type (AccessPolicy is still reachable).
+    await user.click(screen.getByRole('combobox', { name: 'Field type' }));
+    const listbox = await screen.findByRole('listbox');
+    const options = within(listbox)
+      .getAllByRole('option')
+      .map((option) => option.textContent);
+    expect(options.slice(0, 3)).toEqual(['Patient', 'Group', 'RelatedPerson']);
+    expect(options).toContain('AccessPolicy');
+  });
 });

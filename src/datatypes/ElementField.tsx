@@ -16,6 +16,7 @@ import { CodeableConceptInput } from './CodeableConceptInput';
 import { CodeInput } from './CodeInput';
 import { CodeListInput } from './CodeListInput';
 import { CodingInput } from './CodingInput';
+import { CollapsedArrayField } from './CollapsedArrayField';
 import { ComplexTypeInput } from './ComplexTypeInput';
 import { ContactPointInput } from './ContactPointInput';
 import { DosageInput } from './DosageInput';
@@ -26,6 +27,7 @@ import { HumanNameInput } from './HumanNameInput';
 import { IdentifierInput } from './IdentifierInput';
 import { inputId, withField } from './inputProps';
 import { JsonValueInput } from './JsonValueInput';
+import { opensCollapsed } from './largeArray';
 import { MetaInput } from './MetaInput';
 import { MoneyInput } from './MoneyInput';
 import { PeriodInput } from './PeriodInput';
@@ -196,6 +198,11 @@ export interface ElementFieldProps {
 export function ElementField(props: ElementFieldProps) {
   const { element } = props;
   const context = useResourceFormContext();
+  // Decided when the field mounts (see opensCollapsed): a long array of structured entries is listed collapsed.
+  const [collapsed] = useState(() => {
+    const initial = props.parent[element.name];
+    return element.isArray && Array.isArray(initial) && opensCollapsed(initial);
+  });
   if (props.topLevel && context.hiddenFields.includes(element.name)) return null;
   // Read-only: by the access policy (top-level fields) or because the server sets the element.
   const policyReadonly = !!((props.topLevel && context.readonlyFields.includes(element.name)) || element.readOnly);
@@ -238,7 +245,13 @@ export function ElementField(props: ElementFieldProps) {
     props.onParentChange(next);
   };
   const value = props.parent[element.name];
-  const single = (itemValue: unknown, onChange: (v: unknown) => void, itemLabel: string, itemPath: string) => (
+  const single = (
+    itemValue: unknown,
+    onChange: (v: unknown) => void,
+    itemLabel: string,
+    itemPath: string,
+    required: boolean,
+  ) => (
     <SingleInput
       type={type}
       element={element}
@@ -248,7 +261,7 @@ export function ElementField(props: ElementFieldProps) {
       value={itemValue}
       onChange={onChange}
       disabled={disabled}
-      required={element.min > 0}
+      required={required}
       error={error}
     />
   );
@@ -257,7 +270,7 @@ export function ElementField(props: ElementFieldProps) {
     return (
       <Box sx={{ flexBasis: '100%' }}>
         {policyReadonly && readOnlyMark}
-        {single(value, setValue, label, props.path)}
+        {single(value, setValue, label, props.path, element.min > 0)}
         {!policyReadonly && readOnlyMark}
       </Box>
     );
@@ -288,6 +301,25 @@ export function ElementField(props: ElementFieldProps) {
       );
     }
   }
+  const newItem = () => (/^[a-z]/.test(type) ? '' : {});
+  if (collapsed) {
+    return (
+      <CollapsedArrayField
+        label={label}
+        type={type}
+        items={items}
+        min={element.min}
+        max={element.max}
+        disabled={disabled}
+        note={policyReadonly ? ' (Read Only)' : props.fixed ? ' (fixed by the profile)' : ''}
+        newItem={newItem}
+        onItemsChange={setItems}
+        renderItem={(item, index, onChange) =>
+          single(item, onChange, `${label} ${index + 1}`, props.path, index < element.min)
+        }
+      />
+    );
+  }
   return (
     <Box sx={{ flexBasis: '100%' }} role="group" aria-label={label}>
       <Typography variant="subtitle2" component="div" sx={{ mb: 0.5 }}>
@@ -313,6 +345,8 @@ export function ElementField(props: ElementFieldProps) {
               },
               `${label} ${index + 1}`,
               props.path,
+              // The element's minimum counts entries: min 1 makes the first entry required, not each one.
+              index < element.min,
             )}
           </Box>
           {!disabled && items.length > element.min && (
@@ -329,7 +363,7 @@ export function ElementField(props: ElementFieldProps) {
         <Button
           size="small"
           startIcon={<AddIcon />}
-          onClick={() => setItems([...items, /^[a-z]/.test(type) ? '' : {}])}
+          onClick={() => setItems([...items, newItem()])}
           aria-label={`Add ${label}`}
         >
           Add {label}

@@ -1,4 +1,5 @@
 import { Checkbox, FormControlLabel, FormHelperText, TextField } from '@mui/material';
+import { RequiredBooleanInput } from './RequiredBooleanInput';
 import { DateTimeInput } from './DateTimeInput';
 import { isTemporalType } from './dateTimeValue';
 import { inputId, type InputProps } from './inputProps';
@@ -22,6 +23,9 @@ export function parseNumberInput(text: string): number | undefined {
 
 export function PrimitiveInput(props: InputProps<string | number | boolean> & { type: string }) {
   const { type } = props;
+  // A required boolean is a choice the user makes: an unticked checkbox would look like "false"
+  // while the element is missing (the server then refuses the save with "Missing required property").
+  if (type === 'boolean' && props.required) return <RequiredBooleanInput {...(props as InputProps<boolean>)} />;
   if (type === 'boolean') {
     return (
       <div>

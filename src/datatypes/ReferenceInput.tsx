@@ -6,14 +6,20 @@ import { getDisplayString } from '../../data-provider/formatting';
 import { knownResourceTypes } from '../../data-provider/rules';
 import { useFhirClient } from '../resources/useFhirClient';
 import { inputId, type InputProps } from './inputProps';
+import { referenceTypeChoices } from './likelyReferenceTypes';
 import { REFERENCE_SEARCH_COUNT, referenceSearchField, referenceTargetTypes } from './referenceSearch';
 import { useDebounced } from './useValueSetOptions';
 
-/** Reference: choose the target type, then search it by its type-specific field (`_count` 10). */
+/**
+ * Reference: choose the target type, then search it by its type-specific field (`_count` 10).
+ * A reference to any type opens on the type its element most likely means (Task.for → Patient),
+ * with the likely types listed first.
+ */
 export function ReferenceInput(props: InputProps<Reference> & { targetProfiles: readonly string[] }) {
   const client = useFhirClient();
   const targets = referenceTargetTypes(props.targetProfiles);
-  const typeChoices = targets.length ? targets : [...knownResourceTypes];
+  const { likely, others } = referenceTypeChoices(props.path, targets, knownResourceTypes);
+  const typeChoices = [...likely, ...others];
   const current = props.value?.reference?.split('/')[0];
   const [targetType, setTargetType] = useState(current && typeChoices.includes(current) ? current : typeChoices[0]);
   const [open, setOpen] = useState(false);
@@ -47,8 +53,9 @@ export function ReferenceInput(props: InputProps<Reference> & { targetProfiles: 
           onChange={(event) => setTargetType(event.target.value)}
           sx={{ minWidth: 160 }}
         >
-          {typeChoices.map((type) => (
-            <MenuItem key={type} value={type}>
+          {/* Select turns every child into an option, so the likely types are set apart by a rule, not a heading. */}
+          {typeChoices.map((type, index) => (
+            <MenuItem key={type} value={type} divider={index === likely.length - 1 && others.length > 0}>
               {type}
             </MenuItem>
           ))}

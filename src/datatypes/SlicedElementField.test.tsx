@@ -220,4 +220,29 @@ describe('sliced elements in the resource editor', { timeout: 30_000 }, () => {
       'http://hl7.org/fhir/us/core/StructureDefinition/us-core-birthsex',
     ]);
   });
+
+  it('US Core Patient.identifier (1..*): the group and its first entry are required, further entries are not', async () => {
+    const patient: Patient = {
+      resourceType: 'Patient',
+      id: 'pt2',
+      meta: { profile: [patientUrl] },
+      identifier: [
+        { system: 'urn:mrn', value: '1' },
+        { system: 'urn:ssn', value: '2' },
+      ],
+      name: [{ family: 'Minimum' }],
+      gender: 'male',
+    };
+    const { user } = await renderForm(patientUrl, patient);
+    const identifier = await waitFor(() => slice('Identifier'));
+    expect(within(identifier).getByText('Identifier *')).toBeInTheDocument();
+    expect(within(identifier).getByText('Identifier 1 *')).toBeInTheDocument();
+    expect(within(identifier).getByText('Identifier 2')).toBeInTheDocument();
+    expect(within(identifier).queryByText('Identifier 2 *')).toBeNull();
+    // The first entry can go while another is left (min counts entries): the remove buttons say so.
+    expect(within(identifier).getByRole('button', { name: 'Remove Identifier 1' })).toBeEnabled();
+    await user.click(within(identifier).getByRole('button', { name: 'Add Identifier' }));
+    expect(within(identifier).getByText('Identifier 3')).toBeInTheDocument();
+    expect(within(identifier).queryByText('Identifier 3 *')).toBeNull();
+  });
 });

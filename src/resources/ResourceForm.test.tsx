@@ -126,4 +126,34 @@ describe('ResourceForm', { timeout: 30_000 }, () => {
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(onDelete).toHaveBeenCalled());
   });
+
+  it('asks for a required boolean (StructureDefinition.abstract) as Yes/No with nothing chosen, and saves the choice', async () => {
+    const schema = await loader.loadType('StructureDefinition');
+    const onSubmit = vi.fn();
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <FhirClientContext.Provider value={client}>
+          <ResourceForm
+            schema={schema}
+            defaultValue={{ resourceType: 'StructureDefinition' } as never}
+            onSubmit={onSubmit}
+          />
+        </FhirClientContext.Provider>
+      </QueryClientProvider>,
+    );
+    const user = userEvent.setup({ delay: null });
+    const abstract = await screen.findByRole('radiogroup', { name: /^Abstract/ });
+    // No silent default: neither choice is made, and the field says a choice is needed.
+    expect(within(abstract).getByRole('radio', { name: 'Yes (true)' })).not.toBeChecked();
+    expect(within(abstract).getByRole('radio', { name: 'No (false)' })).not.toBeChecked();
+    expect(abstract).toHaveAccessibleDescription('Choose Yes or No');
+    expect(screen.queryByRole('checkbox', { name: 'Abstract' })).toBeNull();
+    await user.click(within(abstract).getByRole('radio', { name: 'No (false)' }));
+    expect(abstract).not.toHaveAccessibleDescription('Choose Yes or No');
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    expect(onSubmit.mock.lastCall?.[0]).toMatchObject({ resourceType: 'StructureDefinition', abstract: false });
+    // An optional boolean (experimental) stays a checkbox that sends nothing until ticked.
+    expect(screen.getByRole('checkbox', { name: 'Experimental' })).not.toBeChecked();
+    expect(onSubmit.mock.lastCall?.[0]).not.toHaveProperty('experimental');
+  });
 });

@@ -74,4 +74,29 @@ test.describe('resource console accessibility (whole page)', () => {
     await expectAccessibleInBothSchemes(page);
     expect(errors).toEqual([]);
   });
+
+  test('a big StructureDefinition with an element open, a new StructureDefinition (Yes/No) and a new Task', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    const errors = collectErrors(page);
+    await signInAs(page, 'alice@demo.hearth.example');
+    await page.goto('/StructureDefinition/us-core-patient/edit');
+    const elements = page
+      .getByRole('main')
+      .getByRole('group', { name: 'Snapshot' })
+      .getByRole('group', { name: 'Element' });
+    await elements.getByRole('button', { name: /^Element 3 / }).click();
+    await expect(elements.getByRole('textbox', { name: 'Short' })).toBeVisible();
+    await expectAccessibleInBothSchemes(page);
+
+    await page.goto('/StructureDefinition/new');
+    await expect(page.getByRole('main').getByRole('radiogroup', { name: /^Abstract/ })).toBeVisible();
+    await expectAccessibleInBothSchemes(page);
+
+    await page.goto('/Task/new');
+    await expect(page.getByRole('main').getByRole('combobox', { name: 'For type' })).toHaveText('Patient');
+    await expectAccessibleInBothSchemes(page);
+    expect(errors).toEqual([]);
+  });
 });

@@ -23,8 +23,9 @@ async function filterFieldOptions(page: Page): Promise<string[]> {
   await dialog.getByRole('button', { name: 'Add filter' }).click();
   const rows = await dialog.getByLabel(/^Field \d+$/).count();
   await dialog.getByLabel(`Field ${rows}`).click();
-  // The list opens before its options render: wait for them. Options read "Label (code)": the codes.
-  await expect(page.getByRole('option').first()).toBeVisible();
+  // The list fills once the type's parameters are loaded (anew after a definition was saved).
+  await page.getByRole('option').first().waitFor();
+  // Options read "Label (code)", as in the Fields dialog: the codes.
   const options = await page.getByRole('option').allTextContents();
   await page.keyboard.press('Escape');
   return options.map((option) => /\(([^()]+)\)$/.exec(option)?.[1] ?? option);
@@ -139,5 +140,106 @@ test.describe('implementer definitions take effect without a restart', () => {
     await main(page).getByLabel('Profiles').fill(title);
     await page.getByRole('option', { name: title }).click();
     await expect(main(page).getByRole('textbox', { name: /^Birth Date\s*\*?$/ })).toHaveAttribute('required');
+  });
+
+  test('a profile given only as a differential drives the editor; editing its differential in the JSON tab too', async ({
+    page,
+  }) => {
+    await signIn(page, 'alice@demo.hearth.example');
+    const stamp = Date.now();
+    const title = `Differential patient ${stamp}`;
+    const differentialOnly = (min: number) => ({
+      resourceType: 'StructureDefinition',
+      url: `https://hearth.example/StructureDefinition/differential-patient-${stamp}`,
+      name: `DifferentialPatient${stamp}`,
+      title,
+      status: 'active',
+      kind: 'resource',
+      abstract: false,
+      type: 'Patient',
+      baseDefinition: 'http://hl7.org/fhir/StructureDefinition/Patient',
+      derivation: 'constraint',
+      differential: { element: [{ id: 'Patient.birthDate', path: 'Patient.birthDate', min }] },
+    });
+    // Before: the editor refused it with "StructureDefinition snapshot missing or empty".
+    const profile = await api(page, 'POST', 'StructureDefinition', differentialOnly(1));
+    expect(profile.snapshot.element.length).toBeGreaterThan(40);
+    await page.goto('/Patient?_count=5');
+    await main(page).getByRole('button', { name: 'New...' }).click();
+    await main(page).getByLabel('Profiles').fill(title);
+    await page.getByRole('option', { name: title }).click();
+    await expect(main(page).getByRole('textbox', { name: /^Birth Date\s*\*?$/ })).toHaveAttribute('required');
+
+    // The implementer relaxes the differential in the JSON tab, without a snapshot: the server rebuilds it.
+    await page.goto(`/StructureDefinition/${profile.id}`);
+    await saveJson(page, { ...differentialOnly(0), id: profile.id });
+    await openTypeInApp(page, 'Patient');
+    await main(page).getByRole('button', { name: 'New...' }).click();
+    await main(page).getByLabel('Profiles').fill(title);
+    await page.getByRole('option', { name: title }).click();
+    await expect(main(page).getByRole('textbox', { name: /^Birth Date\s*\*?$/ })).toBeVisible();
+    await expect(main(page).getByRole('textbox', { name: /^Birth Date\s*\*?$/ })).not.toHaveAttribute('required');
+  });
+});
+
+test.describe('a big StructureDefinition in the editor', () => {
+  test('US Core Patient: elements listed collapsed, one opened, edited and saved; a pasted JSON saved', async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+    const page = await context.newPage();
+    await signIn(page, 'alice@demo.hearth.example');
+    const published = await api(page, 'GET', 'StructureDefinition/us-core-patient');
+    const copy = {
+      ...published,
+      id: undefined,
+      meta: undefined,
+      url: `http://example.org/StructureDefinition/big-${Date.now()}`,
+      name: 'BigPatientCopy',
+    };
+    const created = await api(page, 'POST', 'StructureDefinition', copy);
+    await page.goto(`/StructureDefinition/${created.id}/edit`);
+    const snapshot = main(page).getByRole('group', { name: 'Snapshot' });
+    const list = snapshot.getByRole('group', { name: 'Element' });
+    await expect(list.getByRole('button', { name: /^Element 1 Patient$/ })).toHaveAttribute('aria-expanded', 'false');
+    // The 85 elements are lines, 25 at a time, not 5,000 inputs.
+    await expect(list.getByRole('listitem')).toHaveCount(25);
+    expect(await main(page).locator('form input, form textarea').count()).toBeLessThan(300);
+    await list.getByRole('button', { name: /^Element 3 Patient\.meta$/ }).click();
+    const short = list.getByRole('textbox', { name: 'Short' });
+    await short.fill('Metadata (edited in the console)');
+    await main(page).getByRole('button', { name: 'Update' }).click();
+    await expect(page).toHaveURL(/\/details$/);
+    const saved = await api(page, 'GET', `StructureDefinition/${created.id}`);
+    expect(saved.snapshot.element[2].short).toBe('Metadata (edited in the console)');
+    expect(saved.snapshot.element).toHaveLength(published.snapshot.element.length);
+    expect(saved.snapshot.element[3]).toEqual(published.snapshot.element[3]);
+
+    // Pasting the whole definition into the JSON tab: inserted at once, saved as pasted.
+    await main(page).getByRole('tab', { name: 'JSON' }).click();
+    const json = main(page).getByLabel('JSON');
+    await page.evaluate(
+      (text) => navigator.clipboard.writeText(text),
+      JSON.stringify({ ...saved, title: 'Pasted title' }, null, 2),
+    );
+    await json.focus();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.press('ControlOrMeta+V');
+    await expect(json).toHaveValue(/"title": "Pasted title"/);
+    await main(page).getByRole('button', { name: 'Save JSON' }).click();
+    await expect(page).toHaveURL(/\/details$/);
+    expect((await api(page, 'GET', `StructureDefinition/${created.id}`)).title).toBe('Pasted title');
+    await context.close();
+  });
+
+  test('a new StructureDefinition asks Abstract as Yes/No; a Task’s For opens on Patient', async ({ page }) => {
+    await signIn(page, 'alice@demo.hearth.example');
+    await page.goto('/StructureDefinition/new');
+    const abstract = main(page).getByRole('radiogroup', { name: /^Abstract/ });
+    await expect(abstract.getByRole('radio', { name: 'Yes (true)' })).not.toBeChecked();
+    await expect(abstract.getByRole('radio', { name: 'No (false)' })).not.toBeChecked();
+    await expect(main(page).getByText('Choose Yes or No')).toBeVisible();
+    await page.goto('/Task/new');
+    await expect(main(page).getByRole('combobox', { name: 'For type' })).toHaveText('Patient');
   });
 });
