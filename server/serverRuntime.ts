@@ -7,6 +7,7 @@ import { buildApp } from './app';
 import { loadDefinitions } from './definitions/loadDefinitions';
 import type { AuthEnvironment } from './auth/authEnvironment';
 import { SigningKeys } from './auth/signingKeys';
+import { CallerCache } from './auth/callerCache';
 import { createEmailSender, defaultFromAddress } from './email/emailSender';
 import { definitionsVersion, readDefinitionBundle } from './definitions/definitionFiles';
 import { Repository } from './fhir/repository';
@@ -40,7 +41,7 @@ export interface ServerRuntime {
   close(): Promise<void>;
 }
 
-/** The search parameters of the definitions package (the files are read once per process). */
+/** The search parameters of the definitions package (read from its files on each call). */
 export function definitionSearchParameters(): SearchParameterRegistry {
   return new SearchParameterRegistry(
     ['search-parameters.json', 'search-parameters-medplum.json', 'search-parameters-uscore.json'].flatMap(
@@ -84,12 +85,15 @@ export async function createServerRuntime(config: ServerConfig, options: Runtime
           })
         : undefined;
     const keys = await SigningKeys.load(db, config.baseUrl);
+    const callers = new CallerCache();
+    await callers.start(repository, db);
     const auth: AuthEnvironment = {
       repository,
       registry,
       keys,
       config,
       sharedProjectId: system.projectId,
+      callers,
       email: createEmailSender({
         smtpUrl: config.smtpUrl,
         dataDir: config.dataDir,
@@ -136,6 +140,7 @@ export async function createServerRuntime(config: ServerConfig, options: Runtime
         await botSubscriptions.stop();
         await app.close();
         await stopSearchParameterSync();
+        await callers.stop();
         await db.close();
       },
     };

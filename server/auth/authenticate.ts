@@ -21,7 +21,17 @@ export async function authenticate(env: AuthEnvironment, request: FastifyRequest
   if (request.caller) return request.caller;
   const token = bearerToken(request);
   if (!token) throw errors.unauthorized();
-  const caller = await env.repository.transaction((session) => resolveCaller(env, session, token));
+  const resolve = () => env.repository.transaction((session) => resolveCaller(env, session, token));
+  const caller = env.callers
+    ? await env.callers.get(
+        token,
+        (cached) => env.registry.forProject(cached.ctx.projectId),
+        async () => {
+          const resolved = await resolve();
+          return { caller: resolved, expires: resolved.expires };
+        },
+      )
+    : await resolve();
   request.caller = caller;
   return caller;
 }

@@ -54,6 +54,20 @@ export async function fhirRestRoutes(app: FastifyInstance, options: FhirRoutesOp
     return send(reply, result, fhirBase);
   };
 
+  // Reads of one resource need no transaction: a single SELECT (repository.readOnly).
+  const runRead = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    operation: (env: OperationEnvironment) => Promise<OperationResult>,
+  ) => {
+    const ctx = options.contextOf(request);
+    const result = await repository.readOnly(
+      (session) => operation({ session, ctx, registry: session.registry, fhirBase }),
+      ctx.access,
+    );
+    return send(reply, result, fhirBase);
+  };
+
   app.get('/fhir/R4/metadata', async (request, reply) => {
     // Public; a signed-in caller also sees the search parameters of its own project.
     const parameters = request.caller ? registry.forProject(request.caller.ctx.projectId) : registry.baseRegistry();
@@ -104,7 +118,7 @@ export async function fhirRestRoutes(app: FastifyInstance, options: FhirRoutesOp
   );
 
   app.get<{ Params: InstanceParams }>('/fhir/R4/:type/:id', (request, reply) =>
-    run(request, reply, (env) => readOperation(env, request.params.type, request.params.id)),
+    runRead(request, reply, (env) => readOperation(env, request.params.type, request.params.id)),
   );
 
   app.put<{ Params: InstanceParams }>('/fhir/R4/:type/:id', (request, reply) =>
