@@ -15,6 +15,8 @@ export interface BenchServer {
   /** Stops the server; its DATA_DIR is removed unless `keepDataDir`. */
   stop(options?: { keepDataDir?: boolean }): Promise<void>;
   dataDir: string;
+  /** What the server has printed so far. */
+  output(): string;
 }
 
 export interface BenchServerOptions {
@@ -79,6 +81,7 @@ export async function startBenchServer(
     pid: child.pid as number,
     startSeconds,
     dataDir,
+    output: () => output,
     stop: async (stopOptions = {}) => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGINT');

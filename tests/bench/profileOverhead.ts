@@ -75,8 +75,12 @@ async function main(): Promise<void> {
   try {
     const url = await freshDatabase(native.url, 'hearth_bench_profile');
     const { requests } = syntheaRequests(root);
-    const profileImport = phase === 'import';
-    let server = await startBenchServer(root, url, { direct: true, nodeArgs: profileImport ? nodeArgs : [] });
+    // The first start loads the definitions (not what is profiled); the profiled process starts on a ready database.
+    let server = await startBenchServer(root, url, { direct: true });
+    if (phase === 'import') {
+      await server.stop({ keepDataDir: true });
+      server = await startBenchServer(root, url, { direct: true, dataDir: server.dataDir, nodeArgs });
+    }
     await runImport(requests, { fhirBase: `${server.baseUrl}fhir/R4/`, concurrency: 2, headers: benchHeaders() });
     if (phase === 'reads' || phase === 'start') {
       await server.stop({ keepDataDir: true });
