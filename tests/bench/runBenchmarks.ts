@@ -178,6 +178,19 @@ function writeOverheadSection(section: string): void {
   );
 }
 
+const historyStart = '<!-- before/after history: kept by `npm run bench` -->';
+const historyEnd = '<!-- end of before/after history -->';
+
+/** The hand-written before/after record of docs/benchmarks.md, which a full run keeps as it is. */
+function keptHistory(): string {
+  const file = join(root, 'docs', 'benchmarks.md');
+  if (!existsSync(file)) return '';
+  const text = readFileSync(file, 'utf8');
+  const at = text.indexOf(historyStart);
+  const end = text.indexOf(historyEnd);
+  return at >= 0 && end > at ? `\n${text.slice(at, end + historyEnd.length)}\n` : '';
+}
+
 const overheadStart = '<!-- overhead benchmark: written by `npm run bench` -->';
 const overheadEnd = '<!-- end of overhead benchmark -->';
 
@@ -224,7 +237,7 @@ async function main(): Promise<void> {
     : '';
   const overheadBlock = overhead ? `\n${overheadStart}\n${overheadSection(overhead)}${overheadEnd}\n` : '';
   const markdown = `${report(results)}${overheadBlock}\n${realtimeSection(realtime)}\n${bundleSection(bundle)}${browser ? `\n${browserSection(browser)}` : ''}${chart}`;
-  writeFileSync(join(root, 'docs', 'benchmarks.md'), markdown);
+  writeFileSync(join(root, 'docs', 'benchmarks.md'), `${markdown}${keptHistory()}`);
   console.log('\nWrote docs/benchmarks.md');
 }
 
