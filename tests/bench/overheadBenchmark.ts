@@ -149,7 +149,7 @@ async function closedLoop(count: number, clients: number, one: (i: number) => Pr
  * node:http rather than fetch: on 2 shared cores, undici's per-request cost in the bench process
  * would be measured as the server's (the SQL side uses node-postgres, just as lean).
  */
-async function readThroughServer(baseUrl: string, ids: readonly string[]) {
+export async function readThroughServer(baseUrl: string, ids: readonly string[], count = readCount) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: readClients });
   const { hostname, port } = new URL(baseUrl);
   const get = (path: string) =>
@@ -166,7 +166,7 @@ async function readThroughServer(baseUrl: string, ids: readonly string[]) {
     });
   try {
     for (let i = 0; i < 50; i++) await get(`/fhir/R4/${ids[i % ids.length]}`);
-    return await closedLoop(readCount, readClients, async (i) => {
+    return await closedLoop(count, readClients, async (i) => {
       const status = await get(`/fhir/R4/${ids[i % ids.length]}`);
       if (status !== 200) throw new Error(`GET ${ids[i % ids.length]} answered ${status}`);
     });

@@ -6,14 +6,14 @@ import { runImport } from '../../server/import/importRunner';
 import { benchFetch, benchHeaders } from './benchFetch';
 import { nativeDatabaseUrl } from './benchPostgres';
 import { startBenchServer } from './benchServer';
-import { syntheaRequests } from './overheadBenchmark';
+import { readThroughServer, syntheaRequests } from './overheadBenchmark';
 import { freshDatabase } from './realtimeBenchmark';
 
 /**
  * Where the server's time goes while it serves reads by id or an import: runs the server under
  * `node --cpu-prof` on native PostgreSQL and prints the functions and files with the most self time.
  *
- *   npx tsx tests/bench/profileOverhead.ts reads    # profile 5,000 reads by id, 8 clients
+ *   npx tsx tests/bench/profileOverhead.ts reads    # profile 20,000 reads by id, 8 clients
  *   npx tsx tests/bench/profileOverhead.ts import   # profile the Synthea import
  *   npx tsx tests/bench/profileOverhead.ts start    # profile a restart on a filled database
  *
@@ -94,17 +94,8 @@ async function main(): Promise<void> {
         };
         ids.push(...(bundle.entry ?? []).map((e) => `${type}/${e.resource.id}`));
       }
-      let next = 0;
-      const started = performance.now();
-      await Promise.all(
-        Array.from({ length: 8 }, async () => {
-          while (next < 5000) {
-            const response = await benchFetch(`${server.baseUrl}fhir/R4/${ids[next++ % ids.length]}`);
-            await response.arrayBuffer();
-          }
-        }),
-      );
-      console.log(`5000 reads in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      const reads = await readThroughServer(server.baseUrl, ids, 20_000);
+      console.log(`${reads.count} reads: ${reads.perSecond.toFixed(0)}/s, p50 ${reads.p50.toFixed(2)} ms`);
     }
     await server.stop();
     const file = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
