@@ -101,8 +101,8 @@ export async function createServerRuntime(config: ServerConfig, options: Runtime
         : undefined;
     step('seed');
     const keys = await SigningKeys.load(db, config.baseUrl);
-    const callers = new CallerCache();
-    await callers.start(repository, db);
+    const callers = new CallerCache(db);
+    callers.start(repository);
     const auth: AuthEnvironment = {
       repository,
       registry,
@@ -158,7 +158,7 @@ export async function createServerRuntime(config: ServerConfig, options: Runtime
         await botSubscriptions.stop();
         await app.close();
         await stopSearchParameterSync();
-        await callers.stop();
+        callers.stop();
         await db.close();
       },
     };

@@ -1,14 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import type { CommittedWrite, Repository } from '../fhir/repository';
-import type { Database, SqlExecutor } from '../storage/database';
+import type { SqlExecutor } from '../storage/database';
 import type { SearchParameterRegistry } from '../search/searchParameterRegistry';
 import type { Caller } from './callerResolver';
 
 /**
- * Types whose writes can change who a caller is or what it may do: the login itself (revoked,
- * scopes), its membership, project and access policies, its user configuration, its SMART launch.
+ * Types whose writes can change what a signed-in caller may do, besides its Login (whose own
+ * version is checked on every use): its membership, project and access policies, its user
+ * configuration, its SMART launch, its client.
  */
 export const callerDefiningTypes = new Set([
-  'Login',
   'ProjectMembership',
   'Project',
   'AccessPolicy',
@@ -17,10 +18,17 @@ export const callerDefiningTypes = new Set([
   'ClientApplication',
 ]);
 
-/** The channel on which every server process of a database hears that its cached callers are stale. */
-export const callerInvalidationChannel = 'hearth_callers';
+/** The server_state key of the epoch that every write of a `callerDefiningTypes` resource changes. */
+const epochKey = 'callers-epoch';
 
-interface Entry {
+interface Stamp {
+  /** The epoch when the caller was resolved (null before any such write). */
+  epoch: string | null;
+  /** The Login's version when the caller was resolved (null: no such Login). */
+  loginVersion: string | null;
+}
+
+interface Entry extends Stamp {
   caller: Caller;
   /** The token's `exp` (seconds); the entry is not used once it has passed. */
   expires: number | undefined;
@@ -30,126 +38,101 @@ interface Entry {
   parametersVersion: number;
 }
 
-/** What a committed write means for the cached callers. */
-interface Invalidation {
-  /** Forget everything (a membership, policy or project changed). */
-  all?: boolean;
-  /** Forget the callers of these logins only (a login was revoked or refreshed). */
-  logins?: string[];
-}
-
-function invalidationOf(writes: readonly CommittedWrite[]): Invalidation | undefined {
-  const logins = new Set<string>();
-  for (const write of writes) {
-    const type = write.resource.resourceType;
-    if (!callerDefiningTypes.has(type)) continue;
-    if (type !== 'Login') return { all: true };
-    logins.add(write.resource.id as string);
-  }
-  return logins.size > 0 ? { logins: [...logins] } : undefined;
+function changesCallers(writes: readonly CommittedWrite[]): boolean {
+  return writes.some((write) => callerDefiningTypes.has(write.resource.resourceType));
 }
 
 /**
  * Resolved callers by bearer token, so that a request does not read its Login, membership, project
  * and policies and compile its access guard again each time (issue 20: that was most of a read).
  *
- * Never stale: every transaction that writes one of `callerDefiningTypes` sends, in the same
- * transaction, a NOTIFY that every process receives when it commits (so no process can answer the
- * writer's next request with the old caller), and the writing process forgets locally as soon as
- * it commits. A resolution that was under way while an invalidation arrived is not kept
- * (generations), entries last `maxAgeMs` at most (a notification lost with a broken LISTEN
- * connection), a token's expiry is checked on every use, and a change of the project's search
- * parameters (which the access criteria were compiled with) is a miss.
+ * Never stale, on any process: each use asks the database, in one small query, for the Login's
+ * current version and the callers epoch, and resolves again when either changed. Every transaction
+ * that writes a membership, project, policy, user configuration, launch or client changes the
+ * epoch in that same transaction, so the change and the new epoch become visible together: a
+ * Login revoked or a membership switched off on one process is in force for the next request on
+ * every other. (A LISTEN/NOTIFY message arrives a moment after the commit, and under load a
+ * request came in between: clusterFanOut.native.test.ts caught it.) Entries also last `maxAgeMs`
+ * at most, a token's expiry is checked on every use, and a change of the project's search
+ * parameters (the access criteria were compiled with them) is a miss.
  */
 export class CallerCache {
   private readonly entries = new Map<string, Entry>();
-  private generation = 0;
-  private stopListening: (() => Promise<void>) | undefined;
   private stopWatching: (() => void) | undefined;
 
   constructor(
+    private readonly db: SqlExecutor,
     private readonly maxAgeMs = 30_000,
     private readonly maxEntries = 10_000,
   ) {}
 
-  /** Wires the invalidations: local commits, and the NOTIFYs of other processes on native PostgreSQL. */
-  async start(repository: Repository, db: Database): Promise<void> {
-    this.stopWatching = repository.onCommitted((writes) => this.apply(invalidationOf(writes)));
-    repository.onBeforeCommit(async (tx, writes) => {
-      const invalidation = invalidationOf(writes);
-      if (!invalidation || db.kind !== 'postgres') return;
-      await notifyInTransaction(tx, invalidation);
+  /** Changes the epoch inside every transaction that writes a caller-defining resource. */
+  start(repository: Repository): void {
+    this.stopWatching = repository.onBeforeCommit(async (tx, writes) => {
+      if (!changesCallers(writes)) return;
+      await tx.query(
+        'INSERT INTO server_state (key, value) VALUES ($1, $2::jsonb) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value',
+        [epochKey, JSON.stringify(randomUUID())],
+      );
     });
-    if (db.listen) {
-      this.stopListening = await db.listen(callerInvalidationChannel, (payload) => {
-        let message: Invalidation = { all: true };
-        try {
-          message = JSON.parse(payload) as Invalidation;
-        } catch {
-          // Unreadable: forget everything.
-        }
-        this.apply(message);
-      });
-    }
   }
 
-  async stop(): Promise<void> {
+  stop(): void {
     this.stopWatching?.();
-    await this.stopListening?.();
     this.entries.clear();
   }
 
-  /** The cached caller of `token`, or the one `resolve` answers (kept unless invalidated meanwhile). */
+  /** The Login's version and the epoch as committed now: one round trip. */
+  private async stamp(loginId: string | undefined): Promise<Stamp> {
+    const rows = await this.db.query<Stamp>(
+      `SELECT (SELECT value #>> '{}' FROM server_state WHERE key = $1) AS epoch,
+              (SELECT version_id FROM resources WHERE resource_type = 'Login' AND id = $2) AS "loginVersion"`,
+      [epochKey, loginId ?? ''],
+    );
+    return { epoch: rows[0]?.epoch ?? null, loginVersion: rows[0]?.loginVersion ?? null };
+  }
+
+  /**
+   * The caller of `token`: the cached one while its Login and the epoch are unchanged, else the one
+   * `resolve` answers (which verifies the token: `loginId`, read from the token without checking
+   * its signature, only names the Login whose version is compared).
+   */
   async get(
     token: string,
+    loginId: string | undefined,
     parametersOf: (caller: Caller) => SearchParameterRegistry,
     resolve: () => Promise<{ caller: Caller; expires: number | undefined }>,
   ): Promise<Caller> {
     const entry = this.entries.get(token);
-    if (entry) {
+    const now = Date.now();
+    if (
+      entry &&
+      now - entry.at < this.maxAgeMs &&
+      (entry.expires === undefined || entry.expires > Math.floor(now / 1000))
+    ) {
       const parameters = parametersOf(entry.caller);
-      const fresh =
-        Date.now() - entry.at < this.maxAgeMs &&
-        (entry.expires === undefined || entry.expires > Math.floor(Date.now() / 1000)) &&
-        parameters === entry.parameters &&
-        parameters.version === entry.parametersVersion;
-      if (fresh) return entry.caller;
-      this.entries.delete(token);
+      if (parameters === entry.parameters && parameters.version === entry.parametersVersion) {
+        const current = await this.stamp(loginId);
+        if (current.epoch === entry.epoch && current.loginVersion === entry.loginVersion) return entry.caller;
+      }
     }
-    const generation = this.generation;
+    this.entries.delete(token);
+    // Stamped before resolving: whatever committed before the stamp, the resolution sees; whatever
+    // commits after it changes the stamp, so the entry misses next time.
+    const stamp = await this.stamp(loginId);
     const { caller, expires } = await resolve();
-    if (generation === this.generation) {
+    if (caller.login.id === loginId) {
       if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
       const parameters = parametersOf(caller);
       this.entries.set(token, {
+        ...stamp,
         caller,
         expires,
-        at: Date.now(),
+        at: now,
         parameters,
         parametersVersion: parameters.version,
       });
     }
     return caller;
   }
-
-  private apply(invalidation: Invalidation | undefined): void {
-    if (!invalidation) return;
-    this.generation++;
-    if (invalidation.all || !Array.isArray(invalidation.logins)) {
-      this.entries.clear();
-      return;
-    }
-    const logins = new Set(invalidation.logins);
-    for (const [token, entry] of this.entries) {
-      if (logins.has(entry.caller.login.id as string)) this.entries.delete(token);
-    }
-  }
-}
-
-/** NOTIFY inside the writing transaction: PostgreSQL delivers it to every listener when it commits. */
-async function notifyInTransaction(tx: SqlExecutor, invalidation: Invalidation): Promise<void> {
-  let payload = JSON.stringify(invalidation);
-  // NOTIFY payloads stay under 8000 bytes; many logins at once become "forget everything".
-  if (payload.length > 7000) payload = JSON.stringify({ all: true });
-  await tx.query('SELECT pg_notify($1, $2)', [callerInvalidationChannel, payload]);
 }

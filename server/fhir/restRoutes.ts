@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { CapabilityStatement, Resource } from '@medplum/fhirtypes';
+import type { Bundle, CapabilityStatement, Resource } from '@medplum/fhirtypes';
 import type { QueryParams } from '../search/searchRequest';
 import type { SearchParameterRegistry } from '../search/searchParameterRegistry';
 import { processBundle } from './bundleProcessor';
@@ -93,7 +93,10 @@ export async function fhirRestRoutes(app: FastifyInstance, options: FhirRoutesOp
       { repository, registry, ctx: options.contextOf(request), fhirBase },
       request.body,
     );
-    return reply.type('application/fhir+json').send(withoutProtectedFields(bundle));
+    // Prefer: return=minimal (FHIR RESTful API): each entry's response without the resource, which
+    // spares serialising a whole import back to the importer (server/import/importRunner.ts asks for it).
+    const answer = prefersMinimal(request) ? withoutEntryResources(bundle) : bundle;
+    return reply.type('application/fhir+json').send(withoutProtectedFields(answer));
   });
 
   app.get<{ Params: TypeParams }>('/fhir/R4/:type', (request, reply) =>
@@ -146,6 +149,16 @@ export async function fhirRestRoutes(app: FastifyInstance, options: FhirRoutesOp
   app.get<{ Params: VersionParams }>('/fhir/R4/:type/:id/_history/:vid', (request, reply) =>
     run(request, reply, (env) => vreadOperation(env, request.params.type, request.params.id, request.params.vid)),
   );
+}
+
+/** Does the request carry `Prefer: return=minimal`? */
+export function prefersMinimal(request: FastifyRequest): boolean {
+  return /(^|[;,\s])return=minimal($|[;,\s])/i.test(header(request, 'prefer') ?? '');
+}
+
+/** A batch or transaction answer whose entries keep their response (status, location, ETag, outcome) only. */
+function withoutEntryResources(bundle: Bundle): Bundle {
+  return { ...bundle, entry: (bundle.entry ?? []).map(({ resource: _resource, ...entry }) => entry) };
 }
 
 export function header(request: FastifyRequest, name: string): string | undefined {

@@ -46,14 +46,14 @@ export interface OverheadResult {
 
 const load1 = () => loadavg()[0];
 
-/** The Synthea transaction Bundles: shared/data/synthea-r4 when present, else the test fixtures. */
+/** The Synthea transaction Bundles: BENCH_SYNTHEA_DIR, else shared/data/synthea-r4 when present, else the test fixtures. */
 export function syntheaRequests(root: string): {
   requests: ImportRequest[];
   files: number;
   resources: number;
   source: string;
 } {
-  const shared = join(root, '..', 'shared', 'data', 'synthea-r4');
+  const shared = process.env.BENCH_SYNTHEA_DIR ?? join(root, '..', 'shared', 'data', 'synthea-r4');
   const source = existsSync(shared) ? shared : join(root, 'tests', 'fixtures', 'synthea');
   const files = readdirSync(source).filter((f) => f.endsWith('.json'));
   // Practitioners and organizations first: the patients' bundles refer to them.
