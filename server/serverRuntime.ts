@@ -5,8 +5,10 @@ import type { SearchParameter } from '@medplum/fhirtypes';
 import type { ServerConfig } from '../config/serverConfig';
 import { buildApp } from './app';
 import { loadDefinitions } from './definitions/loadDefinitions';
+import { loadDefinitionIndex } from './definitions/definitionIndex';
 import type { AuthEnvironment } from './auth/authEnvironment';
 import { SigningKeys } from './auth/signingKeys';
+import { CallerCache } from './auth/callerCache';
 import { createEmailSender, defaultFromAddress } from './email/emailSender';
 import { definitionsVersion, readDefinitionBundle } from './definitions/definitionFiles';
 import { Repository } from './fhir/repository';
@@ -40,7 +42,7 @@ export interface ServerRuntime {
   close(): Promise<void>;
 }
 
-/** The search parameters of the definitions package (the files are read once per process). */
+/** The search parameters of the definitions package (read from its files on each call). */
 export function definitionSearchParameters(): SearchParameterRegistry {
   return new SearchParameterRegistry(
     ['search-parameters.json', 'search-parameters-medplum.json', 'search-parameters-uscore.json'].flatMap(
@@ -52,18 +54,31 @@ export function definitionSearchParameters(): SearchParameterRegistry {
 /** Opens the database, loads definitions, bootstraps the admin and seeds; the app is built but not listening. */
 export async function createServerRuntime(config: ServerConfig, options: RuntimeOptions = {}): Promise<ServerRuntime> {
   const log = options.log ?? (() => undefined);
+  // How long each start step took, logged once as one line (issue 20: a restart must be quick).
+  const steps: string[] = [];
+  let stepStarted = performance.now();
+  const step = (name: string) => {
+    const now = performance.now();
+    steps.push(`${name} ${Math.round(now - stepStarted)} ms`);
+    stepStarted = now;
+  };
   const db = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: options.inMemory ? undefined : config.dataDir,
   });
   try {
+    step('database');
     const registry = definitionSearchParameters();
     const repository = new Repository(db, registry);
+    step('search parameters');
     const system = await loadDefinitions(repository, log);
+    step('definitions');
+    step(`definition index (${await loadDefinitionIndex(db)})`);
     // The free-text value indexes are on left(…) expressions, which have no statistics until
     // ANALYZE: without them the planner scans search_token for every candidate row (seconds per
     // search on a fresh database). ANALYZE samples, so this stays cheap on a large one.
     await db.exec('ANALYZE search_token, search_string, search_uri');
+    step('analyze');
     // Projects' own SearchParameters (saved in earlier runs, or by other processes from now on).
     const stopSearchParameterSync = await startSearchParameterSync(repository, db, registry, system.projectId);
     const admin = await bootstrapAdmin(repository, {
@@ -71,6 +86,7 @@ export async function createServerRuntime(config: ServerConfig, options: Runtime
       password: config.adminPassword,
       dataDir: config.dataDir,
     });
+    step('admin');
     const fhirBase = `${config.baseUrl}fhir/R4/`;
     const demo =
       config.seed === 'demo'
@@ -83,13 +99,17 @@ export async function createServerRuntime(config: ServerConfig, options: Runtime
             dataDir: config.dataDir,
           })
         : undefined;
+    step('seed');
     const keys = await SigningKeys.load(db, config.baseUrl);
+    const callers = new CallerCache(db);
+    callers.start(repository);
     const auth: AuthEnvironment = {
       repository,
       registry,
       keys,
       config,
       sharedProjectId: system.projectId,
+      callers,
       email: createEmailSender({
         smtpUrl: config.smtpUrl,
         dataDir: config.dataDir,
@@ -125,6 +145,8 @@ export async function createServerRuntime(config: ServerConfig, options: Runtime
     });
     // Bots run for Subscriptions (rest-hook to Bot/{id}) after matching writes commit.
     const botSubscriptions = new BotSubscriptions(repository, bots);
+    step('app');
+    log(`Start steps: ${steps.join(', ')}`);
     return {
       app,
       db,
@@ -136,6 +158,7 @@ export async function createServerRuntime(config: ServerConfig, options: Runtime
         await botSubscriptions.stop();
         await app.close();
         await stopSearchParameterSync();
+        callers.stop();
         await db.close();
       },
     };

@@ -3,6 +3,7 @@ import type { EmailSender } from '../email/emailSender';
 import type { Repository } from '../fhir/repository';
 import type { SearchParameterRegistry } from '../search/searchParameterRegistry';
 import type { SigningKeys } from './signingKeys';
+import type { CallerCache } from './callerCache';
 
 /** What the auth routes share: storage, keys and the settings that shape sign-in. */
 export interface AuthEnvironment {
@@ -17,6 +18,8 @@ export interface AuthEnvironment {
   sharedProjectId: string;
   /** The server's one e-mail sender (SMTP, or the DATA_DIR outbox). */
   email: EmailSender;
+  /** Resolved callers by token, invalidated on every process by access-defining writes (callerCache.ts). */
+  callers?: CallerCache;
 }
 
 /** Where accounts and sign-in records live that belong to no clinic project yet. */

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { decodeJwt } from 'jose';
 import { errors } from '../fhir/fhirError';
 import type { AuthEnvironment } from './authEnvironment';
 import { resolveCaller, type Caller } from './callerResolver';
@@ -21,9 +22,30 @@ export async function authenticate(env: AuthEnvironment, request: FastifyRequest
   if (request.caller) return request.caller;
   const token = bearerToken(request);
   if (!token) throw errors.unauthorized();
-  const caller = await env.repository.transaction((session) => resolveCaller(env, session, token));
+  const resolve = () => env.repository.transaction((session) => resolveCaller(env, session, token));
+  const caller = env.callers
+    ? await env.callers.get(
+        token,
+        unverifiedLoginId(token),
+        (cached) => env.registry.forProject(cached.ctx.projectId),
+        async () => {
+          const resolved = await resolve();
+          return { caller: resolved, expires: resolved.expires };
+        },
+      )
+    : await resolve();
   request.caller = caller;
   return caller;
+}
+
+/** The token's login claim, read without checking the signature (only a cache key; the token is verified when resolved). */
+function unverifiedLoginId(token: string): string | undefined {
+  try {
+    const claim = decodeJwt(token).login_id;
+    return typeof claim === 'string' ? claim : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function callerOf(request: FastifyRequest): Caller {

@@ -19,6 +19,8 @@ export interface Caller {
   superAdmin: boolean;
   projectAdmin: boolean;
   ctx: RequestContext;
+  /** The token's `exp` claim (seconds since 1970), when it has one. */
+  expires?: number;
 }
 
 /** Turns a bearer token into a Caller, or a 401 (Unauthorized, Token expired, token not issued for this audience). */
@@ -66,5 +68,6 @@ export async function resolveCaller(env: AuthEnvironment, session: RepositorySes
     superAdmin,
     projectAdmin: membership.admin === true,
     ctx: { projectId: project.id as string, author: profile, access },
+    ...(typeof claims.exp === 'number' ? { expires: claims.exp } : {}),
   };
 }

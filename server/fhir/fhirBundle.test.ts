@@ -51,6 +51,55 @@ describe('transaction Bundles', () => {
     expect(read.status).toBe(200);
   });
 
+  it("answers Prefer: return=minimal with each entry's response and no resource, and stores the same", async () => {
+    const marker = randomUUID();
+    const bundle = (family: string) => ({
+      resourceType: 'Bundle',
+      type: 'transaction',
+      entry: [
+        {
+          fullUrl: 'urn:uuid:8a6f2f6e-0000-4000-8000-000000000001',
+          resource: { resourceType: 'Patient', name: [{ family }], identifier: [{ value: marker }] },
+          request: { method: 'POST', url: 'Patient' },
+        },
+        {
+          resource: {
+            resourceType: 'Observation',
+            status: 'final',
+            code: { text: marker },
+            subject: { reference: 'urn:uuid:8a6f2f6e-0000-4000-8000-000000000001' },
+          },
+          request: { method: 'POST', url: 'Observation' },
+        },
+      ],
+    });
+    const minimal = await http<Bundle>('POST', 'fhir/R4', {
+      body: bundle('Minimal'),
+      headers: { prefer: 'return=minimal' },
+    });
+    expect(minimal.status).toBe(200);
+    expect(minimal.body.entry).toHaveLength(2);
+    for (const entry of minimal.body.entry) {
+      expect(entry.resource).toBeUndefined();
+      expect(entry.response?.status).toBe('201');
+      expect(entry.response?.location).toMatch(/\/_history\/|(Patient|Observation)\//);
+      expect(entry.response?.etag).toMatch(/^W\/"/);
+    }
+    // Stored all the same, references resolved.
+    const patientId = /Patient\/([^/]+)/.exec(minimal.body.entry[0].response!.location!)![1];
+    const found = await http<Bundle>('GET', `fhir/R4/Observation?subject=Patient/${patientId}`);
+    expect(found.body.entry.map((e) => (e.resource!.code as { text: string }).text)).toEqual([marker]);
+    // Without the header, the answer carries the resources.
+    const full = await http<Bundle>('POST', 'fhir/R4', { body: bundle('Full') });
+    expect(full.body.entry.map((e) => e.resource?.resourceType)).toEqual(['Patient', 'Observation']);
+    // A failing transaction still answers its OperationOutcome under return=minimal.
+    const invalid = bundle('Invalid');
+    (invalid.entry[1].resource as { status: string }).status = 'not-a-status';
+    const refused = await http('POST', 'fhir/R4', { body: invalid, headers: { prefer: 'return=minimal' } });
+    expect(refused.status).toBe(400);
+    expect(issueExpressions(refused.body)[0]).toMatch(/^Bundle\.entry\[1\]/);
+  });
+
   it('is all or nothing: one invalid entry rolls back every other', async () => {
     const marker = randomUUID();
     const bundle = {

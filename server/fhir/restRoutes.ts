@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { CapabilityStatement, Resource } from '@medplum/fhirtypes';
+import type { Bundle, CapabilityStatement, Resource } from '@medplum/fhirtypes';
 import type { QueryParams } from '../search/searchRequest';
 import type { SearchParameterRegistry } from '../search/searchParameterRegistry';
 import { processBundle } from './bundleProcessor';
@@ -54,6 +54,20 @@ export async function fhirRestRoutes(app: FastifyInstance, options: FhirRoutesOp
     return send(reply, result, fhirBase);
   };
 
+  // Reads of one resource need no transaction: a single SELECT (repository.readOnly).
+  const runRead = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    operation: (env: OperationEnvironment) => Promise<OperationResult>,
+  ) => {
+    const ctx = options.contextOf(request);
+    const result = await repository.readOnly(
+      (session) => operation({ session, ctx, registry: session.registry, fhirBase }),
+      ctx.access,
+    );
+    return send(reply, result, fhirBase);
+  };
+
   app.get('/fhir/R4/metadata', async (request, reply) => {
     // Public; a signed-in caller also sees the search parameters of its own project.
     const parameters = request.caller ? registry.forProject(request.caller.ctx.projectId) : registry.baseRegistry();
@@ -79,7 +93,10 @@ export async function fhirRestRoutes(app: FastifyInstance, options: FhirRoutesOp
       { repository, registry, ctx: options.contextOf(request), fhirBase },
       request.body,
     );
-    return reply.type('application/fhir+json').send(withoutProtectedFields(bundle));
+    // Prefer: return=minimal (FHIR RESTful API): each entry's response without the resource, which
+    // spares serialising a whole import back to the importer (server/import/importRunner.ts asks for it).
+    const answer = prefersMinimal(request) ? withoutEntryResources(bundle) : bundle;
+    return reply.type('application/fhir+json').send(withoutProtectedFields(answer));
   });
 
   app.get<{ Params: TypeParams }>('/fhir/R4/:type', (request, reply) =>
@@ -104,7 +121,7 @@ export async function fhirRestRoutes(app: FastifyInstance, options: FhirRoutesOp
   );
 
   app.get<{ Params: InstanceParams }>('/fhir/R4/:type/:id', (request, reply) =>
-    run(request, reply, (env) => readOperation(env, request.params.type, request.params.id)),
+    runRead(request, reply, (env) => readOperation(env, request.params.type, request.params.id)),
   );
 
   app.put<{ Params: InstanceParams }>('/fhir/R4/:type/:id', (request, reply) =>
@@ -132,6 +149,16 @@ export async function fhirRestRoutes(app: FastifyInstance, options: FhirRoutesOp
   app.get<{ Params: VersionParams }>('/fhir/R4/:type/:id/_history/:vid', (request, reply) =>
     run(request, reply, (env) => vreadOperation(env, request.params.type, request.params.id, request.params.vid)),
   );
+}
+
+/** Does the request carry `Prefer: return=minimal`? */
+export function prefersMinimal(request: FastifyRequest): boolean {
+  return /(^|[;,\s])return=minimal($|[;,\s])/i.test(header(request, 'prefer') ?? '');
+}
+
+/** A batch or transaction answer whose entries keep their response (status, location, ETag, outcome) only. */
+function withoutEntryResources(bundle: Bundle): Bundle {
+  return { ...bundle, entry: (bundle.entry ?? []).map(({ resource: _resource, ...entry }) => entry) };
 }
 
 export function header(request: FastifyRequest, name: string): string | undefined {

@@ -41,24 +41,28 @@ export async function flushWrites(tx: SqlExecutor, writes: readonly PendingWrite
     compartments: w.compartments,
     content: w.resource,
     operation: w.operation,
+    latest: false,
   }));
+  // Only the last version of each resource in this flush becomes its current row.
+  for (const item of lastPerResource(current)) item.latest = true;
 
+  // The current rows and the history in one statement: the versions cross to the database (and
+  // are parsed there) once, not once per table (issue 20).
   await tx.query(
-    `INSERT INTO resources (resource_type, id, version_id, project_id, last_updated, deleted, compartments, content)
-     SELECT resource_type, id, version_id, project_id, last_updated, deleted,
-            ARRAY(SELECT jsonb_array_elements_text(compartments)), content
-     FROM jsonb_to_recordset($1::jsonb) AS x(resource_type text, id text, version_id text, project_id text,
-          last_updated timestamptz, deleted boolean, compartments jsonb, content jsonb)
-     ON CONFLICT (resource_type, id) DO UPDATE SET
-       version_id = EXCLUDED.version_id, project_id = EXCLUDED.project_id, last_updated = EXCLUDED.last_updated,
-       deleted = EXCLUDED.deleted, compartments = EXCLUDED.compartments, content = EXCLUDED.content`,
-    [JSON.stringify(lastPerResource(current))],
-  );
-  await tx.query(
-    `INSERT INTO resource_history (version_id, resource_type, id, project_id, last_updated, operation, content)
-     SELECT version_id, resource_type, id, project_id, last_updated, operation, content
-     FROM jsonb_to_recordset($1::jsonb) AS x(version_id text, resource_type text, id text, project_id text,
-          last_updated timestamptz, operation text, content jsonb)`,
+    `WITH x AS MATERIALIZED (
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(resource_type text, id text, version_id text, project_id text,
+            last_updated timestamptz, deleted boolean, compartments jsonb, content jsonb, operation text, latest boolean)
+     ), current_rows AS (
+       INSERT INTO resources (resource_type, id, version_id, project_id, last_updated, deleted, compartments, content)
+       SELECT resource_type, id, version_id, project_id, last_updated, deleted,
+              ARRAY(SELECT jsonb_array_elements_text(compartments)), content
+       FROM x WHERE latest
+       ON CONFLICT (resource_type, id) DO UPDATE SET
+         version_id = EXCLUDED.version_id, project_id = EXCLUDED.project_id, last_updated = EXCLUDED.last_updated,
+         deleted = EXCLUDED.deleted, compartments = EXCLUDED.compartments, content = EXCLUDED.content
+     )
+     INSERT INTO resource_history (version_id, resource_type, id, project_id, last_updated, operation, content)
+     SELECT version_id, resource_type, id, project_id, last_updated, operation, content FROM x`,
     [JSON.stringify(current)],
   );
 

@@ -59,7 +59,13 @@ async function send(
   try {
     response = await fetch(options.fhirBase, {
       method: 'POST',
-      headers: { 'content-type': 'application/fhir+json', accept: 'application/fhir+json', ...options.headers },
+      headers: {
+        'content-type': 'application/fhir+json',
+        accept: 'application/fhir+json',
+        // Only each entry's status and outcome are read: the stored resources need not come back.
+        prefer: 'return=minimal',
+        ...options.headers,
+      },
       body: JSON.stringify(request.bundle),
     });
   } catch (error) {

@@ -258,4 +258,58 @@ describe('realtime fan-out between server processes (native PostgreSQL)', () => 
     });
     expect(((await context.json()) as any)['context.type']).toBe('Patient');
   });
+
+  it('stops a login signed out on one process at once on the other, though the other had it cached (issue 20)', async () => {
+    const a = first as ServerProcess;
+    const b = second as ServerProcess;
+    const readWith = async (server: ServerProcess, token: string) =>
+      (
+        await fetch(new URL('fhir/R4/Patient?_count=1', server.baseUrl), {
+          headers: { authorization: `Bearer ${token}`, accept: 'application/fhir+json' },
+        })
+      ).status;
+    for (let round = 0; round < 5; round++) {
+      const token = (await signIn(a.baseUrl, 'admin@example.com', adminPassword)).access_token;
+      // Used on both processes first, so that each holds the resolved caller.
+      expect(await readWith(b, token)).toBe(200);
+      expect(await readWith(a, token)).toBe(200);
+      expect(await readWith(b, token)).toBe(200);
+      const logout = await fetch(new URL('oauth2/logout', a.baseUrl), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(logout.status).toBe(200);
+      // The very next request, on either process, is refused.
+      expect(await readWith(b, token)).toBe(401);
+      expect(await readWith(a, token)).toBe(401);
+    }
+    // The tokens of other logins of the same user still work.
+    expect(await readWith(b, b.token)).toBe(200);
+  });
+
+  // Last: it switches the admin's membership off, which ends every token of the admin.
+  it('stops a caller at once on the other process when its membership is switched off (issue 20)', async () => {
+    const a = first as ServerProcess;
+    const b = second as ServerProcess;
+    const token = (await signIn(a.baseUrl, 'admin@example.com', adminPassword)).access_token;
+    const status = async (server: ServerProcess) =>
+      (
+        await fetch(new URL('fhir/R4/Patient?_count=1', server.baseUrl), {
+          headers: { authorization: `Bearer ${token}`, accept: 'application/fhir+json' },
+        })
+      ).status;
+    expect(await status(b)).toBe(200);
+    expect(await status(b)).toBe(200);
+    const memberships = await call(a, 'GET', 'ProjectMembership?_count=100');
+    const membership = memberships.body.entry
+      .map((e: any) => e.resource)
+      .find((m: any) => m.user?.display === 'admin@example.com');
+    expect(membership).toBeDefined();
+    const updated = await call(a, 'PUT', `ProjectMembership/${membership.id}`, { ...membership, active: false });
+    expect(updated.status).toBe(200);
+    // The next request on the other process, which had this caller cached, is refused.
+    expect(await status(b)).toBe(401);
+    expect(await status(a)).toBe(401);
+  });
 });

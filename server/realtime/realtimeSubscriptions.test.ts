@@ -210,6 +210,10 @@ describe('websocket subscriptions', () => {
     await client.bind((await bindingToken(kept)).token, kept);
 
     client.send({ type: 'unbind-from-token', payload: { token: unboundToken } });
+    // The unbind has no answer of its own, but a socket's commands are handled in order: once the
+    // pong is back, the unbind has taken effect (a write could otherwise commit before it did).
+    client.send({ type: 'ping' });
+    await client.next((m) => m.type === 'pong');
     // Notifications are judged in commit order: once the second arrives, the first would have too.
     await post('Communication', communication(patientId, 'in-progress'));
     await post('Communication', communication(patientId, 'completed'));

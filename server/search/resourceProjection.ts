@@ -12,32 +12,52 @@ interface ElementFlags {
 
 let flags: Map<string, ElementFlags> | undefined;
 
+/** Per resource type: its top-level isSummary elements and those with min ≥ 1 (as stored in an index). */
+export type ElementFlagIndex = Record<string, { summary: string[]; mandatory: string[] }>;
+
+/** The files the element flags come from. */
+export const elementFlagFiles = ['profiles-resources.json', 'profiles-medplum.json'];
+
+export function computeElementFlags(definitions: readonly StructureDefinition[]): ElementFlagIndex {
+  const result: ElementFlagIndex = {};
+  for (const sd of definitions) {
+    if (
+      sd.resourceType !== 'StructureDefinition' ||
+      sd.kind !== 'resource' ||
+      sd.derivation === 'constraint' ||
+      !sd.type
+    )
+      continue;
+    const entry = { summary: [] as string[], mandatory: [] as string[] };
+    for (const element of sd.snapshot?.element ?? []) {
+      const segments = (element.path ?? '').split('.');
+      if (segments.length !== 2) continue;
+      const name = segments[1].replace('[x]', '');
+      if (element.isSummary) entry.summary.push(name);
+      if ((element.min ?? 0) > 0) entry.mandatory.push(name);
+    }
+    result[sd.type] = entry;
+  }
+  return result;
+}
+
+/** Uses an index computed earlier (kept in the database by definitionIndex.ts) instead of the files. */
+export function useElementFlags(index: ElementFlagIndex): void {
+  flags = new Map(
+    Object.entries(index).map(([type, entry]) => [
+      type,
+      { summary: new Set(entry.summary), mandatory: new Set(entry.mandatory) },
+    ]),
+  );
+}
+
 /** Top-level elements marked isSummary, and those with min ≥ 1, per resource type. */
 function elementFlags(resourceType: string): ElementFlags {
   if (!flags) {
-    flags = new Map();
-    for (const sd of ['profiles-resources.json', 'profiles-medplum.json'].flatMap((f) =>
-      readDefinitionBundle(f),
-    ) as StructureDefinition[]) {
-      if (
-        sd.resourceType !== 'StructureDefinition' ||
-        sd.kind !== 'resource' ||
-        sd.derivation === 'constraint' ||
-        !sd.type
-      )
-        continue;
-      const entry: ElementFlags = { summary: new Set(), mandatory: new Set() };
-      for (const element of sd.snapshot?.element ?? []) {
-        const segments = (element.path ?? '').split('.');
-        if (segments.length !== 2) continue;
-        const name = segments[1].replace('[x]', '');
-        if (element.isSummary) entry.summary.add(name);
-        if ((element.min ?? 0) > 0) entry.mandatory.add(name);
-      }
-      flags.set(sd.type, entry);
-    }
+    const definitions = elementFlagFiles.flatMap((f) => readDefinitionBundle(f)) as StructureDefinition[];
+    useElementFlags(computeElementFlags(definitions));
   }
-  return flags.get(resourceType) ?? { summary: new Set(), mandatory: new Set() };
+  return flags?.get(resourceType) ?? { summary: new Set(), mandatory: new Set() };
 }
 
 function keep(resource: Resource, wanted: (name: string) => boolean): Resource {

@@ -1,5 +1,6 @@
 import type { OperationOutcomeIssue } from '@medplum/fhirtypes';
-import { primitiveTypes, validatePrimitive } from '../../data-provider';
+// Straight from the rules file: the data-provider index also loads the web app's react-admin layer.
+import { primitiveTypes, validatePrimitive } from '../../data-provider/validation/primitiveRules';
 import { fhirJsonSchema, refName, type JsonSchemaNode } from './fhirJsonSchema';
 import { hasElement, requiredChildren } from './requiredElements';
 

@@ -1,5 +1,8 @@
 import type { OperationOutcomeIssue, Resource, StructureDefinition } from '@medplum/fhirtypes';
-import { buildTypeSchema, SchemaLoader, validateResource as validateWithSchema } from '../../schema-engine';
+// The modules themselves, not the schema-engine index (which loads the editor's form model too).
+import { buildTypeSchema } from '../../schema-engine/model/buildTypeSchema';
+import { SchemaLoader } from '../../schema-engine/loading/schemaLoader';
+import { validateResource as validateWithSchema } from '../../schema-engine/validation/validateResource';
 
 /** Finds a StructureDefinition by canonical url as the caller sees it (project and access rules apply). */
 export type DefinitionFinder = (url: string) => Promise<StructureDefinition | undefined>;

@@ -3,6 +3,30 @@ import { readDefinitionBundle } from '../definitions/definitionFiles';
 
 let required: Map<string, string[]> | undefined;
 
+/** The files the required elements come from. */
+export const requiredElementFiles = ['profiles-types.json', 'profiles-resources.json', 'profiles-medplum.json'];
+
+/** Required (min ≥ 1) child elements per JSON-schema definition name, computed from base StructureDefinitions. */
+export function computeRequiredChildren(definitions: readonly StructureDefinition[]): Record<string, string[]> {
+  const result: Record<string, string[]> = {};
+  for (const sd of definitions) {
+    if (sd.resourceType !== 'StructureDefinition' || sd.derivation === 'constraint') continue;
+    for (const element of sd.snapshot?.element ?? []) {
+      const path = element.path ?? '';
+      const segments = path.split('.');
+      if (segments.length < 2 || (element.min ?? 0) < 1) continue;
+      const parent = definitionNameOf(segments.slice(0, -1));
+      (result[parent] ??= []).push(segments[segments.length - 1]);
+    }
+  }
+  return result;
+}
+
+/** Uses an index computed earlier (kept in the database by definitionIndex.ts) instead of the files. */
+export function useRequiredChildren(index: Record<string, string[]>): void {
+  required = new Map(Object.entries(index));
+}
+
 /**
  * Required (min ≥ 1) child elements per JSON-schema definition name, from the base
  * StructureDefinitions. The JSON schema cannot require primitives (a value may come as `status`
@@ -10,22 +34,10 @@ let required: Map<string, string[]> | undefined;
  */
 export function requiredChildren(definitionName: string): string[] {
   if (!required) {
-    required = new Map();
-    const files = ['profiles-types.json', 'profiles-resources.json', 'profiles-medplum.json'];
-    for (const sd of files.flatMap((file) => readDefinitionBundle(file)) as StructureDefinition[]) {
-      if (sd.resourceType !== 'StructureDefinition' || sd.derivation === 'constraint') continue;
-      for (const element of sd.snapshot?.element ?? []) {
-        const path = element.path ?? '';
-        const segments = path.split('.');
-        if (segments.length < 2 || (element.min ?? 0) < 1) continue;
-        const parent = definitionNameOf(segments.slice(0, -1));
-        const list = required.get(parent) ?? [];
-        list.push(segments[segments.length - 1]);
-        required.set(parent, list);
-      }
-    }
+    const definitions = requiredElementFiles.flatMap((file) => readDefinitionBundle(file)) as StructureDefinition[];
+    useRequiredChildren(computeRequiredChildren(definitions));
   }
-  return required.get(definitionName) ?? [];
+  return required?.get(definitionName) ?? [];
 }
 
 /** `Observation.component` → `Observation_Component`, the FHIR JSON schema's naming. */

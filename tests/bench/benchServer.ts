@@ -8,13 +8,37 @@ import { setBenchToken } from './benchFetch';
 
 export interface BenchServer {
   baseUrl: string;
-  stop(): Promise<void>;
+  /** The server process (for its memory: /proc/{pid}/status). */
+  pid: number;
+  /** From spawning the process to the first healthy `GET /healthcheck`. */
+  startSeconds: number;
+  /** Stops the server; its DATA_DIR is removed unless `keepDataDir`. */
+  stop(options?: { keepDataDir?: boolean }): Promise<void>;
+  dataDir: string;
+  /** What the server has printed so far. */
+  output(): string;
+}
+
+export interface BenchServerOptions {
+  /**
+   * Run server/main.ts directly (node --import tsx) instead of `npm start`'s scripts/start.mjs, which
+   * may first rebuild the web app: start-time figures then measure the server alone.
+   */
+  direct?: boolean;
+  /** An existing DATA_DIR (a restart); a fresh one otherwise. */
+  dataDir?: string;
+  /** Extra node flags, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
+  nodeArgs?: string[];
 }
 
 /** Starts `npm start`'s entry point as a child process on a fresh database, as a user would. */
-export async function startBenchServer(root: string, databaseUrl?: string): Promise<BenchServer> {
+export async function startBenchServer(
+  root: string,
+  databaseUrl?: string,
+  options: BenchServerOptions = {},
+): Promise<BenchServer> {
   const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'hearth-bench-'));
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'hearth-bench-'));
   const env: Record<string, string | undefined> = {
     ...process.env,
     PORT: String(port),
@@ -25,8 +49,13 @@ export async function startBenchServer(root: string, databaseUrl?: string): Prom
   };
   delete env.DATABASE_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  const child: ChildProcess = spawn(process.execPath, [join(root, 'scripts', 'start.mjs')], {
+  const entry = options.direct
+    ? ['--import', 'tsx', join(root, 'server', 'main.ts')]
+    : [join(root, 'scripts', 'start.mjs')];
+  const started = performance.now();
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), ...entry], {
     env,
+    cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -43,16 +72,21 @@ export async function startBenchServer(root: string, databaseUrl?: string): Prom
       // Not listening yet.
     }
     if (Date.now() > deadline) throw new Error(`Server did not start in 180 s:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
+  const startSeconds = (performance.now() - started) / 1000;
   setBenchToken((await signIn(baseUrl, 'admin@example.com', 'bench-password-1')).access_token);
   return {
     baseUrl,
-    stop: async () => {
+    pid: child.pid as number,
+    startSeconds,
+    dataDir,
+    output: () => output,
+    stop: async (stopOptions = {}) => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGINT');
       await exited;
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!stopOptions.keepDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,5 +1,4 @@
 import { benchFetch, benchHeaders } from './benchFetch';
-import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { planFile, type ImportRequest } from '../../server/import/importPlan';
 import { runImport } from '../../server/import/importRunner';
 import { startBenchServer } from './benchServer';
+import { nativeDatabaseUrl } from './benchPostgres';
+import { benchOverhead, overheadSection, type OverheadResult } from './overheadBenchmark';
 import { summarize, type LatencySummary } from './latencyStats';
 import { benchSearch, type SearchBenchResult } from './searchBenchmark';
 import { benchSchema, schemaReport, type SchemaBenchResult } from './schemaBenchmark';
@@ -122,31 +123,6 @@ async function benchBackend(backend: string, databaseUrl?: string): Promise<Back
   }
 }
 
-/** Native PostgreSQL for the benchmark: HEARTH_BENCH_DATABASE_URL, or a throwaway local server. */
-function nativeDatabaseUrl(): { url?: string; stop?: () => void } {
-  if (process.env.HEARTH_BENCH_DATABASE_URL) return { url: process.env.HEARTH_BENCH_DATABASE_URL };
-  try {
-    const out = execFileSync('bash', [join(root, 'scripts', 'startTestPostgres.sh')], {
-      encoding: 'utf8',
-    });
-    const url = /HEARTH_TEST_DATABASE_URL=(\S+)/.exec(out)?.[1];
-    const dir = /HEARTH_TEST_PG_DIR=(\S+)/.exec(out)?.[1];
-    return {
-      url,
-      stop: () => {
-        if (dir)
-          execFileSync('bash', [
-            '-c',
-            `runuser -u postgres -- $(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)/pg_ctl -D ${dir}/data stop -m fast || true; rm -rf ${dir}`,
-          ]);
-      },
-    };
-  } catch (error) {
-    console.log(`No native PostgreSQL for the benchmark: ${(error as Error).message.split('\n')[0]}`);
-    return {};
-  }
-}
-
 function report(results: BackendResult[]): string {
   const budget = (r: BackendResult) => (r.backend.startsWith('native') ? 1000 : 400);
   const lines = [
@@ -189,15 +165,62 @@ function report(results: BackendResult[]): string {
   return lines.join('\n');
 }
 
+/** Replaces (or appends) the overhead section of docs/benchmarks.md, leaving the rest as it is. */
+function writeOverheadSection(section: string): void {
+  const file = join(root, 'docs', 'benchmarks.md');
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
+  const block = `${overheadStart}\n${section}${overheadEnd}`;
+  const at = text.indexOf(overheadStart);
+  const end = text.indexOf(overheadEnd);
+  writeFileSync(
+    file,
+    at >= 0 && end > at ? `${text.slice(0, at)}${block}${text.slice(end + overheadEnd.length)}` : `${text}\n${block}\n`,
+  );
+}
+
+const historyStart = '<!-- before/after history: kept by `npm run bench` -->';
+const historyEnd = '<!-- end of before/after history -->';
+
+/** The hand-written before/after record of docs/benchmarks.md, which a full run keeps as it is. */
+function keptHistory(): string {
+  const file = join(root, 'docs', 'benchmarks.md');
+  if (!existsSync(file)) return '';
+  const text = readFileSync(file, 'utf8');
+  const at = text.indexOf(historyStart);
+  const end = text.indexOf(historyEnd);
+  return at >= 0 && end > at ? `\n${text.slice(at, end + historyEnd.length)}\n` : '';
+}
+
+const overheadStart = '<!-- overhead benchmark: written by `npm run bench` -->';
+const overheadEnd = '<!-- end of overhead benchmark -->';
+
+/** `npm run bench -- overhead`: only the server-against-SQL, memory and start measurement (issue 20). */
+async function overheadOnly(): Promise<void> {
+  const native = nativeDatabaseUrl(root);
+  if (!native.url) throw new Error('The overhead benchmark needs native PostgreSQL');
+  try {
+    const result = await benchOverhead(root, await freshDatabase(native.url, 'hearth_bench_overhead'));
+    const section = overheadSection(result);
+    console.log(`\n${section}`);
+    writeOverheadSection(section);
+    console.log('Updated the overhead section of docs/benchmarks.md');
+  } finally {
+    native.stop?.();
+  }
+}
+
 async function main(): Promise<void> {
+  if (process.argv.includes('overhead')) return overheadOnly();
   console.log('== browser bundle ==');
   const webRoot = join(tmpdir(), `hearth-bench-web-${process.pid}`);
   const bundle = measureBundle(root, webRoot);
   const results: BackendResult[] = [await benchBackend('embedded (PGlite)')];
-  const native = nativeDatabaseUrl();
+  const native = nativeDatabaseUrl(root);
   let realtime: RealtimeBenchResult | undefined;
+  let overhead: OverheadResult | undefined;
   if (native.url) {
     try {
+      overhead = await benchOverhead(root, await freshDatabase(native.url, 'hearth_bench_overhead'));
       results.push(await benchBackend('native PostgreSQL', native.url));
       console.log('\n== realtime ==');
       realtime = await benchRealtime(await freshDatabase(native.url, 'hearth_bench_realtime'));
@@ -212,8 +235,9 @@ async function main(): Promise<void> {
   const chart = browser?.chart
     ? `\n${chartSection({ ...browser.chart, chromium: browser.chromium, loadAverage: browser.loadAverage })}`
     : '';
-  const markdown = `${report(results)}\n${realtimeSection(realtime)}\n${bundleSection(bundle)}${browser ? `\n${browserSection(browser)}` : ''}${chart}`;
-  writeFileSync(join(root, 'docs', 'benchmarks.md'), markdown);
+  const overheadBlock = overhead ? `\n${overheadStart}\n${overheadSection(overhead)}${overheadEnd}\n` : '';
+  const markdown = `${report(results)}${overheadBlock}\n${realtimeSection(realtime)}\n${bundleSection(bundle)}${browser ? `\n${browserSection(browser)}` : ''}${chart}`;
+  writeFileSync(join(root, 'docs', 'benchmarks.md'), `${markdown}${keptHistory()}`);
   console.log('\nWrote docs/benchmarks.md');
 }
 

@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import type { CommittedWrite, Repository } from '../fhir/repository';
+import type { SqlExecutor } from '../storage/database';
+import type { SearchParameterRegistry } from '../search/searchParameterRegistry';
+import type { Caller } from './callerResolver';
+
+/**
+ * Types whose writes can change what a signed-in caller may do, besides its Login (whose own
+ * version is checked on every use): its membership, project and access policies, its user
+ * configuration, its SMART launch, its client.
+ */
+export const callerDefiningTypes = new Set([
+  'ProjectMembership',
+  'Project',
+  'AccessPolicy',
+  'UserConfiguration',
+  'SmartAppLaunch',
+  'ClientApplication',
+]);
+
+/** The server_state key of the epoch that every write of a `callerDefiningTypes` resource changes. */
+const epochKey = 'callers-epoch';
+
+interface Stamp {
+  /** The epoch when the caller was resolved (null before any such write). */
+  epoch: string | null;
+  /** The Login's version when the caller was resolved (null: no such Login). */
+  loginVersion: string | null;
+}
+
+interface Entry extends Stamp {
+  caller: Caller;
+  /** The token's `exp` (seconds); the entry is not used once it has passed. */
+  expires: number | undefined;
+  at: number;
+  /** The search parameters the caller's access criteria were compiled with. */
+  parameters: SearchParameterRegistry;
+  parametersVersion: number;
+}
+
+function changesCallers(writes: readonly CommittedWrite[]): boolean {
+  return writes.some((write) => callerDefiningTypes.has(write.resource.resourceType));
+}
+
+/**
+ * Resolved callers by bearer token, so that a request does not read its Login, membership, project
+ * and policies and compile its access guard again each time (issue 20: that was most of a read).
+ *
+ * Never stale, on any process: each use asks the database, in one small query, for the Login's
+ * current version and the callers epoch, and resolves again when either changed. Every transaction
+ * that writes a membership, project, policy, user configuration, launch or client changes the
+ * epoch in that same transaction, so the change and the new epoch become visible together: a
+ * Login revoked or a membership switched off on one process is in force for the next request on
+ * every other. (A LISTEN/NOTIFY message arrives a moment after the commit, and under load a
+ * request came in between: clusterFanOut.native.test.ts caught it.) Entries also last `maxAgeMs`
+ * at most, a token's expiry is checked on every use, and a change of the project's search
+ * parameters (the access criteria were compiled with them) is a miss.
+ */
+export class CallerCache {
+  private readonly entries = new Map<string, Entry>();
+  private stopWatching: (() => void) | undefined;
+
+  constructor(
+    private readonly db: SqlExecutor,
+    private readonly maxAgeMs = 30_000,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  /** Changes the epoch inside every transaction that writes a caller-defining resource. */
+  start(repository: Repository): void {
+    this.stopWatching = repository.onBeforeCommit(async (tx, writes) => {
+      if (!changesCallers(writes)) return;
+      await tx.query(
+        'INSERT INTO server_state (key, value) VALUES ($1, $2::jsonb) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value',
+        [epochKey, JSON.stringify(randomUUID())],
+      );
+    });
+  }
+
+  stop(): void {
+    this.stopWatching?.();
+    this.entries.clear();
+  }
+
+  /** The Login's version and the epoch as committed now: one round trip. */
+  private async stamp(loginId: string | undefined): Promise<Stamp> {
+    const rows = await this.db.query<Stamp>(
+      `SELECT (SELECT value #>> '{}' FROM server_state WHERE key = $1) AS epoch,
+              (SELECT version_id FROM resources WHERE resource_type = 'Login' AND id = $2) AS "loginVersion"`,
+      [epochKey, loginId ?? ''],
+    );
+    return { epoch: rows[0]?.epoch ?? null, loginVersion: rows[0]?.loginVersion ?? null };
+  }
+
+  /**
+   * The caller of `token`: the cached one while its Login and the epoch are unchanged, else the one
+   * `resolve` answers (which verifies the token: `loginId`, read from the token without checking
+   * its signature, only names the Login whose version is compared).
+   */
+  async get(
+    token: string,
+    loginId: string | undefined,
+    parametersOf: (caller: Caller) => SearchParameterRegistry,
+    resolve: () => Promise<{ caller: Caller; expires: number | undefined }>,
+  ): Promise<Caller> {
+    const entry = this.entries.get(token);
+    const now = Date.now();
+    if (
+      entry &&
+      now - entry.at < this.maxAgeMs &&
+      (entry.expires === undefined || entry.expires > Math.floor(now / 1000))
+    ) {
+      const parameters = parametersOf(entry.caller);
+      if (parameters === entry.parameters && parameters.version === entry.parametersVersion) {
+        const current = await this.stamp(loginId);
+        if (current.epoch === entry.epoch && current.loginVersion === entry.loginVersion) return entry.caller;
+      }
+    }
+    this.entries.delete(token);
+    // Stamped before resolving: whatever committed before the stamp, the resolution sees; whatever
+    // commits after it changes the stamp, so the entry misses next time.
+    const stamp = await this.stamp(loginId);
+    const { caller, expires } = await resolve();
+    if (caller.login.id === loginId) {
+      if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+      const parameters = parametersOf(caller);
+      this.entries.set(token, {
+        ...stamp,
+        caller,
+        expires,
+        at: now,
+        parameters,
+        parametersVersion: parameters.version,
+      });
+    }
+    return caller;
+  }
+}

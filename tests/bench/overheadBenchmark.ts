@@ -1,0 +1,350 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import http from 'node:http';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { Resource } from '@medplum/fhirtypes';
+import { planFile, type ImportRequest } from '../../server/import/importPlan';
+import { runImport } from '../../server/import/importRunner';
+import { benchFetch, benchHeaders } from './benchFetch';
+import { startBenchServer, type BenchServer } from './benchServer';
+import { summarize, type LatencySummary } from './latencyStats';
+
+/**
+ * Issue 20: the server's overhead against the database's own limit, measured side by side in one
+ * run on one native PostgreSQL database — the same import and the same reads done through Hearth
+ * and straight in SQL — plus the server's memory (RSS) and its start and restart times.
+ */
+
+const readCount = Number(process.env.BENCH_READS ?? 10_000);
+/**
+ * Reads sent before measuring, on both sides: the server's read path runs far slower until V8 has
+ * optimised it (5,000 reads after a start: ~1,300/s; the next 5,000: ~2,500/s; then ~4,000/s).
+ */
+const readWarmup = Number(process.env.BENCH_READ_WARMUP ?? 10_000);
+const readClients = 8;
+const importInFlight = 2;
+
+export interface Timed {
+  seconds: number;
+  /** 1-minute load average when the phase ended. */
+  load: number;
+}
+
+export interface OverheadResult {
+  date: string;
+  machine: string;
+  source: string;
+  bundles: number;
+  resources: number;
+  firstStart: Timed;
+  restart: Timed;
+  /** RSS in MB: idle after the first start, peak during the import, after the import, idle after a restart. */
+  rss: { idleAfterStart: number; peakDuringImport: number; afterImport: number; idleAfterRestart: number };
+  heapUsedAfterStart?: number;
+  importSql: Timed & { perSecond: number };
+  importServer: Timed & { perSecond: number; failed: number };
+  readsSql: LatencySummary & { load: number };
+  readsServer: LatencySummary & { load: number };
+}
+
+const load1 = () => loadavg()[0];
+
+/** The Synthea transaction Bundles: BENCH_SYNTHEA_DIR, else shared/data/synthea-r4 when present, else the test fixtures. */
+export function syntheaRequests(root: string): {
+  requests: ImportRequest[];
+  files: number;
+  resources: number;
+  source: string;
+} {
+  const shared = process.env.BENCH_SYNTHEA_DIR ?? join(root, '..', 'shared', 'data', 'synthea-r4');
+  const source = existsSync(shared) ? shared : join(root, 'tests', 'fixtures', 'synthea');
+  const files = readdirSync(source).filter((f) => f.endsWith('.json'));
+  // Practitioners and organizations first: the patients' bundles refer to them.
+  files.sort((a, b) => Number(/^(hospital|practitioner)/i.test(b)) - Number(/^(hospital|practitioner)/i.test(a)));
+  const requests: ImportRequest[] = [];
+  let resources = 0;
+  for (const file of files) {
+    const plan = planFile(file, readFileSync(join(source, file), 'utf8'));
+    requests.push(...plan.requests);
+    resources += plan.resourceCount;
+  }
+  return { requests, files: files.length, resources, source };
+}
+
+/** Resident set size of a process in MB (/proc/{pid}/status). */
+export function rssMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? Number.NaN);
+  return kb / 1024;
+}
+
+/**
+ * The same JSON into one JSONB table, one transaction per bundle, `importInFlight` bundles at a
+ * time, one INSERT per resource: what the database does for the import without any server work.
+ */
+async function importStraightInSql(url: string, requests: readonly ImportRequest[]): Promise<number> {
+  const pool = new pg.Pool({ connectionString: url, max: importInFlight });
+  try {
+    await pool.query('DROP TABLE IF EXISTS bench_raw_import');
+    await pool.query('CREATE TABLE bench_raw_import (id text PRIMARY KEY, content jsonb NOT NULL)');
+    let next = 0;
+    let count = 0;
+    const worker = async () => {
+      while (next < requests.length) {
+        const request = requests[next++];
+        const client = await pool.connect();
+        try {
+          await client.query('BEGIN');
+          for (const entry of request.bundle.entry ?? []) {
+            const resource = entry.resource as Resource;
+            await client.query({
+              name: 'bench_raw_insert',
+              text: 'INSERT INTO bench_raw_import (id, content) VALUES ($1, $2)',
+              values: [randomUUID(), JSON.stringify(resource)],
+            });
+            count++;
+          }
+          await client.query('COMMIT');
+        } finally {
+          client.release();
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: importInFlight }, worker));
+    await pool.query('DROP TABLE bench_raw_import');
+    return count;
+  } finally {
+    await pool.end();
+  }
+}
+
+/** Ids of stored resources to read: Observations, Patients, Encounters and Conditions. */
+async function readableIds(baseUrl: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (const type of ['Observation', 'Patient', 'Encounter', 'Condition']) {
+    const bundle = (await (await benchFetch(`${baseUrl}fhir/R4/${type}?_count=500`)).json()) as {
+      entry?: { resource: { id: string } }[];
+    };
+    ids.push(...(bundle.entry ?? []).map((e) => `${type}/${e.resource.id}`));
+  }
+  if (ids.length === 0) throw new Error('Nothing to read');
+  return ids;
+}
+
+async function closedLoop(count: number, clients: number, one: (i: number) => Promise<void>) {
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  const worker = async () => {
+    while (next < count) {
+      const i = next++;
+      const t0 = performance.now();
+      await one(i);
+      latencies.push(performance.now() - t0);
+    }
+  };
+  await Promise.all(Array.from({ length: clients }, worker));
+  return { ...summarize(latencies, (performance.now() - started) / 1000), load: load1() };
+}
+
+/**
+ * `GET /fhir/R4/{type}/{id}`, `readClients` keep-alive connections (bodies read whole, not parsed).
+ * node:http rather than fetch: on 2 shared cores, undici's per-request cost in the bench process
+ * would be measured as the server's (the SQL side uses node-postgres, just as lean).
+ */
+export async function readThroughServer(baseUrl: string, ids: readonly string[], count = readCount) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: readClients });
+  const { hostname, port } = new URL(baseUrl);
+  const get = (path: string) =>
+    new Promise<number>((resolve, reject) => {
+      const request = http.get(
+        { agent, hostname, port, path, headers: { ...benchHeaders(), accept: 'application/fhir+json' } },
+        (response) => {
+          response.on('data', () => undefined);
+          response.on('end', () => resolve(response.statusCode ?? 0));
+          response.on('error', reject);
+        },
+      );
+      request.on('error', reject);
+    });
+  try {
+    await closedLoop(readWarmup, readClients, async (i) => void (await get(`/fhir/R4/${ids[i % ids.length]}`)));
+    return await closedLoop(count, readClients, async (i) => {
+      const status = await get(`/fhir/R4/${ids[i % ids.length]}`);
+      if (status !== 200) throw new Error(`GET ${ids[i % ids.length]} answered ${status}`);
+    });
+  } finally {
+    agent.destroy();
+  }
+}
+
+/** `SELECT content` by primary key of the same rows, `readClients` connections (content as text, not parsed). */
+async function readStraightInSql(url: string, ids: readonly string[]) {
+  const asText = { getTypeParser: () => (value: string) => value };
+  const pool = new pg.Pool({ connectionString: url, max: readClients, types: asText });
+  try {
+    const keys = ids.map((id) => id.split('/'));
+    const select = (i: number) =>
+      pool.query({
+        name: 'bench_read',
+        text: 'SELECT content FROM resources WHERE resource_type = $1 AND id = $2',
+        values: keys[i % keys.length],
+      });
+    await closedLoop(readWarmup, readClients, async (i) => void (await select(i)));
+    return await closedLoop(readCount, readClients, async (i) => {
+      const result = await select(i);
+      if (result.rowCount !== 1) throw new Error(`No row for ${ids[i % ids.length]}`);
+    });
+  } finally {
+    await pool.end();
+  }
+}
+
+async function settle(ms: number): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Samples a process's RSS every 100 ms until stopped; answers the largest sample in MB. */
+function sampleRss(pid: number): () => number {
+  let peak = rssMb(pid);
+  const timer = setInterval(() => {
+    try {
+      peak = Math.max(peak, rssMb(pid));
+    } catch {
+      // The process ended.
+    }
+  }, 100);
+  return () => {
+    clearInterval(timer);
+    return peak;
+  };
+}
+
+/** The whole measurement on one native PostgreSQL database (empty when given). */
+export async function benchOverhead(root: string, databaseUrl: string, log = console.log): Promise<OverheadResult> {
+  const { requests, files, resources, source } = syntheaRequests(root);
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean);
+  log(`\n== server overhead on native PostgreSQL (${resources} resources in ${files} bundles from ${source}) ==`);
+
+  let server: BenchServer = await startBenchServer(root, databaseUrl, { direct: true, nodeArgs });
+  const firstStart = { seconds: server.startSeconds, load: load1() };
+  log(`  first start (empty database): healthy in ${firstStart.seconds.toFixed(2)} s (load ${firstStart.load})`);
+  await settle(2000);
+  const idleAfterStart = rssMb(server.pid);
+  log(`  RSS idle after start: ${idleAfterStart.toFixed(0)} MB`);
+  let restart: Timed;
+  let idleAfterRestart: number;
+  let peakDuringImport: number;
+  let afterImport: number;
+  let importSql: OverheadResult['importSql'];
+  let importServer: OverheadResult['importServer'];
+  let readsSql: OverheadResult['readsSql'];
+  let readsServer: OverheadResult['readsServer'];
+  try {
+    // Raw SQL first, on the same database, while the server sits idle.
+    const t0 = performance.now();
+    const rawCount = await importStraightInSql(databaseUrl, requests);
+    const rawSeconds = (performance.now() - t0) / 1000;
+    importSql = { seconds: rawSeconds, perSecond: rawCount / rawSeconds, load: load1() };
+    log(
+      `  import straight in SQL: ${rawCount} in ${rawSeconds.toFixed(1)} s = ${importSql.perSecond.toFixed(0)}/s (load ${importSql.load})`,
+    );
+
+    const peak = sampleRss(server.pid);
+    const result = await runImport(requests, {
+      fhirBase: `${server.baseUrl}fhir/R4/`,
+      concurrency: importInFlight,
+      headers: benchHeaders(),
+    });
+    peakDuringImport = peak();
+    importServer = {
+      seconds: result.seconds,
+      perSecond: result.imported / result.seconds,
+      failed: result.failed,
+      load: load1(),
+    };
+    if (result.failed > 0) log(`  ${result.failed} failed, first: ${JSON.stringify(result.problems[0])}`);
+    log(
+      `  import through Hearth: ${result.imported} in ${result.seconds.toFixed(1)} s = ${importServer.perSecond.toFixed(0)}/s (load ${importServer.load}); RSS peak ${peakDuringImport.toFixed(0)} MB`,
+    );
+    await settle(1000);
+    afterImport = rssMb(server.pid);
+
+    const ids = await readableIds(server.baseUrl);
+    for (const id of ids.slice(0, 50)) await (await benchFetch(`${server.baseUrl}fhir/R4/${id}`)).arrayBuffer();
+    readsSql = await readStraightInSql(databaseUrl, ids);
+    log(
+      `  reads straight in SQL: ${readsSql.perSecond.toFixed(0)}/s p50 ${readsSql.p50.toFixed(2)} p99 ${readsSql.p99.toFixed(2)} ms (load ${readsSql.load})`,
+    );
+    readsServer = await readThroughServer(server.baseUrl, ids);
+    log(
+      `  reads through Hearth: ${readsServer.perSecond.toFixed(0)}/s p50 ${readsServer.p50.toFixed(2)} p99 ${readsServer.p99.toFixed(2)} ms (load ${readsServer.load})`,
+    );
+  } finally {
+    await server.stop({ keepDataDir: true });
+  }
+  // A restart on the database just filled: what an operator waits for after an upgrade or a crash.
+  server = await startBenchServer(root, databaseUrl, { direct: true, dataDir: server.dataDir, nodeArgs });
+  try {
+    restart = { seconds: server.startSeconds, load: load1() };
+    await settle(2000);
+    idleAfterRestart = rssMb(server.pid);
+    log(
+      `  restart on the filled database: healthy in ${restart.seconds.toFixed(2)} s (load ${restart.load}); RSS idle ${idleAfterRestart.toFixed(0)} MB`,
+    );
+  } finally {
+    await server.stop();
+  }
+  return {
+    date: new Date().toISOString(),
+    machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`,
+    source,
+    bundles: files,
+    resources,
+    firstStart,
+    restart,
+    rss: { idleAfterStart, peakDuringImport, afterImport, idleAfterRestart },
+    importSql,
+    importServer,
+    readsSql,
+    readsServer,
+  };
+}
+
+/** The section of docs/benchmarks.md for this measurement. */
+export function overheadSection(r: OverheadResult): string {
+  const ok = (pass: boolean) => (pass ? '✓' : '✗');
+  const importRatio = r.importServer.perSecond / r.importSql.perSecond;
+  const readRatio = r.readsServer.perSecond / r.readsSql.perSecond;
+  return [
+    '## Server overhead against the database (issue 20)',
+    '',
+    `Measured ${r.date} on ${r.machine}, native PostgreSQL 15 (scripts/startTestPostgres.sh), one run, one database:`,
+    `${r.resources} resources in ${r.bundles} Synthea bundles (${r.source.includes('shared') ? 'shared/data/synthea-r4' : 'tests/fixtures/synthea'}).`,
+    'The SQL figures do the same work straight on the same database from the bench process (node-postgres):',
+    'the import inserts the same JSON into one JSONB table (one INSERT per resource, one transaction per bundle, 2 in',
+    'flight); the reads are `SELECT content FROM resources WHERE resource_type = $1 AND id = $2` (a prepared',
+    'statement, 8 connections) for the same ids as the HTTP reads (node:http, 8 keep-alive connections). Neither side parses the answer.',
+    `Each side first sends ${readWarmup.toLocaleString('en')} reads that are not counted (V8 optimises the server's read path only after a few thousand), then ${readCount.toLocaleString('en')} measured.`,
+    'Load is the 1-minute load average when the phase ended (2 cores, shared with other work).',
+    'Run alone with `npm run bench -- overhead`.',
+    '',
+    '| work | through Hearth | straight in SQL | ratio | target |',
+    '|---|---|---|---|---|',
+    `| import, resources/s | ${r.importServer.perSecond.toFixed(0)} (load ${r.importServer.load.toFixed(1)}, ${r.importServer.failed} failed) | ${r.importSql.perSecond.toFixed(0)} (load ${r.importSql.load.toFixed(1)}) | **${importRatio.toFixed(2)}** | ≥ 0.35 ${ok(importRatio >= 0.35)} |`,
+    `| read by id, 8 clients, reads/s | ${r.readsServer.perSecond.toFixed(0)} (load ${r.readsServer.load.toFixed(1)}) | ${r.readsSql.perSecond.toFixed(0)} (load ${r.readsSql.load.toFixed(1)}) | **${readRatio.toFixed(2)}** | ≥ 0.5 ${ok(readRatio >= 0.5)} |`,
+    `| read by id p50 / p99 ms | ${r.readsServer.p50.toFixed(2)} / ${r.readsServer.p99.toFixed(2)} | ${r.readsSql.p50.toFixed(2)} / ${r.readsSql.p99.toFixed(2)} | | p99 ≤ 10 ${ok(r.readsServer.p99 <= 10)} |`,
+    '',
+    '| server process | value | target |',
+    '|---|---|---|',
+    `| RSS idle after the first start | ${r.rss.idleAfterStart.toFixed(0)} MB | ≤ 350 ${ok(r.rss.idleAfterStart <= 350)} |`,
+    `| RSS peak during the import (sampled every 100 ms) | ${r.rss.peakDuringImport.toFixed(0)} MB | ≤ 600 ${ok(r.rss.peakDuringImport <= 600)} |`,
+    `| RSS 1 s after the import | ${r.rss.afterImport.toFixed(0)} MB | – |`,
+    `| RSS idle after the restart | ${r.rss.idleAfterRestart.toFixed(0)} MB | ≤ 350 ${ok(r.rss.idleAfterRestart <= 350)} |`,
+    `| first start on an empty database, spawn to healthy | ${r.firstStart.seconds.toFixed(2)} s (load ${r.firstStart.load.toFixed(1)}) | – |`,
+    `| restart on the filled database, spawn to healthy | ${r.restart.seconds.toFixed(2)} s (load ${r.restart.load.toFixed(1)}) | ≤ 3 ${ok(r.restart.seconds <= 3)} |`,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,114 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runImport } from '../../server/import/importRunner';
+import { benchFetch, benchHeaders } from './benchFetch';
+import { nativeDatabaseUrl } from './benchPostgres';
+import { startBenchServer } from './benchServer';
+import { readThroughServer, syntheaRequests } from './overheadBenchmark';
+import { freshDatabase } from './realtimeBenchmark';
+
+/**
+ * Where the server's time goes while it serves reads by id or an import: runs the server under
+ * `node --cpu-prof` on native PostgreSQL and prints the functions and files with the most self time.
+ *
+ *   npx tsx tests/bench/profileOverhead.ts reads    # profile 20,000 reads by id, 8 clients
+ *   npx tsx tests/bench/profileOverhead.ts import   # profile the Synthea import
+ *   npx tsx tests/bench/profileOverhead.ts start    # profile a restart on a filled database
+ *
+ * The .cpuprofile stays in the printed folder (open it in Chrome DevTools' Performance panel).
+ */
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+const root = join(fileURLToPath(import.meta.url), '..', '..', '..');
+const phase = process.argv[2] ?? 'reads';
+
+function shortUrl(url: string): string {
+  const at = url.indexOf('/node_modules/');
+  if (at >= 0) return url.slice(at + 1);
+  return url.replace(`file://${root}/`, '').replace(/^node:/, 'node:');
+}
+
+/** Self time per function and per file, in ms, largest first. */
+function summarizeProfile(profile: CpuProfile, top = 40): string {
+  const byNode = new Map<number, number>();
+  for (let i = 0; i < profile.samples.length; i++) {
+    byNode.set(profile.samples[i], (byNode.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  }
+  const byFunction = new Map<string, number>();
+  const byFile = new Map<string, number>();
+  let total = 0;
+  for (const node of profile.nodes) {
+    const ms = byNode.get(node.id) ?? 0;
+    total += ms;
+    const file = shortUrl(node.callFrame.url) || '(native)';
+    const name = `${node.callFrame.functionName || '(anonymous)'} ${file}:${node.callFrame.lineNumber + 1}`;
+    byFunction.set(name, (byFunction.get(name) ?? 0) + ms);
+    const group = file.startsWith('node_modules/') ? file.split('/').slice(0, 2).join('/') : file;
+    byFile.set(group, (byFile.get(group) ?? 0) + ms);
+  }
+  const table = (map: Map<string, number>) =>
+    [...map.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([name, ms]) => `${ms.toFixed(0).padStart(7)} ms ${((ms / total) * 100).toFixed(1).padStart(5)}%  ${name}`)
+      .join('\n');
+  return `total ${total.toFixed(0)} ms\n\n-- self time by function --\n${table(byFunction)}\n\n-- self time by file/package --\n${table(byFile)}`;
+}
+
+async function main(): Promise<void> {
+  const native = nativeDatabaseUrl(root);
+  if (!native.url) throw new Error('needs native PostgreSQL');
+  const profileDir = mkdtempSync(join(tmpdir(), 'hearth-profile-'));
+  const nodeArgs = ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
+  try {
+    const url = await freshDatabase(native.url, 'hearth_bench_profile');
+    const { requests } = syntheaRequests(root);
+    // The first start loads the definitions (not what is profiled); the profiled process starts on a ready database.
+    let server = await startBenchServer(root, url, { direct: true });
+    if (phase === 'import') {
+      await server.stop({ keepDataDir: true });
+      server = await startBenchServer(root, url, { direct: true, dataDir: server.dataDir, nodeArgs });
+    }
+    await runImport(requests, { fhirBase: `${server.baseUrl}fhir/R4/`, concurrency: 2, headers: benchHeaders() });
+    if (phase === 'reads' || phase === 'start') {
+      await server.stop({ keepDataDir: true });
+      server = await startBenchServer(root, url, { direct: true, dataDir: server.dataDir, nodeArgs });
+    }
+    if (phase === 'reads') {
+      const ids: string[] = [];
+      for (const type of ['Observation', 'Patient', 'Encounter', 'Condition']) {
+        const bundle = (await (await benchFetch(`${server.baseUrl}fhir/R4/${type}?_count=500`)).json()) as {
+          entry?: { resource: { id: string } }[];
+        };
+        ids.push(...(bundle.entry ?? []).map((e) => `${type}/${e.resource.id}`));
+      }
+      const reads = await readThroughServer(server.baseUrl, ids, 20_000);
+      console.log(`${reads.count} reads: ${reads.perSecond.toFixed(0)}/s, p50 ${reads.p50.toFixed(2)} ms`);
+    }
+    await server.stop();
+    const file = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
+    if (!file) throw new Error(`No profile in ${profileDir}`);
+    const profile = JSON.parse(readFileSync(join(profileDir, file), 'utf8')) as CpuProfile;
+    console.log(`Profile: ${join(profileDir, file)}\n`);
+    console.log(summarizeProfile(profile));
+  } finally {
+    native.stop?.();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
