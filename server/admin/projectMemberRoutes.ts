@@ -1,3 +1,4 @@
+import { projectAdminsLockKey } from '../fhir/lastAdminGuard';
 import type { FastifyInstance } from 'fastify';
 import type { ProjectMembership, Reference, Resource } from '@medplum/fhirtypes';
 import { lastAdminMessage, removesLastAdmin, type AdminSeat } from '../../data-provider/rules';
@@ -33,7 +34,7 @@ async function readMembership(session: RepositorySession, projectId: string, mem
  * other at the same moment would otherwise each see the other still there and leave none.
  */
 async function adminSeats(session: RepositorySession, projectId: string): Promise<AdminSeat[]> {
-  await session.tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`hearth:project-admins:${projectId}`]);
+  await session.tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [projectAdminsLockKey(projectId)]);
   const found = await session.search(
     parseSearchRequest(
       'ProjectMembership',

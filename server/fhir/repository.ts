@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { Binary, Meta, OperationOutcomeIssue, Reference, Resource, SearchParameter } from '@medplum/fhirtypes';
+import type {
+  Binary,
+  Meta,
+  OperationOutcomeIssue,
+  ProjectMembership,
+  Reference,
+  Resource,
+  SearchParameter,
+} from '@medplum/fhirtypes';
 import { validateSearchParameter } from '../validation/searchParameterRules';
 import { needsSnapshot, withGeneratedSnapshot } from '../profiles/snapshot/completeSnapshot';
 import type { Database, SqlExecutor } from '../storage/database';
@@ -10,6 +18,7 @@ import { errors } from './fhirError';
 import { checkResourceId } from './resourceId';
 import { patientCompartments } from './patientCompartment';
 import { keepProtectedFields } from './protectedFields';
+import { checkKeepsAnAdmin } from './lastAdminGuard';
 import { literalReferences, type LiteralReference } from './literalReferences';
 import { StatisticsMaintenance } from '../storage/statisticsMaintenance';
 import { flushWrites, type PendingWrite } from './writeFlush';
@@ -375,6 +384,9 @@ export class RepositorySession {
       return { resource: await this.create(ctx, resource, { id: resource.id }), created: true };
     }
     const guarded = this.access ? this.access.guardWrite(resource, existing.content) : resource;
+    if (guarded.resourceType === 'ProjectMembership' && this.access && !this.access.superAdmin) {
+      await checkKeepsAnAdmin(this.tx, existing.content as ProjectMembership, guarded as ProjectMembership);
+    }
     // A resource stays in its project, whoever edits it (a super admin fixing a clinic's record).
     const owner = { ...ctx, projectId: existing.project_id ?? ctx.projectId };
     const stored = this.prepare(owner, keepProtectedFields(guarded, existing.content), false);
@@ -392,6 +404,9 @@ export class RepositorySession {
     if (!existing) throw errors.notFound();
     await this.checkWritable(existing, 'delete');
     if (existing.deleted) return; // Deleting twice is not an error, and adds no version.
+    if (resourceType === 'ProjectMembership' && this.access && !this.access.superAdmin) {
+      await checkKeepsAnAdmin(this.tx, existing.content as ProjectMembership, 'removed');
+    }
     const tombstone: Resource = {
       resourceType,
       id,

@@ -1,0 +1,53 @@
+import type { ProjectMembership } from '@medplum/fhirtypes';
+import { lastAdminMessage, removesLastAdmin, type AdminSeat } from '../../data-provider/rules/lastProjectAdmin';
+import type { SqlExecutor } from '../storage/database';
+import { errors } from './fhirError';
+
+/** The transaction lock every change of a project's admin seats takes (admin routes and FHIR writes alike). */
+export function projectAdminsLockKey(projectId: string): string {
+  return `hearth:project-admins:${projectId}`;
+}
+
+function seatOf(membership: ProjectMembership): AdminSeat {
+  return {
+    id: membership.id as string,
+    admin: membership.admin === true,
+    active: membership.active !== false,
+    user: membership.user?.reference,
+  };
+}
+
+/**
+ * The last-admin rule on the FHIR API (`PUT`/`DELETE ProjectMembership/{id}`), as the admin routes
+ * apply it: below super admin, a write may not leave the project without an active admin who is a
+ * person. Only a change that takes an admin seat away pays for the lock and the count.
+ */
+export async function checkKeepsAnAdmin(
+  tx: SqlExecutor,
+  before: ProjectMembership,
+  after: ProjectMembership | 'removed',
+): Promise<void> {
+  const project = before.project?.reference;
+  const id = before.id;
+  if (!project?.startsWith('Project/') || !id) return;
+  const next = after === 'removed' ? 'removed' : seatOf(after);
+  // Alone with itself, the change removes an admin only when `before` was one and `after` is not.
+  if (!removesLastAdmin([seatOf(before)], id, next)) return;
+  await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
+    projectAdminsLockKey(project.slice('Project/'.length)),
+  ]);
+  const rows = await tx.query<{ content: ProjectMembership }>(
+    `SELECT content FROM resources
+      WHERE resource_type = 'ProjectMembership' AND NOT deleted AND content->'project'->>'reference' = $1`,
+    [project],
+  );
+  if (
+    removesLastAdmin(
+      rows.map((row) => seatOf(row.content)),
+      id,
+      next,
+    )
+  ) {
+    throw errors.invalid(lastAdminMessage, 'ProjectMembership.admin');
+  }
+}
