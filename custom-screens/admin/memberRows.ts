@@ -1,4 +1,5 @@
 import type { AccessPolicy, Bundle, ProjectMembership, Reference, Resource, User } from '@medplum/fhirtypes';
+import { adminSeatOf } from '../../data-provider/rules';
 
 /** One row of the Members table: who the member is, how they sign in, what they may do. */
 export interface MemberRow {
@@ -40,7 +41,8 @@ export function memberRows(bundle: Bundle | undefined): MemberRow[] {
     .map((membership) => {
       const user = membership.user?.reference ? users.get(membership.user.reference) : undefined;
       return {
-        id: membership.id ?? '',
+        // id, admin, active and user: the seat the last-admin rule reads.
+        ...adminSeatOf(membership),
         profile: referenceText(membership.profile, 'Profile not named'),
         profileReference: membership.profile?.reference,
         email: user?.email ?? (membership.user?.display?.includes('@') ? membership.user.display : '') ?? '',
@@ -49,9 +51,6 @@ export function memberRows(bundle: Bundle | undefined): MemberRow[] {
           (membership.accessPolicy?.reference && policies.get(membership.accessPolicy.reference)) ||
             (membership.accessPolicy?.reference ? 'Unnamed policy' : 'None (full access)'),
         ),
-        admin: membership.admin === true,
-        active: membership.active !== false,
-        user: membership.user?.reference,
       };
     })
     .sort((a, b) => a.profile.localeCompare(b.profile));

@@ -25,7 +25,7 @@ export { getReferenceString, parseReferenceString } from './referenceString';
 export { isKnownResourceType, knownResourceTypes } from './resourceTypes';
 export { getStepState, getStepStates, type StepState } from './stepperStates';
 export { isAllowedRedirectUri, redirectUriProblem } from './redirectUri';
-export { lastAdminMessage, removesLastAdmin, type AdminSeat } from './lastProjectAdmin';
+export { adminSeatOf, lastAdminMessage, removesLastAdmin, type AdminSeat } from './lastProjectAdmin';
 export { projectSettingNameProblem } from './projectSettingName';
 export {
   isSiteDomain,

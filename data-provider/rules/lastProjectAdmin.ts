@@ -7,6 +7,21 @@ export interface AdminSeat {
   user?: string;
 }
 
+/** The seat a ProjectMembership holds (only the fields the rule reads, so any membership shape fits). */
+export function adminSeatOf(membership: {
+  id?: string;
+  admin?: boolean;
+  active?: boolean;
+  user?: { reference?: string };
+}): AdminSeat {
+  return {
+    id: membership.id ?? '',
+    admin: membership.admin === true,
+    active: membership.active !== false,
+    user: membership.user?.reference,
+  };
+}
+
 /** A membership held by a person who can still sign in and administer the project. */
 function isPersonAdmin(seat: AdminSeat): boolean {
   return seat.admin && seat.active && (seat.user?.startsWith('User/') ?? false);

@@ -1,7 +1,7 @@
 import { projectAdminsLockKey } from '../fhir/lastAdminGuard';
 import type { FastifyInstance } from 'fastify';
 import type { ProjectMembership, Reference, Resource } from '@medplum/fhirtypes';
-import { lastAdminMessage, removesLastAdmin, type AdminSeat } from '../../data-provider/rules';
+import { adminSeatOf, lastAdminMessage, removesLastAdmin, type AdminSeat } from '../../data-provider/rules';
 import type { AuthEnvironment } from '../auth/authEnvironment';
 import { readReference } from '../auth/accountStore';
 import { authenticate } from '../auth/authenticate';
@@ -42,16 +42,7 @@ async function adminSeats(session: RepositorySession, projectId: string): Promis
       session.registry,
     ),
   );
-  return (found.resources as ProjectMembership[]).map(seatOf);
-}
-
-function seatOf(membership: ProjectMembership): AdminSeat {
-  return {
-    id: membership.id as string,
-    admin: membership.admin === true,
-    active: membership.active !== false,
-    user: membership.user?.reference,
-  };
+  return (found.resources as ProjectMembership[]).map(adminSeatOf);
 }
 
 /** A changed reference must name a resource of this project, of an expected type: 400 naming the field otherwise. */
@@ -133,7 +124,10 @@ export async function projectMemberRoutes(app: FastifyInstance, env: AuthEnviron
           `ProjectMembership.access[${index}].policy`,
         );
       }
-      if (!caller.superAdmin && removesLastAdmin(await adminSeats(session, projectId), membershipId, seatOf(next))) {
+      if (
+        !caller.superAdmin &&
+        removesLastAdmin(await adminSeats(session, projectId), membershipId, adminSeatOf(next))
+      ) {
         throw errors.invalid(lastAdminMessage, 'ProjectMembership.admin');
       }
       const ctx = { projectId, author: caller.profile };

@@ -1,20 +1,11 @@
 import type { ProjectMembership } from '@medplum/fhirtypes';
-import { lastAdminMessage, removesLastAdmin, type AdminSeat } from '../../data-provider/rules/lastProjectAdmin';
+import { adminSeatOf, lastAdminMessage, removesLastAdmin } from '../../data-provider/rules/lastProjectAdmin';
 import type { SqlExecutor } from '../storage/database';
 import { errors } from './fhirError';
 
 /** The transaction lock every change of a project's admin seats takes (admin routes and FHIR writes alike). */
 export function projectAdminsLockKey(projectId: string): string {
   return `hearth:project-admins:${projectId}`;
-}
-
-function seatOf(membership: ProjectMembership): AdminSeat {
-  return {
-    id: membership.id as string,
-    admin: membership.admin === true,
-    active: membership.active !== false,
-    user: membership.user?.reference,
-  };
 }
 
 /**
@@ -30,9 +21,9 @@ export async function checkKeepsAnAdmin(
   const project = before.project?.reference;
   const id = before.id;
   if (!project?.startsWith('Project/') || !id) return;
-  const next = after === 'removed' ? 'removed' : seatOf(after);
+  const next = after === 'removed' ? 'removed' : adminSeatOf(after);
   // Alone with itself, the change removes an admin only when `before` was one and `after` is not.
-  if (!removesLastAdmin([seatOf(before)], id, next)) return;
+  if (!removesLastAdmin([adminSeatOf(before)], id, next)) return;
   await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
     projectAdminsLockKey(project.slice('Project/'.length)),
   ]);
@@ -43,7 +34,7 @@ export async function checkKeepsAnAdmin(
   );
   if (
     removesLastAdmin(
-      rows.map((row) => seatOf(row.content)),
+      rows.map((row) => adminSeatOf(row.content)),
       id,
       next,
     )
