@@ -1,19 +1,16 @@
-import { projectAdminsLockKey } from '../fhir/lastAdminGuard';
+import { checkKeepsAnAdmin } from '../fhir/lastAdminGuard';
 import type { FastifyInstance } from 'fastify';
 import type { ProjectMembership, Reference, Resource } from '@medplum/fhirtypes';
-import { adminSeatOf, lastAdminMessage, removesLastAdmin, type AdminSeat } from '../../data-provider/rules';
 import type { AuthEnvironment } from '../auth/authEnvironment';
 import { readReference } from '../auth/accountStore';
 import { authenticate } from '../auth/authenticate';
 import { allOk, errors } from '../fhir/fhirError';
 import type { RepositorySession } from '../fhir/repository';
 import { withoutProtectedFields } from '../fhir/protectedFields';
-import { parseSearchRequest } from '../search/searchRequest';
 import { membershipChange } from './membershipChange';
 import { requireProjectAdmin } from './projectAdminAccess';
 
 const idPattern = /^[A-Za-z0-9\-.]{1,64}$/;
-const maxMembers = 1000;
 const profileTypes = ['Practitioner', 'Patient', 'RelatedPerson'];
 
 type Params = { projectId: string; membershipId: string };
@@ -27,22 +24,6 @@ async function readMembership(session: RepositorySession, projectId: string, mem
     throw errors.notFoundWith('Membership not found');
   }
   return membership;
-}
-
-/**
- * The project's admin seats, read under a per-project transaction lock: two admins demoting each
- * other at the same moment would otherwise each see the other still there and leave none.
- */
-async function adminSeats(session: RepositorySession, projectId: string): Promise<AdminSeat[]> {
-  await session.tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [projectAdminsLockKey(projectId)]);
-  const found = await session.search(
-    parseSearchRequest(
-      'ProjectMembership',
-      { project: `Project/${projectId}`, _count: String(maxMembers) },
-      session.registry,
-    ),
-  );
-  return (found.resources as ProjectMembership[]).map(adminSeatOf);
 }
 
 /** A changed reference must name a resource of this project, of an expected type: 400 naming the field otherwise. */
@@ -124,12 +105,8 @@ export async function projectMemberRoutes(app: FastifyInstance, env: AuthEnviron
           `ProjectMembership.access[${index}].policy`,
         );
       }
-      if (
-        !caller.superAdmin &&
-        removesLastAdmin(await adminSeats(session, projectId), membershipId, adminSeatOf(next))
-      ) {
-        throw errors.invalid(lastAdminMessage, 'ProjectMembership.admin');
-      }
+      // The session runs as the server (the admin rule is checked above), so the rule is applied here.
+      if (!caller.superAdmin) await checkKeepsAnAdmin(session.tx, stored, next);
       const ctx = { projectId, author: caller.profile };
       return (await session.update(ctx, next)).resource as ProjectMembership;
     });
@@ -142,10 +119,8 @@ export async function projectMemberRoutes(app: FastifyInstance, env: AuthEnviron
     caller.ctx.access?.checkScopes('ProjectMembership', 'delete');
     requireProjectAdmin(caller, projectId, 'remove members');
     await env.repository.transaction(async (session) => {
-      await readMembership(session, projectId, membershipId);
-      if (!caller.superAdmin && removesLastAdmin(await adminSeats(session, projectId), membershipId, 'removed')) {
-        throw errors.invalid(lastAdminMessage, 'ProjectMembership');
-      }
+      const stored = await readMembership(session, projectId, membershipId);
+      if (!caller.superAdmin) await checkKeepsAnAdmin(session.tx, stored, 'removed');
       await session.delete({ projectId, author: caller.profile }, 'ProjectMembership', membershipId);
     });
     return reply.code(200).type('application/fhir+json').send(allOk('Membership removed'));

@@ -4,14 +4,15 @@ import type { SqlExecutor } from '../storage/database';
 import { errors } from './fhirError';
 
 /** The transaction lock every change of a project's admin seats takes (admin routes and FHIR writes alike). */
-export function projectAdminsLockKey(projectId: string): string {
+function projectAdminsLockKey(projectId: string): string {
   return `hearth:project-admins:${projectId}`;
 }
 
 /**
- * The last-admin rule on the FHIR API (`PUT`/`DELETE ProjectMembership/{id}`), as the admin routes
- * apply it: below super admin, a write may not leave the project without an active admin who is a
- * person. Only a change that takes an admin seat away pays for the lock and the count.
+ * The last-admin rule, for the FHIR API (`PUT`/`DELETE ProjectMembership/{id}`, from the repository)
+ * and the admin routes alike: below super admin, a write may not leave the project without an
+ * active admin who is a person. Only a change that takes an admin seat away pays for the lock and
+ * the count, which the lock makes safe against two admins stepping down at once.
  */
 export async function checkKeepsAnAdmin(
   tx: SqlExecutor,
@@ -39,6 +40,6 @@ export async function checkKeepsAnAdmin(
       next,
     )
   ) {
-    throw errors.invalid(lastAdminMessage, 'ProjectMembership.admin');
+    throw errors.invalid(lastAdminMessage, after === 'removed' ? 'ProjectMembership' : 'ProjectMembership.admin');
   }
 }
