@@ -13,6 +13,7 @@ import {
   TextField,
 } from '@mui/material';
 import { fieldErrors } from '../account/fieldErrors';
+import { AccessPolicySelect } from './AccessPolicySelect';
 import { emptyInvite, inviteOutcome, inviteProblems, inviteRequestOf, type InviteForm } from './inviteForm';
 import { useAccessPolicies, useEmailDelivery, useProjectAdminActions } from './useProjectAdmin';
 
@@ -84,21 +85,12 @@ export function InviteDialog({ onClose }: { onClose: (message?: string) => void 
             {text('firstName', 'First name')}
             {text('lastName', 'Last name')}
             {text('email', 'Email', 'email')}
-            <TextField
-              select
-              label="Access policy"
+            <AccessPolicySelect
               value={form.accessPolicy}
-              onChange={(event) => setForm({ ...form, accessPolicy: event.target.value })}
-              error={errors.accessPolicy !== undefined}
-              helperText={errors.accessPolicy ?? 'None: the whole project'}
-            >
-              <MenuItem value="">None (full access)</MenuItem>
-              {(policies.data ?? []).map((policy) => (
-                <MenuItem key={policy.id} value={`AccessPolicy/${policy.id}`}>
-                  {policy.name ?? `AccessPolicy/${policy.id}`}
-                </MenuItem>
-              ))}
-            </TextField>
+              onChange={(accessPolicy) => setForm({ ...form, accessPolicy })}
+              policies={policies.data ?? []}
+              error={errors.accessPolicy}
+            />
             <div>
               <FormControlLabel
                 control={

@@ -9,7 +9,6 @@ import {
   DialogTitle,
   FormControlLabel,
   FormHelperText,
-  MenuItem,
   Stack,
   TextField,
 } from '@mui/material';
@@ -17,6 +16,7 @@ import type { ProjectMembership } from '@medplum/fhirtypes';
 import { lastAdminMessage, removesLastAdmin } from '../../data-provider/rules';
 import { normalizeErrorString } from '../../data-provider/outcomes';
 import { fieldErrors } from '../account/fieldErrors';
+import { AccessPolicySelect } from './AccessPolicySelect';
 import type { MemberRow } from './memberRows';
 import { memberField, memberFormOf, memberFormProblems, membershipOf, type MemberForm } from './memberForm';
 import { useAccessPolicies, useProjectAdminActions } from './useProjectAdmin';
@@ -105,10 +105,6 @@ export function MemberDialog({
     }
   };
 
-  const policyChoices = policies.data ?? [];
-  const storedPolicyMissing =
-    form?.accessPolicy && !policyChoices.some((policy) => `AccessPolicy/${policy.id}` === form.accessPolicy);
-
   return (
     <Dialog open onClose={() => onClose()} fullWidth maxWidth="sm" aria-labelledby="member-dialog-title">
       <form onSubmit={save} noValidate>
@@ -135,22 +131,13 @@ export function MemberDialog({
                   error={errors.profile !== undefined}
                   helperText={errors.profile ?? 'Who the member acts as, e.g. Practitioner/123'}
                 />
-                <TextField
-                  select
-                  label="Access policy"
+                <AccessPolicySelect
                   value={form.accessPolicy}
-                  onChange={(event) => setForm({ ...form, accessPolicy: event.target.value })}
-                  error={errors.accessPolicy !== undefined}
-                  helperText={errors.accessPolicy ?? 'None: the whole project'}
-                >
-                  <MenuItem value="">None (full access)</MenuItem>
-                  {storedPolicyMissing && <MenuItem value={form.accessPolicy}>{member.accessPolicy}</MenuItem>}
-                  {policyChoices.map((policy) => (
-                    <MenuItem key={policy.id} value={`AccessPolicy/${policy.id}`}>
-                      {policy.name ?? `AccessPolicy/${policy.id}`}
-                    </MenuItem>
-                  ))}
-                </TextField>
+                  onChange={(accessPolicy) => setForm({ ...form, accessPolicy })}
+                  policies={policies.data ?? []}
+                  error={errors.accessPolicy}
+                  missingLabel={member.accessPolicy}
+                />
                 <div>
                   <FormControlLabel
                     control={
