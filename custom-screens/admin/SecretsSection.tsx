@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useMemo } from 'react';
 import { Alert, Box, Button, IconButton, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/DeleteOutline';
@@ -14,6 +14,7 @@ import {
   type SecretRowProblems,
 } from './secretRows';
 import { useProjectAdminActions, useProjectRecord } from './useProjectAdmin';
+import { useRowsEditor } from './useRowsEditor';
 
 const typeLabels: Record<SecretRow['field'], string> = {
   valueString: 'Text',
@@ -30,35 +31,13 @@ const typeLabels: Record<SecretRow['field'], string> = {
 export function SecretsSection() {
   const project = useProjectRecord();
   const actions = useProjectAdminActions();
-  const [rows, setRows] = useState<SecretRow[]>();
-  const [problems, setProblems] = useState<SecretRowProblems>({});
-  const [general, setGeneral] = useState<string>();
-  const [saved, setSaved] = useState<string>();
-  const [busy, setBusy] = useState(false);
-
-  // The stored secrets fill the form once; later reloads do not overwrite what is being typed.
-  useEffect(() => {
-    if (project.data && rows === undefined) setRows(secretRowsOf(project.data.secret));
-  }, [project.data, rows]);
-
-  const change = (key: string, patch: Partial<SecretRow>) => {
-    setRows((current) => current?.map((row) => (row.key === key ? { ...row, ...patch } : row)));
-    setSaved(undefined);
-  };
-
-  const save = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!rows) return;
-    const found = secretRowProblems(rows);
-    setProblems(found);
-    setGeneral(undefined);
-    setSaved(undefined);
-    if (Object.keys(found).length > 0) return;
-    setBusy(true);
-    try {
-      await actions.saveSecrets(projectSettingsOf(rows));
-      setSaved(`Saved ${rows.length} secret${rows.length === 1 ? '' : 's'}`);
-    } catch (error) {
+  const stored = useMemo(() => (project.data ? secretRowsOf(project.data.secret) : undefined), [project.data]);
+  const editor = useRowsEditor<SecretRow, SecretRowProblems>({
+    stored,
+    validate: secretRowProblems,
+    submit: (rows) => actions.saveSecrets(projectSettingsOf(rows)),
+    savedMessage: (rows) => `Saved ${rows.length} secret${rows.length === 1 ? '' : 's'}`,
+    refusal: (rows, error) => {
       const byRow: SecretRowProblems = {};
       const rest: string[] = [];
       for (const issue of normalizeOperationOutcome(error).issue ?? []) {
@@ -67,14 +46,12 @@ export function SecretsSection() {
         if (target) byRow[target.key] = { ...byRow[target.key], [target.field]: text };
         else rest.push(text);
       }
-      setProblems(byRow);
-      setGeneral(
-        rest.length > 0 ? rest.join('; ') : Object.keys(byRow).length ? undefined : normalizeErrorString(error),
-      );
-    } finally {
-      setBusy(false);
-    }
-  };
+      const general =
+        rest.length > 0 ? rest.join('; ') : Object.keys(byRow).length ? undefined : normalizeErrorString(error);
+      return { problems: byRow, general };
+    },
+  });
+  const { rows, problems, general, saved, busy, change } = editor;
 
   return (
     <section aria-labelledby="admin-secrets-title">
@@ -86,7 +63,7 @@ export function SecretsSection() {
       </Typography>
       {project.error && <Alert severity="error">{project.error.message}</Alert>}
       {rows && (
-        <Box component="form" onSubmit={save} noValidate aria-label="Project secrets">
+        <Box component="form" onSubmit={editor.save} noValidate aria-label="Project secrets">
           <Stack spacing={1.5}>
             {general && <Alert severity="error">{general}</Alert>}
             {saved && (
@@ -131,17 +108,14 @@ export function SecretsSection() {
                 />
                 <IconButton
                   aria-label={`Remove secret ${row.name || index + 1}`}
-                  onClick={() => {
-                    setRows(rows.filter((other) => other.key !== row.key));
-                    setSaved(undefined);
-                  }}
+                  onClick={() => editor.remove(row.key)}
                 >
                   <DeleteIcon />
                 </IconButton>
               </Stack>
             ))}
             <Stack direction="row" spacing={1}>
-              <Button startIcon={<AddIcon />} onClick={() => setRows([...rows, newSecretRow()])}>
+              <Button startIcon={<AddIcon />} onClick={() => editor.add(newSecretRow())}>
                 Add secret
               </Button>
               <Button type="submit" variant="contained" disabled={busy}>

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useMemo } from 'react';
 import { Alert, Box, Button, Paper, Stack, TextField, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { normalizeErrorString, normalizeOperationOutcome } from '../../data-provider/outcomes';
@@ -13,6 +13,7 @@ import {
   type SiteFormProblems,
 } from './siteForms';
 import { useProjectAdminActions, useProjectRecord } from './useProjectAdmin';
+import { useRowsEditor } from './useRowsEditor';
 
 /**
  * Sites (`Project.site`, Medplum's per-domain sign-in settings), saved together through
@@ -22,45 +23,24 @@ import { useProjectAdminActions, useProjectRecord } from './useProjectAdmin';
 export function SitesSection() {
   const project = useProjectRecord();
   const actions = useProjectAdminActions();
-  const [forms, setForms] = useState<SiteForm[]>();
-  const [problems, setProblems] = useState<SiteFormProblems>({});
-  const [general, setGeneral] = useState<string>();
-  const [saved, setSaved] = useState<string>();
-  const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    if (project.data && forms === undefined) setForms(siteFormsOf(project.data.site));
-  }, [project.data, forms]);
-
-  const change = (key: string, field: SiteField, value: string) => {
-    setForms((current) => current?.map((form) => (form.key === key ? { ...form, [field]: value } : form)));
-    setSaved(undefined);
-  };
-
-  const save = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!forms) return;
-    const found = siteFormProblems(forms);
-    setProblems(found);
-    setGeneral(undefined);
-    setSaved(undefined);
-    if (Object.keys(found).length > 0) return;
-    setBusy(true);
-    try {
-      await actions.saveSites(sitesOf(forms));
-      setSaved(`Saved ${forms.length} site${forms.length === 1 ? '' : 's'}`);
-    } catch (error) {
+  const stored = useMemo(() => (project.data ? siteFormsOf(project.data.site) : undefined), [project.data]);
+  const editor = useRowsEditor<SiteForm, SiteFormProblems>({
+    stored,
+    validate: (forms) => siteFormProblems(forms),
+    submit: (forms) => actions.saveSites(sitesOf(forms)),
+    savedMessage: (forms) => `Saved ${forms.length} site${forms.length === 1 ? '' : 's'}`,
+    refusal: (forms, error) => {
       const issues = normalizeOperationOutcome(error).issue ?? [];
       const located = issues.flatMap((issue) =>
         (issue.expression ?? []).map((path) => ({ path, message: issue.details?.text ?? 'Invalid' })),
       );
       const byForm = siteFormProblems(forms, located);
-      setProblems(byForm);
-      setGeneral(Object.keys(byForm).length > 0 ? undefined : normalizeErrorString(error));
-    } finally {
-      setBusy(false);
-    }
-  };
+      return { problems: byForm, general: Object.keys(byForm).length > 0 ? undefined : normalizeErrorString(error) };
+    },
+  });
+  const { rows: forms, problems, general, saved, busy } = editor;
+  const change = (key: string, field: SiteField, value: string) =>
+    editor.change(key, { [field]: value } as Partial<SiteForm>);
 
   const text = (form: SiteForm, index: number, field: SiteField, label: string, secret = false) => {
     const props = {
@@ -86,7 +66,7 @@ export function SitesSection() {
       </Typography>
       {project.error && <Alert severity="error">{project.error.message}</Alert>}
       {forms && (
-        <Box component="form" onSubmit={save} noValidate aria-label="Sites">
+        <Box component="form" onSubmit={editor.save} noValidate aria-label="Sites">
           <Stack spacing={1.5}>
             {general && <Alert severity="error">{general}</Alert>}
             {saved && (
@@ -119,13 +99,7 @@ export function SitesSection() {
                     {text(form, index, 'recaptchaSecretKey', 'reCAPTCHA secret key', true)}
                   </Stack>
                   <Box>
-                    <Button
-                      color="error"
-                      onClick={() => {
-                        setForms(forms.filter((other) => other.key !== form.key));
-                        setSaved(undefined);
-                      }}
-                    >
+                    <Button color="error" onClick={() => editor.remove(form.key)}>
                       Remove site {index + 1}
                     </Button>
                   </Box>
@@ -133,7 +107,7 @@ export function SitesSection() {
               </Paper>
             ))}
             <Stack direction="row" spacing={1}>
-              <Button startIcon={<AddIcon />} onClick={() => setForms([...forms, newSiteForm()])}>
+              <Button startIcon={<AddIcon />} onClick={() => editor.add(newSiteForm())}>
                 Add site
               </Button>
               <Button type="submit" variant="contained" disabled={busy}>
