@@ -10,6 +10,7 @@ import { runImport } from '../../server/import/importRunner';
 import { benchFetch, benchHeaders } from './benchFetch';
 import { startBenchServer, type BenchServer } from './benchServer';
 import { summarize, type LatencySummary } from './latencyStats';
+import { startCpuMeter, type CpuShare } from './processCpu';
 
 /**
  * Issue 20: the server's overhead against the database's own limit, measured side by side in one
@@ -43,11 +44,13 @@ export interface OverheadResult {
   /** RSS in MB: idle after the first start, peak during the import, after the import, idle after a restart. */
   rss: { idleAfterStart: number; peakDuringImport: number; afterImport: number; idleAfterRestart: number };
   heapUsedAfterStart?: number;
-  importSql: Timed & { perSecond: number };
-  importServer: Timed & { perSecond: number; failed: number };
-  readsSql: LatencySummary & { load: number };
-  readsServer: LatencySummary & { load: number };
+  importSql: Timed & { perSecond: number; cpu: CpuShare };
+  importServer: Timed & { perSecond: number; failed: number; cpu: CpuShare };
+  readsSql: Measured;
+  readsServer: Measured;
 }
+
+type Measured = LatencySummary & { load: number; cpu: CpuShare };
 
 const load1 = () => loadavg()[0];
 
@@ -84,11 +87,16 @@ export function rssMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
  * The same JSON into one JSONB table, one transaction per bundle, `importInFlight` bundles at a
  * time, one INSERT per resource: what the database does for the import without any server work.
  */
-async function importStraightInSql(url: string, requests: readonly ImportRequest[]): Promise<number> {
+async function importStraightInSql(
+  url: string,
+  requests: readonly ImportRequest[],
+  meter: () => () => CpuShare,
+): Promise<{ count: number; cpu: CpuShare }> {
   const pool = new pg.Pool({ connectionString: url, max: importInFlight });
   try {
     await pool.query('DROP TABLE IF EXISTS bench_raw_import');
     await pool.query('CREATE TABLE bench_raw_import (id text PRIMARY KEY, content jsonb NOT NULL)');
+    const cpu = meter();
     let next = 0;
     let count = 0;
     const worker = async () => {
@@ -113,8 +121,10 @@ async function importStraightInSql(url: string, requests: readonly ImportRequest
       }
     };
     await Promise.all(Array.from({ length: importInFlight }, worker));
+    // Measured before the pool ends: its backends' CPU is gone with them.
+    const spent = cpu();
     await pool.query('DROP TABLE bench_raw_import');
-    return count;
+    return { count, cpu: spent };
   } finally {
     await pool.end();
   }
@@ -133,9 +143,15 @@ async function readableIds(baseUrl: string): Promise<string[]> {
   return ids;
 }
 
-async function closedLoop(count: number, clients: number, one: (i: number) => Promise<void>) {
+async function closedLoop(
+  count: number,
+  clients: number,
+  one: (i: number) => Promise<void>,
+  meter: () => () => CpuShare = () => () => ({ bench: 0, postgres: 0 }),
+): Promise<Measured> {
   const latencies: number[] = [];
   let next = 0;
+  const cpu = meter();
   const started = performance.now();
   const worker = async () => {
     while (next < count) {
@@ -146,7 +162,7 @@ async function closedLoop(count: number, clients: number, one: (i: number) => Pr
     }
   };
   await Promise.all(Array.from({ length: clients }, worker));
-  return { ...summarize(latencies, (performance.now() - started) / 1000), load: load1() };
+  return { ...summarize(latencies, (performance.now() - started) / 1000), load: load1(), cpu: cpu() };
 }
 
 /**
@@ -154,7 +170,12 @@ async function closedLoop(count: number, clients: number, one: (i: number) => Pr
  * node:http rather than fetch: on 2 shared cores, undici's per-request cost in the bench process
  * would be measured as the server's (the SQL side uses node-postgres, just as lean).
  */
-export async function readThroughServer(baseUrl: string, ids: readonly string[], count = readCount) {
+export async function readThroughServer(
+  baseUrl: string,
+  ids: readonly string[],
+  count = readCount,
+  meter?: () => () => CpuShare,
+) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: readClients });
   const { hostname, port } = new URL(baseUrl);
   const get = (path: string) =>
@@ -171,17 +192,22 @@ export async function readThroughServer(baseUrl: string, ids: readonly string[],
     });
   try {
     await closedLoop(readWarmup, readClients, async (i) => void (await get(`/fhir/R4/${ids[i % ids.length]}`)));
-    return await closedLoop(count, readClients, async (i) => {
-      const status = await get(`/fhir/R4/${ids[i % ids.length]}`);
-      if (status !== 200) throw new Error(`GET ${ids[i % ids.length]} answered ${status}`);
-    });
+    return await closedLoop(
+      count,
+      readClients,
+      async (i) => {
+        const status = await get(`/fhir/R4/${ids[i % ids.length]}`);
+        if (status !== 200) throw new Error(`GET ${ids[i % ids.length]} answered ${status}`);
+      },
+      meter,
+    );
   } finally {
     agent.destroy();
   }
 }
 
 /** `SELECT content` by primary key of the same rows, `readClients` connections (content as text, not parsed). */
-async function readStraightInSql(url: string, ids: readonly string[]) {
+async function readStraightInSql(url: string, ids: readonly string[], meter: () => () => CpuShare) {
   const asText = { getTypeParser: () => (value: string) => value };
   const pool = new pg.Pool({ connectionString: url, max: readClients, types: asText });
   try {
@@ -193,13 +219,30 @@ async function readStraightInSql(url: string, ids: readonly string[]) {
         values: keys[i % keys.length],
       });
     await closedLoop(readWarmup, readClients, async (i) => void (await select(i)));
-    return await closedLoop(readCount, readClients, async (i) => {
-      const result = await select(i);
-      if (result.rowCount !== 1) throw new Error(`No row for ${ids[i % ids.length]}`);
-    });
+    return await closedLoop(
+      readCount,
+      readClients,
+      async (i) => {
+        const result = await select(i);
+        if (result.rowCount !== 1) throw new Error(`No row for ${ids[i % ids.length]}`);
+      },
+      meter,
+    );
   } finally {
     await pool.end();
   }
+}
+
+/** CPU per unit of work, e.g. `bench 41 µs, server 120 µs, PostgreSQL 38 µs per read`. */
+function cpuLine(cpu: CpuShare, count: number, unit = 'read'): string {
+  const us = (seconds: number) => `${((seconds / count) * 1e6).toFixed(0)} µs`;
+  return [
+    `bench ${us(cpu.bench)}`,
+    cpu.server === undefined ? undefined : `server ${us(cpu.server)}`,
+    `PostgreSQL ${us(cpu.postgres)} per ${unit}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
 }
 
 async function settle(ms: number): Promise<void> {
@@ -243,16 +286,22 @@ export async function benchOverhead(root: string, databaseUrl: string, log = con
   let readsSql: OverheadResult['readsSql'];
   let readsServer: OverheadResult['readsServer'];
   try {
+    const postgresPort = Number(new URL(databaseUrl).port || 5432);
+    const sqlMeter = () => startCpuMeter({ postgresPort });
+    const serverMeter = () => startCpuMeter({ postgresPort, server: server.pid });
     // Raw SQL first, on the same database, while the server sits idle.
     const t0 = performance.now();
-    const rawCount = await importStraightInSql(databaseUrl, requests);
+    const raw = await importStraightInSql(databaseUrl, requests, sqlMeter);
+    const rawCount = raw.count;
     const rawSeconds = (performance.now() - t0) / 1000;
-    importSql = { seconds: rawSeconds, perSecond: rawCount / rawSeconds, load: load1() };
+    importSql = { seconds: rawSeconds, perSecond: rawCount / rawSeconds, load: load1(), cpu: raw.cpu };
     log(
       `  import straight in SQL: ${rawCount} in ${rawSeconds.toFixed(1)} s = ${importSql.perSecond.toFixed(0)}/s (load ${importSql.load})`,
     );
+    log(`    CPU: ${cpuLine(importSql.cpu, rawCount, 'resource')}`);
 
     const peak = sampleRss(server.pid);
+    const importCpu = serverMeter();
     const result = await runImport(requests, {
       fhirBase: `${server.baseUrl}fhir/R4/`,
       concurrency: importInFlight,
@@ -264,24 +313,28 @@ export async function benchOverhead(root: string, databaseUrl: string, log = con
       perSecond: result.imported / result.seconds,
       failed: result.failed,
       load: load1(),
+      cpu: importCpu(),
     };
     if (result.failed > 0) log(`  ${result.failed} failed, first: ${JSON.stringify(result.problems[0])}`);
     log(
       `  import through Hearth: ${result.imported} in ${result.seconds.toFixed(1)} s = ${importServer.perSecond.toFixed(0)}/s (load ${importServer.load}); RSS peak ${peakDuringImport.toFixed(0)} MB`,
     );
+    log(`    CPU: ${cpuLine(importServer.cpu, result.imported, 'resource')}`);
     await settle(1000);
     afterImport = rssMb(server.pid);
 
     const ids = await readableIds(server.baseUrl);
     for (const id of ids.slice(0, 50)) await (await benchFetch(`${server.baseUrl}fhir/R4/${id}`)).arrayBuffer();
-    readsSql = await readStraightInSql(databaseUrl, ids);
+    readsSql = await readStraightInSql(databaseUrl, ids, sqlMeter);
     log(
       `  reads straight in SQL: ${readsSql.perSecond.toFixed(0)}/s p50 ${readsSql.p50.toFixed(2)} p99 ${readsSql.p99.toFixed(2)} ms (load ${readsSql.load})`,
     );
-    readsServer = await readThroughServer(server.baseUrl, ids);
+    log(`    CPU: ${cpuLine(readsSql.cpu, readsSql.count)}`);
+    readsServer = await readThroughServer(server.baseUrl, ids, readCount, serverMeter);
     log(
       `  reads through Hearth: ${readsServer.perSecond.toFixed(0)}/s p50 ${readsServer.p50.toFixed(2)} p99 ${readsServer.p99.toFixed(2)} ms (load ${readsServer.load})`,
     );
+    log(`    CPU: ${cpuLine(readsServer.cpu, readsServer.count)}`);
   } finally {
     await server.stop({ keepDataDir: true });
   }
