@@ -48,6 +48,8 @@ export interface OverheadResult {
   importServer: Timed & { perSecond: number; failed: number; cpu: CpuShare };
   readsSql: Measured;
   readsServer: Measured;
+  /** GET /healthcheck: the HTTP hop and one `SELECT 1`, what no read through any server here can beat. */
+  httpFloor: Measured;
 }
 
 type Measured = LatencySummary & { load: number; cpu: CpuShare };
@@ -176,6 +178,21 @@ export async function readThroughServer(
   count = readCount,
   meter?: () => () => CpuShare,
 ) {
+  return getThroughServer(
+    baseUrl,
+    ids.map((id) => `/fhir/R4/${id}`),
+    count,
+    meter,
+  );
+}
+
+/** GETs of `paths` in turn, `readClients` keep-alive connections; every answer must be 200. */
+async function getThroughServer(
+  baseUrl: string,
+  paths: readonly string[],
+  count = readCount,
+  meter?: () => () => CpuShare,
+) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: readClients });
   const { hostname, port } = new URL(baseUrl);
   const get = (path: string) =>
@@ -191,13 +208,13 @@ export async function readThroughServer(
       request.on('error', reject);
     });
   try {
-    await closedLoop(readWarmup, readClients, async (i) => void (await get(`/fhir/R4/${ids[i % ids.length]}`)));
+    await closedLoop(readWarmup, readClients, async (i) => void (await get(paths[i % paths.length])));
     return await closedLoop(
       count,
       readClients,
       async (i) => {
-        const status = await get(`/fhir/R4/${ids[i % ids.length]}`);
-        if (status !== 200) throw new Error(`GET ${ids[i % ids.length]} answered ${status}`);
+        const status = await get(paths[i % paths.length]);
+        if (status !== 200) throw new Error(`GET ${paths[i % paths.length]} answered ${status}`);
       },
       meter,
     );
@@ -231,6 +248,12 @@ async function readStraightInSql(url: string, ids: readonly string[], meter: () 
   } finally {
     await pool.end();
   }
+}
+
+function cpuRow(label: string, cpu: CpuShare, count: number): string {
+  const us = (seconds: number | undefined) =>
+    seconds === undefined ? '–' : `${((seconds / count) * 1e6).toFixed(0)} µs`;
+  return `| ${label} | ${us(cpu.bench)} | ${us(cpu.server)} | ${us(cpu.postgres)} | ${us(cpu.bench + (cpu.server ?? 0) + cpu.postgres)} |`;
 }
 
 /** CPU per unit of work, e.g. `bench 41 µs, server 120 µs, PostgreSQL 38 µs per read`. */
@@ -285,6 +308,7 @@ export async function benchOverhead(root: string, databaseUrl: string, log = con
   let importServer: OverheadResult['importServer'];
   let readsSql: OverheadResult['readsSql'];
   let readsServer: OverheadResult['readsServer'];
+  let httpFloor: OverheadResult['httpFloor'];
   try {
     const postgresPort = Number(new URL(databaseUrl).port || 5432);
     const sqlMeter = () => startCpuMeter({ postgresPort });
@@ -335,6 +359,11 @@ export async function benchOverhead(root: string, databaseUrl: string, log = con
       `  reads through Hearth: ${readsServer.perSecond.toFixed(0)}/s p50 ${readsServer.p50.toFixed(2)} p99 ${readsServer.p99.toFixed(2)} ms (load ${readsServer.load})`,
     );
     log(`    CPU: ${cpuLine(readsServer.cpu, readsServer.count)}`);
+    httpFloor = await getThroughServer(server.baseUrl, ['/healthcheck'], readCount, serverMeter);
+    log(
+      `  floor: GET /healthcheck (HTTP and SELECT 1): ${httpFloor.perSecond.toFixed(0)}/s p50 ${httpFloor.p50.toFixed(2)} p99 ${httpFloor.p99.toFixed(2)} ms (load ${httpFloor.load})`,
+    );
+    log(`    CPU: ${cpuLine(httpFloor.cpu, httpFloor.count, 'request')}`);
   } finally {
     await server.stop({ keepDataDir: true });
   }
@@ -363,6 +392,7 @@ export async function benchOverhead(root: string, databaseUrl: string, log = con
     importServer,
     readsSql,
     readsServer,
+    httpFloor,
   };
 }
 
@@ -389,6 +419,18 @@ export function overheadSection(r: OverheadResult): string {
     `| import, resources/s | ${r.importServer.perSecond.toFixed(0)} (load ${r.importServer.load.toFixed(1)}, ${r.importServer.failed} failed) | ${r.importSql.perSecond.toFixed(0)} (load ${r.importSql.load.toFixed(1)}) | **${importRatio.toFixed(2)}** | ≥ 0.35 ${ok(importRatio >= 0.35)} |`,
     `| read by id, 8 clients, reads/s | ${r.readsServer.perSecond.toFixed(0)} (load ${r.readsServer.load.toFixed(1)}) | ${r.readsSql.perSecond.toFixed(0)} (load ${r.readsSql.load.toFixed(1)}) | **${readRatio.toFixed(2)}** | ≥ 0.5 ${ok(readRatio >= 0.5)} |`,
     `| read by id p50 / p99 ms | ${r.readsServer.p50.toFixed(2)} / ${r.readsServer.p99.toFixed(2)} | ${r.readsSql.p50.toFixed(2)} / ${r.readsSql.p99.toFixed(2)} | | p99 ≤ 10 ${ok(r.readsServer.p99 <= 10)} |`,
+    `| floor: \`GET /healthcheck\` (the HTTP hop and \`SELECT 1\`), requests/s | ${r.httpFloor.perSecond.toFixed(0)} (load ${r.httpFloor.load.toFixed(1)}), p50 ${r.httpFloor.p50.toFixed(2)} / p99 ${r.httpFloor.p99.toFixed(2)} ms | | read by id / floor: **${(r.readsServer.perSecond / r.httpFloor.perSecond).toFixed(2)}** | – |`,
+    '',
+    'CPU time per unit of work, from /proc (user + system) over the measured phase: the bench process (load',
+    'generator), the server, and every process of the PostgreSQL cluster.',
+    '',
+    '| work | bench | server | PostgreSQL | total |',
+    '|---|---|---|---|---|',
+    cpuRow('import through Hearth, per resource', r.importServer.cpu, r.resources),
+    cpuRow('import straight in SQL, per resource', r.importSql.cpu, r.resources),
+    cpuRow('read by id through Hearth, per read', r.readsServer.cpu, r.readsServer.count),
+    cpuRow('read straight in SQL, per read', r.readsSql.cpu, r.readsSql.count),
+    cpuRow('GET /healthcheck, per request', r.httpFloor.cpu, r.httpFloor.count),
     '',
     '| server process | value | target |',
     '|---|---|---|',
