@@ -33,7 +33,7 @@ export async function authenticate(env: AuthEnvironment, request: FastifyRequest
   const caller = env.callers
     ? await env.callers.get(
         token,
-        unverifiedLoginId(token),
+        () => unverifiedLoginId(token),
         (cached) => env.registry.forProject(cached.ctx.projectId),
         async () => {
           const resolved = await resolve();
@@ -55,9 +55,7 @@ export async function authenticateForRead(env: AuthEnvironment, request: Fastify
   if (request.caller) return;
   const token = bearerToken(request);
   if (!token) throw errors.unauthorized();
-  const pending = env.callers?.peek(token, unverifiedLoginId(token), (cached) =>
-    env.registry.forProject(cached.ctx.projectId),
-  );
+  const pending = env.callers?.peek(token, (cached) => env.registry.forProject(cached.ctx.projectId));
   if (pending) request.uncheckedCaller = pending;
   else await authenticate(env, request);
 }

@@ -120,11 +120,12 @@ export class CallerCache {
    */
   peek(
     token: string,
-    loginId: string | undefined,
     parametersOf: (caller: Caller) => SearchParameterRegistry,
   ): { caller: Caller; precondition: ReadPrecondition } | undefined {
     const entry = this.usable(token, parametersOf);
     if (!entry) return undefined;
+    // An entry is kept only when its caller's Login is the one the token names.
+    const loginId = entry.caller.login.id;
     return {
       caller: entry.caller,
       precondition: {
@@ -142,22 +143,25 @@ export class CallerCache {
 
   /**
    * The caller of `token`: the cached one while its Login and the epoch are unchanged, else the one
-   * `resolve` answers (which verifies the token: `loginId`, read from the token without checking
+   * `resolve` answers (which verifies the token: `loginIdOf`, read from the token without checking
    * its signature, only names the Login whose version is compared).
    */
   async get(
     token: string,
-    loginId: string | undefined,
+    /** The Login the token names, read without checking its signature (only needed on a miss). */
+    loginIdOf: () => string | undefined,
     parametersOf: (caller: Caller) => SearchParameterRegistry,
     resolve: () => Promise<{ caller: Caller; expires: number | undefined }>,
   ): Promise<Caller> {
     const entry = this.usable(token, parametersOf);
     if (entry) {
-      const current = await this.stamp(loginId);
+      // An entry is kept only when its caller's Login is the one the token names.
+      const current = await this.stamp(entry.caller.login.id);
       if (current.epoch === entry.epoch && current.loginVersion === entry.loginVersion) return entry.caller;
     }
     const now = Date.now();
     this.entries.delete(token);
+    const loginId = loginIdOf();
     // Stamped before resolving: whatever committed before the stamp, the resolution sees; whatever
     // commits after it changes the stamp, so the entry misses next time.
     const stamp = await this.stamp(loginId);
