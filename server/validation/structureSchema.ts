@@ -17,33 +17,29 @@ export interface StructureSchema {
   definitions: Record<string, JsonSchemaNode>;
 }
 
-let schema: StructureSchema | undefined;
-
 /**
  * The FHIR JSON schema as the structure validators use it: without `description`s (a quarter of
  * the schema's size and of the generated code, never used in validation or in errors), with a
  * ResourceList that picks the branch its `resourceType` names, and the two definitions Medplum's
- * admin types name without defining.
+ * admin types name without defining. Built on each call, not kept: a process needs it once (to
+ * compile, or to hand to the generating worker).
  */
 export function structureSchema(): StructureSchema {
-  if (!schema) {
-    const definitions = withoutDescriptions(fhirJsonSchema().definitions) as Record<string, JsonSchemaNode>;
-    const types = resourceTypeNames();
-    definitions.ResourceList = {
-      type: 'object',
-      required: ['resourceType'],
-      properties: { resourceType: { enum: types } },
-      // Validate only against the branch the resourceType names, instead of trying all ~150.
-      allOf: types.map((name) => ({
-        if: { properties: { resourceType: { const: name } } },
-        then: { $ref: `#/definitions/${name}` },
-      })),
-    };
-    definitions.Resource ??= { $ref: '#/definitions/ResourceList' };
-    definitions.integer64 ??= { type: 'string', pattern: '^-?([0]|([1-9][0-9]*))$' };
-    schema = { $id: 'fhir', definitions };
-  }
-  return schema;
+  const definitions = withoutDescriptions(fhirJsonSchema().definitions) as Record<string, JsonSchemaNode>;
+  const types = resourceTypeNames();
+  definitions.ResourceList = {
+    type: 'object',
+    required: ['resourceType'],
+    properties: { resourceType: { enum: types } },
+    // Validate only against the branch the resourceType names, instead of trying all ~150.
+    allOf: types.map((name) => ({
+      if: { properties: { resourceType: { const: name } } },
+      then: { $ref: `#/definitions/${name}` },
+    })),
+  };
+  definitions.Resource ??= { $ref: '#/definitions/ResourceList' };
+  definitions.integer64 ??= { type: 'string', pattern: '^-?([0]|([1-9][0-9]*))$' };
+  return { $id: 'fhir', definitions };
 }
 
 /** An Ajv holding the structure schema (draft-06, as the FHIR schema declares). */

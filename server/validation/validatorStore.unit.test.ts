@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../storage/database';
 import { openDatabase } from '../storage/openDatabase';
@@ -16,6 +17,9 @@ const markerCode = `exports.Patient = function marker(data) {
   return false;
 };`;
 
+const pack = (code: string) => gzipSync(code).toString('base64');
+const unpack = (gzipBase64: string) => gunzipSync(Buffer.from(gzipBase64, 'base64')).toString('utf8');
+
 describe('structure validator store', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'hearth-validator-store-'));
   let db: Database | undefined;
@@ -30,10 +34,11 @@ describe('structure validator store', () => {
 
   it('generates the code once per version and reuses it on the next start', async () => {
     expect(await loadStructureValidators(db!)).toBe('generated');
-    const stored = await readState<{ version: string; code: string }>(db!, stateKey);
+    const stored = await readState<{ version: string; gzipBase64: string }>(db!, stateKey);
     expect(stored?.version).toBe(validatorCodeVersion);
-    expect(stored?.code).toMatch(/^"use strict";/);
-    expect(stored?.code).toContain('exports.Patient = ');
+    const code = unpack(stored!.gzipBase64);
+    expect(code).toMatch(/^"use strict";/);
+    expect(code).toContain('exports.Patient = ');
     expect(await loadStructureValidators(db!)).toBe('cached');
     expect(validateStructure({ resourceType: 'Patient', gender: 'robot' } as { resourceType: string })).toEqual([
       expect.objectContaining({ code: 'value', expression: ['Patient.gender'] }),
@@ -42,8 +47,8 @@ describe('structure validator store', () => {
   }, 120_000);
 
   it('validates with the kept code, not a compile, when the version matches', async () => {
-    const stored = await readState<{ version: string; code: string }>(db!, stateKey);
-    await writeState(db!, stateKey, { version: validatorCodeVersion, code: markerCode });
+    const stored = await readState<{ version: string; gzipBase64: string }>(db!, stateKey);
+    await writeState(db!, stateKey, { version: validatorCodeVersion, gzipBase64: pack(markerCode) });
     try {
       expect(await loadStructureValidators(db!)).toBe('cached');
       expect(validateStructure({ resourceType: 'Patient' })).toEqual([
@@ -55,11 +60,14 @@ describe('structure validator store', () => {
   });
 
   it('regenerates code kept for another definitions, ajv or schema version, and never runs it', async () => {
-    await writeState(db!, stateKey, { version: 'definitions 0.0.1, ajv 8.0.0, schema r0', code: markerCode });
+    await writeState(db!, stateKey, {
+      version: 'definitions 0.0.1, ajv 8.0.0, schema r0',
+      gzipBase64: pack(markerCode),
+    });
     expect(await loadStructureValidators(db!)).toBe('generated');
-    const stored = await readState<{ version: string; code: string }>(db!, stateKey);
+    const stored = await readState<{ version: string; gzipBase64: string }>(db!, stateKey);
     expect(stored?.version).toBe(validatorCodeVersion);
-    expect(stored?.code).not.toContain('marker');
+    expect(unpack(stored!.gzipBase64)).not.toContain('marker');
     expect(validateStructure({ resourceType: 'Patient', active: true } as { resourceType: string })).toEqual([]);
   }, 120_000);
 });
