@@ -2,7 +2,6 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { ValidateFunction } from 'ajv';
 import draft6MetaSchema from 'ajv/dist/refs/json-schema-draft-06.json' with { type: 'json' };
-import { resourceTypeNames } from './fhirJsonSchema';
 import { structureAjvOptions, structureSchema, structureSchemaRef } from './structureSchema';
 import { validatorCodeWorkerSource } from './validatorCodeWorkerSource';
 
@@ -16,7 +15,9 @@ const require = createRequire(import.meta.url);
  * Generated in a worker thread (see validatorCodeWorkerSource.ts).
  */
 export function generateValidatorCode(): Promise<string> {
-  const refs = Object.fromEntries(resourceTypeNames().map((type) => [type, structureSchemaRef(type)]));
+  const schema = structureSchema();
+  const types = schema.definitions.ResourceList.properties?.resourceType.enum as string[];
+  const refs = Object.fromEntries(types.map((type) => [type, structureSchemaRef(type)]));
   const worker = new Worker(validatorCodeWorkerSource, {
     eval: true,
     workerData: {
@@ -24,7 +25,7 @@ export function generateValidatorCode(): Promise<string> {
       standalone: require.resolve('ajv/dist/standalone'),
       metaSchema: draft6MetaSchema,
       options: structureAjvOptions,
-      schema: structureSchema(),
+      schema,
       refs,
     },
   });

@@ -1,6 +1,7 @@
 import { Ajv, type Options } from 'ajv';
 import draft6MetaSchema from 'ajv/dist/refs/json-schema-draft-06.json' with { type: 'json' };
-import { fhirJsonSchema, resourceTypeNames, type JsonSchemaNode } from './fhirJsonSchema';
+import { readDefinitionFile } from '../definitions/definitionFiles';
+import { resourceTypeNamesOf, type FhirJsonSchema, type JsonSchemaNode } from './fhirJsonSchema';
 
 /**
  * Bump when `structureSchema` or `structureAjvOptions` change: validator code kept in the database
@@ -21,12 +22,14 @@ export interface StructureSchema {
  * The FHIR JSON schema as the structure validators use it: without `description`s (a quarter of
  * the schema's size and of the generated code, never used in validation or in errors), with a
  * ResourceList that picks the branch its `resourceType` names, and the two definitions Medplum's
- * admin types name without defining. Built on each call, not kept: a process needs it once (to
- * compile, or to hand to the generating worker).
+ * admin types name without defining. Read from the file and built on each call, not kept: a
+ * process needs it once (to compile, or to hand to the generating worker), and on a first start
+ * the parsed file would otherwise stay in memory (~15 MB) while nothing else has asked for it yet.
  */
 export function structureSchema(): StructureSchema {
-  const definitions = withoutDescriptions(fhirJsonSchema().definitions) as Record<string, JsonSchemaNode>;
-  const types = resourceTypeNames();
+  const source = readDefinitionFile<FhirJsonSchema>('fhir.schema.json').definitions;
+  const definitions = withoutDescriptions(source) as Record<string, JsonSchemaNode>;
+  const types = resourceTypeNamesOf(source);
   definitions.ResourceList = {
     type: 'object',
     required: ['resourceType'],
