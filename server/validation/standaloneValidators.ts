@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { gunzipSync } from 'node:zlib';
 import { Worker } from 'node:worker_threads';
 import type { ValidateFunction } from 'ajv';
 import draft6MetaSchema from 'ajv/dist/refs/json-schema-draft-06.json' with { type: 'json' };
@@ -12,9 +13,9 @@ const require = createRequire(import.meta.url);
  * are named by resource type (`exports.Patient = validate123`). One module rather than one per type:
  * through `contained` (ResourceList) every resource type's validator calls every other one, so a
  * module per type would hold all of them again; in one module each datatype function is there once.
- * Generated in a worker thread (see validatorCodeWorkerSource.ts).
+ * Generated in a worker thread (see validatorCodeWorkerSource.ts); gzip-compressed.
  */
-export function generateValidatorCode(): Promise<string> {
+export function generateCompressedValidatorCode(): Promise<Buffer> {
   const schema = structureSchema();
   const types = schema.definitions.ResourceList.properties?.resourceType.enum as string[];
   const refs = Object.fromEntries(types.map((type) => [type, structureSchemaRef(type)]));
@@ -31,10 +32,11 @@ export function generateValidatorCode(): Promise<string> {
   });
   return new Promise((resolve, reject) => {
     let settled = false;
-    worker.once('message', (message: { code?: string; error?: string }) => {
+    worker.once('message', (message: { gzip?: Uint8Array; error?: string }) => {
       settled = true;
-      if (typeof message.code === 'string') resolve(message.code);
-      else reject(new Error(`Generating the structure validators failed: ${message.error ?? 'no code'}`));
+      if (message.gzip instanceof Uint8Array) {
+        resolve(Buffer.from(message.gzip.buffer, message.gzip.byteOffset, message.gzip.byteLength));
+      } else reject(new Error(`Generating the structure validators failed: ${message.error ?? 'no code'}`));
       void worker.terminate();
     });
     worker.once('error', (error) => {
@@ -54,6 +56,11 @@ const runtimeModules = new Set([
   'ajv/dist/runtime/uri',
   'ajv/dist/runtime/validation_error',
 ]);
+
+/** The module's source (`generateCompressedValidatorCode`, uncompressed). */
+export async function generateValidatorCode(): Promise<string> {
+  return gunzipSync(await generateCompressedValidatorCode()).toString('utf8');
+}
 
 /**
  * Runs the code of `generateValidatorCode` and returns its validators by resource type. The code

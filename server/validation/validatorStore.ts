@@ -1,9 +1,9 @@
 import { createRequire } from 'node:module';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gunzipSync } from 'node:zlib';
 import { definitionsVersion } from '../definitions/definitionFiles';
 import type { SqlExecutor } from '../storage/database';
 import { readState, writeState } from '../storage/serverState';
-import { generateValidatorCode } from './standaloneValidators';
+import { generateCompressedValidatorCode } from './standaloneValidators';
 import { structureSchemaRevision } from './structureSchema';
 import { useValidatorCode } from './structureValidator';
 
@@ -41,7 +41,7 @@ export async function loadStructureValidators(db: SqlExecutor): Promise<'cached'
     useCompressed(Buffer.from(stored.gzipBase64, 'base64'));
     return 'cached';
   }
-  const compressed = gzipSync(await generateValidatorCode());
+  const compressed = await generateCompressedValidatorCode();
   await writeState(db, stateKey, {
     version: validatorCodeVersion,
     gzipBase64: compressed.toString('base64'),
