@@ -4,7 +4,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Bundle, Resource } from '@medplum/fhirtypes';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { evaluateValidatorCode, generateValidatorCode } from './standaloneValidators';
-import { compiledValidator, structureIssues } from './structureValidator';
+import { compiledValidator, structureIssues, useValidatorCode, validateStructure } from './structureValidator';
 
 const syntheaDir = join(import.meta.dirname, '..', '..', 'tests', 'fixtures', 'synthea');
 
@@ -123,6 +123,22 @@ describe('standalone structure validators', () => {
       const label = `${resource.resourceType}/${resource.id}`;
       expect(errorsOf(standalone.get(resource.resourceType)!, resource), label).toBeUndefined();
       expect(errorsOf(compiledValidator(resource.resourceType), resource), label).toBeUndefined();
+    }
+  });
+
+  it('validates by compiling when kept code does not evaluate', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.message);
+    process.on('warning', onWarning);
+    try {
+      useValidatorCode(() => 'exports.Patient = require("node:fs");');
+      expect(validateStructure(invalid[3].resource).map((i) => i.expression?.[0])).toEqual(['Patient.gender']);
+      expect(validateStructure({ resourceType: 'Patient', gender: 'female' } as { resourceType: string })).toEqual([]);
+      // process.emitWarning reports on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.join()).toMatch(/compiling instead: .*may not require "node:fs"/);
+    } finally {
+      process.off('warning', onWarning);
     }
   });
 

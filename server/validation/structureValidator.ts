@@ -35,8 +35,14 @@ export function compiledValidator(resourceType: string): ValidateFunction {
 
 function validatorFor(resourceType: string): ValidateFunction {
   if (pendingCode !== undefined) {
-    standalone = evaluateValidatorCode(pendingCode());
+    const code = pendingCode;
     pendingCode = undefined;
+    try {
+      standalone = evaluateValidatorCode(code());
+    } catch (error) {
+      // Validation must go on: compile instead (slower first writes, same checks), and say why.
+      process.emitWarning(`Structure validator code not usable, compiling instead: ${String(error)}`);
+    }
   }
   // Without standalone code (a process that did not load the store, e.g. a script) or for a type
   // it lacks, compile.
