@@ -254,10 +254,17 @@ function tokenCondition(filter: ValueFilter, value: string, params: SqlParams, c
   return `${equals(col, 'system', system, 'token', params)} AND ${equals(col, 'value', code, 'token', params)}`;
 }
 
-/** `column = value`, with the indexed prefix compared first for a table column. */
+/**
+ * `column = value`, on the indexed prefix for a table column. A value shorter than the prefix is
+ * decided by the prefix alone (`left(column, n) = value` holds exactly when `column = value`); adding
+ * the full comparison then made the planner multiply two selectivities of the same test, expect
+ * almost no rows, and sort 100,000 matching Observations instead of walking them in order
+ * (`Observation?code=…` took 0.7 s at 1M resources instead of 11 ms).
+ */
 function equals(col: Column, name: string, value: string, kind: keyof typeof indexedPrefixLength, params: SqlParams) {
-  const full = `${col(name)} = ${params.add(value)}`;
-  return col.indexed ? `${equalsPrefix(col(name), value, kind, params)} AND ${full}` : full;
+  if (!col.indexed) return `${col(name)} = ${params.add(value)}`;
+  const prefix = equalsPrefix(col(name), value, kind, params);
+  return exceeds(value, indexedPrefixLength[kind] - 1) ? `${prefix} AND ${col(name)} = ${params.add(value)}` : prefix;
 }
 
 function equalsPrefix(column: string, value: string, kind: keyof typeof indexedPrefixLength, params: SqlParams) {
