@@ -1,0 +1,455 @@
+import r4Model from 'fhirpath/fhir-context/r4';
+
+/**
+ * Plain-JavaScript walkers for the simple FHIRPath expressions that make up nearly every base
+ * search parameter (issue 20: fhirpath.js was ~17 % of the server's CPU during an import, for
+ * paths like `Observation.code`). Supported forms, alone or joined by `|`:
+ *
+ * - paths `Type.a.b.c` (and, for composite components, `a.b` from an item), arrays flattened;
+ * - choice elements by their FHIRPath name (`Observation.value` → valueQuantity, valueString, …),
+ *   resolved with fhirpath.js's own R4 model, so the variant and its type are the ones it finds;
+ * - `(path as T)`, `path as T`, `.as(T)` (with fhirpath.js's "singleton on the left" error) and
+ *   `.ofType(T)` for FHIR types;
+ * - `.where(p = 'text')` and `.where(p.startsWith('text'))` on a plain element `p` (the second is
+ *   what `expressionForType` makes of `resolve() is X`).
+ *
+ * The result must be exactly what fhirpath.js returns (the index rows depend on it; proven by
+ * compiledPath.unit.test.ts over the Synthea fixtures). Where the data leaves the common case —
+ * a primitive's `_element` (extensions, ids), a null inside an array, a contained resource, a
+ * comparison against a non-string — the walker gives up (`undefined`) and the caller evaluates
+ * that resource with fhirpath.js, so unusual data costs time, never correctness.
+ */
+export type CompiledPath = (input: unknown) => unknown[] | undefined;
+
+interface FhirModel {
+  choiceTypePaths: Record<string, string[]>;
+  pathsDefinedElsewhere: Record<string, string>;
+  type2Parent: Record<string, string>;
+  path2Type: Record<string, string>;
+  path2TypeWithoutElements: Record<string, string>;
+  availableTypes: Set<string>;
+}
+
+const model = r4Model as unknown as FhirModel;
+
+/** FHIRPath's System types: `ofType` converts FHIR primitives to these, which the walker does not model. */
+const systemTypeNames = new Set([
+  'Boolean',
+  'String',
+  'Integer',
+  'Long',
+  'Decimal',
+  'Date',
+  'DateTime',
+  'Time',
+  'Quantity',
+]);
+
+type Step =
+  | { kind: 'member'; name: string; transitions: Map<Context, Transition | null> }
+  | { kind: 'type'; name: string }
+  | { kind: 'as'; type: string }
+  | { kind: 'ofType'; type: string }
+  | {
+      kind: 'where';
+      property: string;
+      test: (value: string) => boolean;
+      transitions: Map<Context, Field | null>;
+    };
+
+/** Where a node sits in the model: the path its children are looked up under, and its data type. */
+interface Context {
+  path: string;
+  type: string | undefined;
+}
+
+interface Field {
+  name: string;
+  /** The `_name` sibling that carries a primitive's extensions and id. */
+  underscored: string;
+  next: Context;
+}
+
+/** How to read one element from an object: one field, or the first present variant of a choice. */
+type Transition = Field[];
+
+/** The walker gave up on this input: the caller evaluates it with fhirpath.js. */
+class GiveUp {}
+const giveUp = new GiveUp();
+
+const contexts = new Map<string, Context>();
+
+function contextFor(path: string, type: string | undefined): Context {
+  const key = `${path}|${type ?? ''}`;
+  let context = contexts.get(key);
+  if (!context) {
+    context = { path, type };
+    contexts.set(key, context);
+  }
+  return context;
+}
+
+/** The context of a child found under `childPath` (as fhirpath.js's makeChildResNodes names it). */
+function childContext(childPath: string): Context {
+  return contextFor(model.path2TypeWithoutElements[childPath] ?? childPath, model.path2Type[childPath]);
+}
+
+/** The fields `property` of a node in `context` may be stored in (several for a choice element). */
+function transitionFor(context: Context, property: string): Transition {
+  let childPath = `${context.path}.${property}`;
+  childPath = model.pathsDefinedElsewhere[childPath] ?? childPath;
+  const variants = model.choiceTypePaths[childPath];
+  if (variants) {
+    return variants.map((suffix) => ({
+      name: property + suffix,
+      underscored: `_${property}${suffix}`,
+      next: childContext(childPath + suffix),
+    }));
+  }
+  return [
+    {
+      name: property,
+      underscored: `_${property}`,
+      next: childContext(property === 'extension' ? 'Extension' : childPath),
+    },
+  ];
+}
+
+function isType(type: string | undefined, wanted: string): boolean {
+  if (type === undefined) throw giveUp;
+  // Elements the model gives a System type to (ids, urls of extensions) compare by that name.
+  if (type.startsWith('System.')) return type.slice('System.'.length) === wanted;
+  for (let t: string | undefined = type; t !== undefined; t = model.type2Parent[t]) if (t === wanted) return true;
+  return false;
+}
+
+/** Does a node of this context also match the name as a type (FHIRPath's root-level type test)? */
+function nameIsType(context: Context, name: string): boolean {
+  for (let t: string | undefined = context.type; t !== undefined; t = model.type2Parent[t]) if (t === name) return true;
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parsing: only the forms above; anything else is "not compiled" (undefined).
+
+class Unsupported {}
+
+class Parser {
+  private position = 0;
+  constructor(private readonly text: string) {}
+
+  parse(): Step[][] {
+    const branches = [this.branch()];
+    while (this.eat('|')) branches.push(this.branch());
+    this.skipSpace();
+    if (this.position !== this.text.length) throw new Unsupported();
+    return branches;
+  }
+
+  private branch(): Step[] {
+    let steps: Step[];
+    if (this.eat('(')) {
+      steps = this.typed();
+      if (!this.eat(')')) throw new Unsupported();
+    } else {
+      steps = this.path(true);
+      if (this.keyword('as')) steps.push({ kind: 'as', type: this.typeName() });
+      return steps;
+    }
+    while (this.eat('.')) steps.push(this.invocation());
+    return steps;
+  }
+
+  /** `path` or `path as Type`, inside parentheses. */
+  private typed(): Step[] {
+    const steps = this.path(true);
+    if (this.keyword('as')) steps.push({ kind: 'as', type: this.typeName() });
+    return steps;
+  }
+
+  private path(atRoot: boolean): Step[] {
+    const steps: Step[] = [];
+    const head = this.identifier();
+    // A capitalised first name is FHIRPath's type test on the input (`Patient.name`, `Resource.id`).
+    if (atRoot && /^[A-Z]/.test(head)) steps.push({ kind: 'type', name: head });
+    else steps.push(this.member(head));
+    while (this.peekDot()) {
+      this.eat('.');
+      steps.push(this.invocation());
+    }
+    return steps;
+  }
+
+  private invocation(): Step {
+    const name = this.identifier();
+    if (!this.eat('(')) return this.member(name);
+    let step: Step;
+    if (name === 'as') step = { kind: 'as', type: this.typeName() };
+    else if (name === 'ofType') {
+      const type = this.typeName();
+      if (systemTypeNames.has(type)) throw new Unsupported();
+      step = { kind: 'ofType', type };
+    } else if (name === 'where') step = this.where();
+    else throw new Unsupported();
+    if (!this.eat(')')) throw new Unsupported();
+    return step;
+  }
+
+  private where(): Step {
+    const property = this.identifier();
+    if (/^[A-Z]/.test(property)) throw new Unsupported();
+    let test: (value: string) => boolean;
+    if (this.eat('=')) {
+      const literal = this.string();
+      test = (value) => value === literal;
+    } else if (this.eat('.') && this.identifier() === 'startsWith' && this.eat('(')) {
+      const prefix = this.string();
+      if (!this.eat(')')) throw new Unsupported();
+      // FHIRPath: an empty prefix gives an empty result, which `where` reads as false.
+      test = prefix === '' ? () => false : (value) => value.startsWith(prefix);
+    } else throw new Unsupported();
+    return { kind: 'where', property, test, transitions: new Map() };
+  }
+
+  private member(name: string): Step {
+    // Keywords and functions FHIRPath would read differently than an element name.
+    if (/^[A-Z]/.test(name) || name === 'as' || name === 'is' || name === 'and' || name === 'or') {
+      throw new Unsupported();
+    }
+    return { kind: 'member', name, transitions: new Map() };
+  }
+
+  private typeName(): string {
+    const name = this.identifier();
+    if (this.peekDot()) throw new Unsupported(); // FHIR.Quantity, System.String: namespaces not modelled
+    // fhirpath.js refuses a name that is no type at evaluation time: leave that error to it.
+    if (!model.availableTypes.has(name)) throw new Unsupported();
+    return name;
+  }
+
+  private identifier(): string {
+    this.skipSpace();
+    const match = /^[A-Za-z][A-Za-z0-9]*/.exec(this.text.slice(this.position));
+    if (!match) throw new Unsupported();
+    this.position += match[0].length;
+    return match[0];
+  }
+
+  private string(): string {
+    this.skipSpace();
+    const match = /^'([^'\\]*)'/.exec(this.text.slice(this.position));
+    if (!match) throw new Unsupported();
+    this.position += match[0].length;
+    return match[1];
+  }
+
+  private keyword(word: string): boolean {
+    const match = new RegExp(`^\\s+${word}\\s+`).exec(this.text.slice(this.position));
+    if (!match) return false;
+    this.position += match[0].length;
+    return true;
+  }
+
+  private peekDot(): boolean {
+    return this.text[this.position] === '.';
+  }
+
+  private eat(token: string): boolean {
+    const start = this.position;
+    this.skipSpace();
+    if (this.text.startsWith(token, this.position)) {
+      this.position += token.length;
+      return true;
+    }
+    this.position = start;
+    return false;
+  }
+
+  private skipSpace(): void {
+    while (this.position < this.text.length && /\s/.test(this.text[this.position])) this.position++;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Evaluation
+
+/** Nodes between two steps: values and their contexts, side by side. */
+interface Nodes {
+  values: unknown[];
+  contexts: Context[];
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Adds one element's value (an array is flattened) to the nodes. */
+function push(out: Nodes, value: unknown, context: Context): void {
+  if (value === null || value === undefined) return;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      // fhirpath.js keeps a null item as an empty node (it counts for `as`) and a resource found
+      // inside another (contained, Bundle entries) starts a path of its own: leave both to it.
+      if (item === null || item === undefined || Array.isArray(item)) throw giveUp;
+      if (isPlainObject(item) && item.resourceType !== undefined) throw giveUp;
+      out.values.push(item);
+      out.contexts.push(context);
+    }
+    return;
+  }
+  if (isPlainObject(value) && value.resourceType !== undefined) throw giveUp;
+  out.values.push(value);
+  out.contexts.push(context);
+}
+
+function cachedTransition<T>(transitions: Map<Context, T | null>, context: Context, make: () => T | null): T | null {
+  let transition = transitions.get(context);
+  if (transition === undefined) {
+    transition = make();
+    transitions.set(context, transition);
+  }
+  return transition;
+}
+
+function filterByType(nodes: Nodes, type: string, out: Nodes): Nodes {
+  for (let i = 0; i < nodes.values.length; i++) {
+    if (isType(nodes.contexts[i].type, type)) {
+      out.values.push(nodes.values[i]);
+      out.contexts.push(nodes.contexts[i]);
+    }
+  }
+  return out;
+}
+
+function runStep(step: Step, nodes: Nodes): Nodes {
+  const out: Nodes = { values: [], contexts: [] };
+  const { values, contexts: nodeContexts } = nodes;
+  switch (step.kind) {
+    case 'member':
+      for (let i = 0; i < values.length; i++) {
+        const value = values[i];
+        const fields = cachedTransition(step.transitions, nodeContexts[i], () =>
+          transitionFor(nodeContexts[i], step.name),
+        ) as Transition;
+        if (!isPlainObject(value)) {
+          // A primitive (the walker never yields one with `_element` data) has no children, unless
+          // the name is a property of the JavaScript value (a string's length), which fhirpath.js would read.
+          const boxed = Object(value) as Record<string, unknown>;
+          if (fields.some((field) => boxed[field.name] !== undefined || boxed[field.underscored] !== undefined)) {
+            throw giveUp;
+          }
+          continue;
+        }
+        for (const field of fields) {
+          const found = value[field.name];
+          if (value[field.underscored] !== undefined) throw giveUp;
+          if (found !== undefined) {
+            push(out, found, field.next);
+            break;
+          }
+        }
+      }
+      return out;
+    case 'as':
+      if (values.length > 1) {
+        // fhirpath.js's own error; extractIndexRows then indexes nothing for the parameter.
+        throw new Error(`Expected singleton on left side of 'as', got ${values.length} items`);
+      }
+      return filterByType(nodes, step.type, out);
+    case 'ofType':
+      return filterByType(nodes, step.type, out);
+    case 'where':
+      for (let i = 0; i < values.length; i++) {
+        const value = values[i];
+        if (!isPlainObject(value)) throw giveUp;
+        const field = cachedTransition(step.transitions, nodeContexts[i], () => {
+          const transition = transitionFor(nodeContexts[i], step.property);
+          // A choice element, or a name that is also the node's type, reads differently in FHIRPath.
+          if (transition.length !== 1 || nameIsType(nodeContexts[i], step.property)) return null;
+          // Dates and times compare as FHIRPath dates, not as text.
+          if (['date', 'dateTime', 'instant', 'time'].includes(transition[0].next.type ?? '')) return null;
+          return transition[0];
+        });
+        if (!field) throw giveUp;
+        if (value[field.underscored] !== undefined) throw giveUp;
+        const found = value[field.name];
+        if (found === undefined || found === null) continue;
+        // FHIRPath compares collections and other types by its own rules: leave them to it.
+        if (typeof found !== 'string') throw giveUp;
+        if (step.test(found)) {
+          out.values.push(value);
+          out.contexts.push(nodeContexts[i]);
+        }
+      }
+      return out;
+    case 'type':
+      for (let i = 0; i < values.length; i++) {
+        const value = values[i];
+        if (isPlainObject(value) && (value.resourceType === step.name || nameIsType(nodeContexts[i], step.name))) {
+          out.values.push(value);
+          out.contexts.push(nodeContexts[i]);
+        } else if (isPlainObject(value) && value[step.name] !== undefined) {
+          throw giveUp; // an element named like a type: FHIRPath would read it as one
+        }
+      }
+      return out;
+  }
+}
+
+/** The context of the input: a resource's own type, or the base path of a composite's item. */
+type RootContext = (input: Record<string, unknown>) => Context | undefined;
+
+function rootContextFor(base: string | undefined): RootContext | undefined {
+  if (base === undefined) {
+    return (input) =>
+      typeof input.resourceType === 'string' ? contextFor(input.resourceType, input.resourceType) : undefined;
+  }
+  // As fhirpath.js's compile() reads {base, expression}.
+  let path = base.replace(/\[\d*]/g, '');
+  if (Object.keys(model.pathsDefinedElsewhere).some((prefix) => path.startsWith(prefix))) return undefined;
+  const type = model.availableTypes.has(path) ? path : model.path2Type[path];
+  path = type === 'BackboneElement' || type === 'Element' ? path : (type ?? path);
+  const baseContext = contextFor(path, type);
+  return (input) =>
+    typeof input.resourceType === 'string' ? contextFor(input.resourceType, input.resourceType) : baseContext;
+}
+
+/**
+ * Compiles `expression` (or a composite component's `{ base, expression }`) into a walker, or
+ * returns undefined when it is not one of the supported forms (the caller uses fhirpath.js).
+ * The walker returns undefined for an input it leaves to fhirpath.js.
+ */
+export function compilePath(expression: string | { base: string; expression: string }): CompiledPath | undefined {
+  const text = typeof expression === 'string' ? expression : expression.expression;
+  let branches: Step[][];
+  try {
+    branches = new Parser(text).parse();
+  } catch (error) {
+    if (error instanceof Unsupported) return undefined;
+    throw error;
+  }
+  const rootContext = rootContextFor(typeof expression === 'string' ? undefined : expression.base);
+  if (!rootContext) return undefined;
+  return (input) => {
+    if (!isPlainObject(input)) return undefined;
+    const context = rootContext(input);
+    if (!context) return undefined;
+    try {
+      let result: unknown[] | undefined;
+      for (const steps of branches) {
+        let nodes: Nodes = { values: [input], contexts: [context] };
+        for (const step of steps) {
+          nodes = runStep(step, nodes);
+          if (nodes.values.length === 0) break;
+        }
+        // `|` removes duplicates in FHIRPath; the index rows are deduplicated anyway, and
+        // dropping a repeat later in the list leaves the rows in the same order.
+        result = result === undefined ? nodes.values : result.concat(nodes.values);
+      }
+      return result ?? [];
+    } catch (error) {
+      if (error instanceof GiveUp) return undefined;
+      throw error;
+    }
+  };
+}
