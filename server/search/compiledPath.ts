@@ -46,16 +46,11 @@ const systemTypeNames = new Set([
 ]);
 
 type Step =
-  | { kind: 'member'; name: string; transitions: Map<Context, Transition | null> }
+  | { kind: 'member'; name: string }
   | { kind: 'type'; name: string }
   | { kind: 'as'; type: string }
   | { kind: 'ofType'; type: string }
-  | {
-      kind: 'where';
-      property: string;
-      test: (value: string) => boolean;
-      transitions: Map<Context, Field | null>;
-    };
+  | { kind: 'where'; property: string; test: (value: string) => boolean };
 
 /** Where a node sits in the model: the path its children are looked up under, and its data type. */
 interface Context {
@@ -208,7 +203,7 @@ class Parser {
       // FHIRPath: an empty prefix gives an empty result, which `where` reads as false.
       test = prefix === '' ? () => false : (value) => value.startsWith(prefix);
     } else throw new Unsupported();
-    return { kind: 'where', property, test, transitions: new Map() };
+    return { kind: 'where', property, test };
   }
 
   private member(name: string): Step {
@@ -216,7 +211,7 @@ class Parser {
     if (/^[A-Z]/.test(name) || name === 'as' || name === 'is' || name === 'and' || name === 'or') {
       throw new Unsupported();
     }
-    return { kind: 'member', name, transitions: new Map() };
+    return { kind: 'member', name };
   }
 
   private typeName(): string {
@@ -271,138 +266,197 @@ class Parser {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Evaluation
+// Evaluation: each branch becomes a chain of walkers, depth first (for paths, filters and type
+// tests that is the order of FHIRPath's step-by-step collections), cut at each `as`, which needs
+// the whole collection before it.
 
-/** Nodes between two steps: values and their contexts, side by side. */
+/** Values with their contexts, side by side. */
 interface Nodes {
   values: unknown[];
   contexts: Context[];
 }
 
+/** Hands one node to the rest of the chain, which adds what it yields to `out`. */
+type Walker = (value: unknown, context: Context, out: Nodes) => void;
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Adds one element's value (an array is flattened) to the nodes. */
-function push(out: Nodes, value: unknown, context: Context): void {
-  if (value === null || value === undefined) return;
-  if (Array.isArray(value)) {
-    for (const item of value) {
-      // fhirpath.js keeps a null item as an empty node (it counts for `as`) and a resource found
-      // inside another (contained, Bundle entries) starts a path of its own: leave both to it.
-      if (item === null || item === undefined || Array.isArray(item)) throw giveUp;
-      if (isPlainObject(item) && item.resourceType !== undefined) throw giveUp;
-      out.values.push(item);
-      out.contexts.push(context);
+/** Per context, what a step needs to know about it (contexts are few: usually one per step). */
+function perContext<T>(make: (context: Context) => T): (context: Context) => T {
+  const cache = new Map<Context, T>();
+  let lastContext: Context | undefined;
+  let last: T | undefined;
+  return (context) => {
+    if (context === lastContext) return last as T;
+    let found = cache.get(context);
+    if (found === undefined && !cache.has(context)) {
+      found = make(context);
+      cache.set(context, found);
     }
-    return;
-  }
-  if (isPlainObject(value) && value.resourceType !== undefined) throw giveUp;
+    lastContext = context;
+    last = found;
+    return found as T;
+  };
+}
+
+/** One item of an element: fhirpath.js treats nulls, nested arrays and resources inside resources its own way. */
+function checkItem(item: unknown): void {
+  if (item === null || typeof item !== 'object') return;
+  if (Array.isArray(item) || (item as Record<string, unknown>).resourceType !== undefined) throw giveUp;
+}
+
+function memberWalker(name: string, next: Walker): Walker {
+  const fieldsOf = perContext((context) => transitionFor(context, name));
+  return (value, context, out) => {
+    const fields = fieldsOf(context);
+    if (!isPlainObject(value)) {
+      // A primitive (the walker never yields one with `_element` data) has no children, unless
+      // the name is a property of the JavaScript value (a string's length), which fhirpath.js would read.
+      const boxed = Object(value) as Record<string, unknown>;
+      for (const field of fields) {
+        if (boxed[field.name] !== undefined || boxed[field.underscored] !== undefined) throw giveUp;
+      }
+      return;
+    }
+    for (let f = 0; f < fields.length; f++) {
+      const field = fields[f];
+      if (value[field.underscored] !== undefined) throw giveUp;
+      const found = value[field.name];
+      if (found === undefined) continue;
+      if (Array.isArray(found)) {
+        for (let i = 0; i < found.length; i++) {
+          const item: unknown = found[i];
+          // fhirpath.js keeps a null item as an empty node (it counts for `as`).
+          if (item === null || item === undefined) throw giveUp;
+          checkItem(item);
+          next(item, field.next, out);
+        }
+      } else if (found !== null) {
+        checkItem(found);
+        next(found, field.next, out);
+      }
+      // The first variant of a choice that is present is the element, even when null.
+      return;
+    }
+  };
+}
+
+function whereWalker(step: Extract<Step, { kind: 'where' }>, next: Walker): Walker {
+  const fieldOf = perContext((context): Field | null => {
+    const transition = transitionFor(context, step.property);
+    // A choice element, or a name that is also the node's type, reads differently in FHIRPath.
+    if (transition.length !== 1 || nameIsType(context, step.property)) return null;
+    // Dates and times compare as FHIRPath dates, not as text.
+    if (['date', 'dateTime', 'instant', 'time'].includes(transition[0].next.type ?? '')) return null;
+    return transition[0];
+  });
+  return (value, context, out) => {
+    if (!isPlainObject(value)) throw giveUp;
+    const field = fieldOf(context);
+    if (!field || value[field.underscored] !== undefined) throw giveUp;
+    const found = value[field.name];
+    if (found === undefined || found === null) return;
+    // FHIRPath compares collections and other types by its own rules: leave them to it.
+    if (typeof found !== 'string') throw giveUp;
+    if (step.test(found)) next(value, context, out);
+  };
+}
+
+function typeFilterWalker(type: string, next: Walker): Walker {
+  const matches = perContext((context) => isType(context.type, type));
+  return (value, context, out) => {
+    if (matches(context)) next(value, context, out);
+  };
+}
+
+function typeTestWalker(name: string, next: Walker): Walker {
+  const matches = perContext((context) => nameIsType(context, name));
+  return (value, context, out) => {
+    if (!isPlainObject(value)) return;
+    if (value.resourceType === name || matches(context)) next(value, context, out);
+    else if (value[name] !== undefined) throw giveUp; // an element named like a type: FHIRPath would read it as one
+  };
+}
+
+const collectValue: Walker = (value, _context, out) => {
+  out.values.push(value);
+};
+
+const collectNode: Walker = (value, context, out) => {
   out.values.push(value);
   out.contexts.push(context);
-}
+};
 
-function cachedTransition<T>(transitions: Map<Context, T | null>, context: Context, make: () => T | null): T | null {
-  let transition = transitions.get(context);
-  if (transition === undefined) {
-    transition = make();
-    transitions.set(context, transition);
+function chain(steps: Step[], last: Walker): Walker {
+  let next = last;
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const step = steps[i];
+    if (step.kind === 'member') next = memberWalker(step.name, next);
+    else if (step.kind === 'where') next = whereWalker(step, next);
+    else if (step.kind === 'ofType') next = typeFilterWalker(step.type, next);
+    else if (step.kind === 'type') next = typeTestWalker(step.name, next);
+    else throw new Error('as is compiled by segments');
   }
-  return transition;
+  return next;
 }
 
-function filterByType(nodes: Nodes, type: string, out: Nodes): Nodes {
-  for (let i = 0; i < nodes.values.length; i++) {
-    if (isType(nodes.contexts[i].type, type)) {
-      out.values.push(nodes.values[i]);
-      out.contexts.push(nodes.contexts[i]);
+/** A branch as its steps up to the first `as`, then one segment per `as` (its type and the steps after it). */
+type Branch = (input: unknown, context: Context, out: Nodes) => void;
+
+function compileBranch(steps: Step[]): Branch {
+  const cuts = steps.flatMap((step, index) => (step.kind === 'as' ? [index] : []));
+  if (cuts.length === 0) {
+    const walk = chain(steps, collectValue);
+    return (input, context, out) => walk(input, context, out);
+  }
+  const segments: { asType?: string; walk: Walker }[] = [];
+  let start = 0;
+  for (const [n, cut] of [...cuts, steps.length].entries()) {
+    const first = steps[start];
+    const asType = start > 0 && first.kind === 'as' ? first.type : undefined;
+    const body = steps.slice(asType === undefined ? start : start + 1, cut);
+    segments.push({ asType, walk: chain(body, n === cuts.length ? collectValue : collectNode) });
+    start = cut;
+  }
+  return (input, context, out) => {
+    let nodes: Nodes = { values: [input], contexts: [context] };
+    for (let s = 0; s < segments.length; s++) {
+      const { asType, walk } = segments[s];
+      if (asType !== undefined) {
+        if (nodes.values.length > 1) {
+          // fhirpath.js's own error; extractIndexRows then indexes nothing for the parameter.
+          throw new Error(`Expected singleton on left side of 'as', got ${nodes.values.length} items`);
+        }
+        if (nodes.values.length === 1 && !isType(nodes.contexts[0].type, asType)) return;
+      }
+      const target: Nodes = s === segments.length - 1 ? out : { values: [], contexts: [] };
+      for (let i = 0; i < nodes.values.length; i++) walk(nodes.values[i], nodes.contexts[i], target);
+      nodes = target;
     }
-  }
-  return out;
-}
-
-function runStep(step: Step, nodes: Nodes): Nodes {
-  const out: Nodes = { values: [], contexts: [] };
-  const { values, contexts: nodeContexts } = nodes;
-  switch (step.kind) {
-    case 'member':
-      for (let i = 0; i < values.length; i++) {
-        const value = values[i];
-        const fields = cachedTransition(step.transitions, nodeContexts[i], () =>
-          transitionFor(nodeContexts[i], step.name),
-        ) as Transition;
-        if (!isPlainObject(value)) {
-          // A primitive (the walker never yields one with `_element` data) has no children, unless
-          // the name is a property of the JavaScript value (a string's length), which fhirpath.js would read.
-          const boxed = Object(value) as Record<string, unknown>;
-          if (fields.some((field) => boxed[field.name] !== undefined || boxed[field.underscored] !== undefined)) {
-            throw giveUp;
-          }
-          continue;
-        }
-        for (const field of fields) {
-          const found = value[field.name];
-          if (value[field.underscored] !== undefined) throw giveUp;
-          if (found !== undefined) {
-            push(out, found, field.next);
-            break;
-          }
-        }
-      }
-      return out;
-    case 'as':
-      if (values.length > 1) {
-        // fhirpath.js's own error; extractIndexRows then indexes nothing for the parameter.
-        throw new Error(`Expected singleton on left side of 'as', got ${values.length} items`);
-      }
-      return filterByType(nodes, step.type, out);
-    case 'ofType':
-      return filterByType(nodes, step.type, out);
-    case 'where':
-      for (let i = 0; i < values.length; i++) {
-        const value = values[i];
-        if (!isPlainObject(value)) throw giveUp;
-        const field = cachedTransition(step.transitions, nodeContexts[i], () => {
-          const transition = transitionFor(nodeContexts[i], step.property);
-          // A choice element, or a name that is also the node's type, reads differently in FHIRPath.
-          if (transition.length !== 1 || nameIsType(nodeContexts[i], step.property)) return null;
-          // Dates and times compare as FHIRPath dates, not as text.
-          if (['date', 'dateTime', 'instant', 'time'].includes(transition[0].next.type ?? '')) return null;
-          return transition[0];
-        });
-        if (!field) throw giveUp;
-        if (value[field.underscored] !== undefined) throw giveUp;
-        const found = value[field.name];
-        if (found === undefined || found === null) continue;
-        // FHIRPath compares collections and other types by its own rules: leave them to it.
-        if (typeof found !== 'string') throw giveUp;
-        if (step.test(found)) {
-          out.values.push(value);
-          out.contexts.push(nodeContexts[i]);
-        }
-      }
-      return out;
-    case 'type':
-      for (let i = 0; i < values.length; i++) {
-        const value = values[i];
-        if (isPlainObject(value) && (value.resourceType === step.name || nameIsType(nodeContexts[i], step.name))) {
-          out.values.push(value);
-          out.contexts.push(nodeContexts[i]);
-        } else if (isPlainObject(value) && value[step.name] !== undefined) {
-          throw giveUp; // an element named like a type: FHIRPath would read it as one
-        }
-      }
-      return out;
-  }
+  };
 }
 
 /** The context of the input: a resource's own type, or the base path of a composite's item. */
 type RootContext = (input: Record<string, unknown>) => Context | undefined;
 
+function resourceContext(): (resourceType: string) => Context {
+  let lastType: string | undefined;
+  let last: Context | undefined;
+  return (resourceType) => {
+    if (resourceType !== lastType) {
+      last = contextFor(resourceType, resourceType);
+      lastType = resourceType;
+    }
+    return last as Context;
+  };
+}
+
 function rootContextFor(base: string | undefined): RootContext | undefined {
+  const ofResource = resourceContext();
   if (base === undefined) {
-    return (input) =>
-      typeof input.resourceType === 'string' ? contextFor(input.resourceType, input.resourceType) : undefined;
+    return (input) => (typeof input.resourceType === 'string' ? ofResource(input.resourceType) : undefined);
   }
   // As fhirpath.js's compile() reads {base, expression}.
   let path = base.replace(/\[\d*]/g, '');
@@ -410,8 +464,7 @@ function rootContextFor(base: string | undefined): RootContext | undefined {
   const type = model.availableTypes.has(path) ? path : model.path2Type[path];
   path = type === 'BackboneElement' || type === 'Element' ? path : (type ?? path);
   const baseContext = contextFor(path, type);
-  return (input) =>
-    typeof input.resourceType === 'string' ? contextFor(input.resourceType, input.resourceType) : baseContext;
+  return (input) => (typeof input.resourceType === 'string' ? ofResource(input.resourceType) : baseContext);
 }
 
 /**
@@ -421,9 +474,9 @@ function rootContextFor(base: string | undefined): RootContext | undefined {
  */
 export function compilePath(expression: string | { base: string; expression: string }): CompiledPath | undefined {
   const text = typeof expression === 'string' ? expression : expression.expression;
-  let branches: Step[][];
+  let branches: Branch[];
   try {
-    branches = new Parser(text).parse();
+    branches = new Parser(text).parse().map(compileBranch);
   } catch (error) {
     if (error instanceof Unsupported) return undefined;
     throw error;
@@ -434,22 +487,15 @@ export function compilePath(expression: string | { base: string; expression: str
     if (!isPlainObject(input)) return undefined;
     const context = rootContext(input);
     if (!context) return undefined;
+    // `|` removes repeats in FHIRPath; these results keep them: the index rows are deduplicated
+    // anyway, and dropping a repeat later in the list leaves the rows in the same order.
+    const out: Nodes = { values: [], contexts: [] };
     try {
-      let result: unknown[] | undefined;
-      for (const steps of branches) {
-        let nodes: Nodes = { values: [input], contexts: [context] };
-        for (const step of steps) {
-          nodes = runStep(step, nodes);
-          if (nodes.values.length === 0) break;
-        }
-        // `|` removes duplicates in FHIRPath; the index rows are deduplicated anyway, and
-        // dropping a repeat later in the list leaves the rows in the same order.
-        result = result === undefined ? nodes.values : result.concat(nodes.values);
-      }
-      return result ?? [];
+      for (let b = 0; b < branches.length; b++) branches[b](input, context, out);
     } catch (error) {
       if (error instanceof GiveUp) return undefined;
       throw error;
     }
+    return out.values;
   };
 }

@@ -193,7 +193,7 @@ describe('compilePath forms', () => {
   });
 
   it("raises fhirpath.js's singleton error for as on several items, not for ofType", () => {
-    const pressure: Json = {
+    const pressure = {
       resourceType: 'Observation',
       component: [{ valueQuantity: { value: 120 } }, { valueQuantity: { value: 80 } }],
     };
