@@ -218,7 +218,9 @@ class Parser {
     const name = this.identifier();
     if (this.peekDot()) throw new Unsupported(); // FHIR.Quantity, System.String: namespaces not modelled
     // fhirpath.js refuses a name that is no type at evaluation time: leave that error to it.
-    if (!model.availableTypes.has(name)) throw new Unsupported();
+    // (A System name such as DateTime is valid; `as` compares it with the FHIR type's name, so
+    // `value.as(DateTime)` takes no FHIR dateTime, exactly as in fhirpath.js.)
+    if (!model.availableTypes.has(name) && !systemTypeNames.has(name)) throw new Unsupported();
     return name;
   }
 
