@@ -382,6 +382,9 @@ function typeTestWalker(name: string, next: Walker): Walker {
   };
 }
 
+// Frozen: a push into it (a bug) throws instead of leaking contexts between evaluations.
+const noContexts = Object.freeze([]) as unknown as Context[];
+
 const collectValue: Walker = (value, _context, out) => {
   out.values.push(value);
 };
@@ -491,7 +494,8 @@ export function compilePath(expression: string | { base: string; expression: str
     if (!context) return undefined;
     // `|` removes repeats in FHIRPath; these results keep them: the index rows are deduplicated
     // anyway, and dropping a repeat later in the list leaves the rows in the same order.
-    const out: Nodes = { values: [], contexts: [] };
+    // The last walker of every branch collects values only: no contexts array to allocate.
+    const out: Nodes = { values: [], contexts: noContexts };
     try {
       for (let b = 0; b < branches.length; b++) branches[b](input, context, out);
     } catch (error) {
