@@ -46,7 +46,7 @@ const systemTypeNames = new Set([
 ]);
 
 type Step =
-  | { kind: 'member'; name: string }
+  | { kind: 'member'; name: string; atRoot?: boolean }
   | { kind: 'type'; name: string }
   | { kind: 'as'; type: string }
   | { kind: 'ofType'; type: string }
@@ -167,7 +167,7 @@ class Parser {
     const head = this.identifier();
     // A capitalised first name is FHIRPath's type test on the input (`Patient.name`, `Resource.id`).
     if (atRoot && /^[A-Z]/.test(head)) steps.push({ kind: 'type', name: head });
-    else steps.push(this.member(head));
+    else steps.push({ ...this.member(head), atRoot } as Step);
     while (this.peekDot()) {
       this.eat('.');
       steps.push(this.invocation());
@@ -192,7 +192,7 @@ class Parser {
 
   private where(): Step {
     const property = this.identifier();
-    if (/^[A-Z]/.test(property)) throw new Unsupported();
+    if (/^[A-Z]/.test(property) || property in Object.prototype) throw new Unsupported();
     let test: (value: string) => boolean;
     if (this.eat('=')) {
       const literal = this.string();
@@ -207,8 +207,9 @@ class Parser {
   }
 
   private member(name: string): Step {
-    // Keywords and functions FHIRPath would read differently than an element name.
-    if (/^[A-Z]/.test(name) || name === 'as' || name === 'is' || name === 'and' || name === 'or') {
+    // Keywords FHIRPath would read differently than an element name, and names every JavaScript
+    // object has (an element named `constructor` would be found on any object).
+    if (/^[A-Z]/.test(name) || ['as', 'is', 'and', 'or'].includes(name) || name in Object.prototype) {
       throw new Unsupported();
     }
     return { kind: 'member', name };
@@ -309,10 +310,14 @@ function checkItem(item: unknown): void {
   if (Array.isArray(item) || (item as Record<string, unknown>).resourceType !== undefined) throw giveUp;
 }
 
-function memberWalker(name: string, next: Walker): Walker {
-  const fieldsOf = perContext((context) => transitionFor(context, name));
+function memberWalker(name: string, atRoot: boolean, next: Walker): Walker {
+  const fieldsOf = perContext((context): Transition | null =>
+    // At the root, FHIRPath first tests the name as the input's type (`code` from an item of type code).
+    atRoot && nameIsType(context, name) ? null : transitionFor(context, name),
+  );
   return (value, context, out) => {
     const fields = fieldsOf(context);
+    if (!fields) throw giveUp;
     if (!isPlainObject(value)) {
       // A primitive (the walker never yields one with `_element` data) has no children, unless
       // the name is a property of the JavaScript value (a string's length), which fhirpath.js would read.
@@ -398,7 +403,7 @@ function chain(steps: Step[], last: Walker): Walker {
   let next = last;
   for (let i = steps.length - 1; i >= 0; i--) {
     const step = steps[i];
-    if (step.kind === 'member') next = memberWalker(step.name, next);
+    if (step.kind === 'member') next = memberWalker(step.name, step.atRoot === true, next);
     else if (step.kind === 'where') next = whereWalker(step, next);
     else if (step.kind === 'ofType') next = typeFilterWalker(step.type, next);
     else if (step.kind === 'type') next = typeTestWalker(step.name, next);

@@ -316,6 +316,8 @@ describe('compilePath fallbacks', () => {
       "Patient.extension('http://example.org').value",
       '%resource.id',
       'Patient.name.first()',
+      'Patient.constructor',
+      "Patient.telecom.where(toString = 'x')",
     ]) {
       expect(compilePath(expression), expression).toBeUndefined();
       expect(outcome(compileExpression(expression), patient)).toEqual(outcome(slow(expression), patient));
