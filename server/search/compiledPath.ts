@@ -45,6 +45,22 @@ const systemTypeNames = new Set([
   'Quantity',
 ]);
 
+/** FHIRPath's keywords and word operators: as element names they parse differently, if at all. */
+const operatorNames = new Set([
+  'as',
+  'is',
+  'and',
+  'or',
+  'xor',
+  'implies',
+  'div',
+  'mod',
+  'in',
+  'contains',
+  'true',
+  'false',
+]);
+
 type Step =
   | { kind: 'member'; name: string; atRoot?: boolean }
   | { kind: 'type'; name: string }
@@ -209,7 +225,7 @@ class Parser {
   private member(name: string): Step {
     // Keywords FHIRPath would read differently than an element name, and names every JavaScript
     // object has (an element named `constructor` would be found on any object).
-    if (/^[A-Z]/.test(name) || ['as', 'is', 'and', 'or'].includes(name) || name in Object.prototype) {
+    if (/^[A-Z]/.test(name) || operatorNames.has(name) || name in Object.prototype) {
       throw new Unsupported();
     }
     return { kind: 'member', name };

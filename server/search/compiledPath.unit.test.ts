@@ -317,6 +317,7 @@ describe('compilePath fallbacks', () => {
       '%resource.id',
       'Patient.name.first()',
       'Patient.constructor',
+      'Patient.text.div',
       "Patient.telecom.where(toString = 'x')",
     ]) {
       expect(compilePath(expression), expression).toBeUndefined();
