@@ -45,21 +45,12 @@ const systemTypeNames = new Set([
   'Quantity',
 ]);
 
-/** FHIRPath's keywords and word operators: as element names they parse differently, if at all. */
-const operatorNames = new Set([
-  'as',
-  'is',
-  'and',
-  'or',
-  'xor',
-  'implies',
-  'div',
-  'mod',
-  'in',
-  'contains',
-  'true',
-  'false',
-]);
+/**
+ * FHIRPath's keywords and word operators: as element names they parse differently, if at all.
+ * (`contains` is not one of them: the grammar reads it as a name after a dot, and
+ * ValueSet.expansion.contains is one.)
+ */
+const operatorNames = new Set(['as', 'is', 'and', 'or', 'xor', 'implies', 'div', 'mod', 'in', 'true', 'false']);
 
 type Step =
   | { kind: 'member'; name: string; atRoot?: boolean }

@@ -159,6 +159,19 @@ describe('compilePath forms', () => {
     expect(expectSame('Patient.gender', { ...patient, gender: null })).toEqual([]);
   });
 
+  it('reads an element named like a FHIRPath operator where the grammar allows it (contains)', () => {
+    const valueSet = {
+      resourceType: 'ValueSet',
+      expansion: { contains: [{ code: 'a', contains: [{ code: 'b' }] }, { code: 'c' }] },
+      compose: { include: [{ concept: [{ code: 'd' }] }] },
+    };
+    expect(expectSame('ValueSet.expansion.contains.code | ValueSet.compose.include.concept.code', valueSet)).toEqual([
+      'a',
+      'c',
+      'd',
+    ]);
+  });
+
   it('tests the type at the root: the resource type, Resource and DomainResource', () => {
     expect(expectSame('Patient.id', patient)).toEqual(['p1']);
     expect(expectSame('Resource.id', patient)).toEqual(['p1']);
