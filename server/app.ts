@@ -14,7 +14,7 @@ import { terminologyRoutes } from './terminology/terminologyRoutes';
 import { graphqlRoutes } from './graphql/graphqlRoutes';
 import type { RequestContext } from './fhir/repository';
 import type { AuthEnvironment } from './auth/authEnvironment';
-import { authenticate, callerOf } from './auth/authenticate';
+import { authenticate, authenticateForRead, callerOf, withCheckedCaller } from './auth/authenticate';
 import { authRoutes } from './auth/authRoutes';
 import { mfaRoutes } from './auth/mfaRoutes';
 import { externalAuthRoutes } from './auth/externalAuthRoutes';
@@ -173,7 +173,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const path = request.url.split('?')[0];
     const isPublic = path === '/fhir/R4/metadata' || path.startsWith('/fhir/R4/.well-known/');
     if ((path === '/fhir/R4' || path.startsWith('/fhir/')) && !isPublic && request.method !== 'OPTIONS') {
-      await authenticate(options.auth, request);
+      if (request.method === 'GET' && request.routeOptions.config.callerCheckedByRead) {
+        await authenticateForRead(options.auth, request);
+      } else {
+        await authenticate(options.auth, request);
+      }
     } else if (path === '/fhir/R4/metadata' && request.headers.authorization) {
       // Public either way; with a valid token it also lists the caller's project's search parameters.
       await authenticate(options.auth, request).catch(() => undefined);
@@ -203,6 +207,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     baseUrl: options.baseUrl,
     version: options.version,
     contextOf,
+    readAs: (request, read) =>
+      withCheckedCaller(options.auth, request, (caller, precondition) => read(caller.ctx, precondition)),
   });
 
   await app.register(conditionalAndScopedRoutes, {

@@ -6,6 +6,7 @@ import type { ServerConfig } from '../config/serverConfig';
 import { buildApp } from './app';
 import { loadDefinitions } from './definitions/loadDefinitions';
 import { loadDefinitionIndex } from './definitions/definitionIndex';
+import { loadStructureValidators } from './validation/validatorStore';
 import type { AuthEnvironment } from './auth/authEnvironment';
 import { SigningKeys } from './auth/signingKeys';
 import { CallerCache } from './auth/callerCache';
@@ -71,9 +72,15 @@ export async function createServerRuntime(config: ServerConfig, options: Runtime
     const registry = definitionSearchParameters();
     const repository = new Repository(db, registry);
     step('search parameters');
+    // On the first start of a definitions version the validators are generated in a worker thread
+    // (seconds of CPU): it runs while the definitions load. Awaited below; the catch only keeps a
+    // failure of an earlier step from also reporting this promise as unhandled.
+    const structureValidators = loadStructureValidators(db);
+    structureValidators.catch(() => undefined);
     const system = await loadDefinitions(repository, log);
     step('definitions');
     step(`definition index (${await loadDefinitionIndex(db)})`);
+    step(`structure validators (${await structureValidators})`);
     // The free-text value indexes are on left(…) expressions, which have no statistics until
     // ANALYZE: without them the planner scans search_token for every candidate row (seconds per
     // search on a fresh database). ANALYZE samples, so this stays cheap on a large one.

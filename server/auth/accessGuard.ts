@@ -54,6 +54,8 @@ export interface AccessGuardOptions {
 export class AccessGuard {
   readonly scope: SearchScope;
   readonly policy?: AccessPolicy;
+  /** seesWhole's answers by type (they depend on the policy and scopes only, fixed for a guard). */
+  private readonly wholeTypes = new Map<string, boolean>();
 
   constructor(
     readonly options: AccessGuardOptions,
@@ -170,18 +172,8 @@ export class AccessGuard {
   async allows(tx: SqlExecutor, resource: Resource, interaction: AccessInteraction): Promise<boolean> {
     const read = isReadInteraction(interaction);
     if (read && this.isShared(resource.meta?.project)) return true;
-    // Each of the policy and the scopes must allow the resource: their clauses are AND-ed.
-    const checks: AccessPolicyResource[][] = [];
-    if (!this.superAdmin && this.policy) {
-      checks.push(
-        read
-          ? policyEntriesFor(this.policy, resource.resourceType)
-          : writableEntriesFor(this.policy, resource.resourceType),
-      );
-    }
-    if (this.scoped) checks.push(this.scopeEntries(resource.resourceType, interaction));
-    if (checks.some((entries) => entries.length === 0)) return false;
-    const constrained = checks.filter((entries) => entries.some((entry) => entry.compartment || entry.criteria));
+    const constrained = this.rowChecks(resource.resourceType, interaction);
+    if (constrained === 'denied') return false;
     if (constrained.length === 0) return true;
     const params = new SqlParams();
     // For writes, a patient compartment holds that patient's resources alone.
@@ -193,6 +185,42 @@ export class AccessGuard {
       params.values,
     );
     return rows.length > 0;
+  }
+
+  /**
+   * What must be checked on a row before `interaction`: 'denied' when the policy or the scopes grant
+   * it on no row of the type, else the entry lists with a compartment or criteria (each of the
+   * policy and the scopes must allow the row: their clauses are AND-ed); none, every row is allowed.
+   */
+  private rowChecks(resourceType: string, interaction: AccessInteraction): AccessPolicyResource[][] | 'denied' {
+    const read = isReadInteraction(interaction);
+    const checks: AccessPolicyResource[][] = [];
+    if (!this.superAdmin && this.policy) {
+      checks.push(read ? policyEntriesFor(this.policy, resourceType) : writableEntriesFor(this.policy, resourceType));
+    }
+    if (this.scoped) checks.push(this.scopeEntries(resourceType, interaction));
+    if (checks.some((entries) => entries.length === 0)) return 'denied';
+    return checks.filter((entries) => entries.some((entry) => entry.compartment || entry.criteria));
+  }
+
+  /**
+   * Does the caller read every row of this type that it may see at all, and whole: no compartment or
+   * criteria to check on the row, no field the policy hides or only admins may read? Then a read
+   * can hand over the stored JSON as it is (RepositorySession.readForAnswer); the server's own
+   * secrets are still looked for in it there.
+   */
+  seesWhole(resourceType: string): boolean {
+    let whole = this.wholeTypes.get(resourceType);
+    if (whole === undefined) {
+      const checks = this.rowChecks(resourceType, 'read');
+      whole =
+        checks !== 'denied' &&
+        checks.length === 0 &&
+        (!this.policy || hiddenFieldsFor(this.policy, resourceType).length === 0) &&
+        (this.superAdmin || this.options.projectAdmin || adminOnlyFieldsFor(resourceType).length === 0);
+      this.wholeTypes.set(resourceType, whole);
+    }
+    return whole;
   }
 
   /**

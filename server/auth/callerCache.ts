@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CommittedWrite, Repository } from '../fhir/repository';
+import type { ReadPrecondition } from '../fhir/readPrecondition';
 import type { SqlExecutor } from '../storage/database';
 import type { SearchParameterRegistry } from '../search/searchParameterRegistry';
 import type { Caller } from './callerResolver';
@@ -36,6 +37,12 @@ interface Entry extends Stamp {
   /** The search parameters the caller's access criteria were compiled with. */
   parameters: SearchParameterRegistry;
   parametersVersion: number;
+}
+
+/** The callers epoch and a Login's version, as select-list items with placeholders from `$first`. */
+function stampColumns(first: number): string {
+  return `(SELECT value #>> '{}' FROM server_state WHERE key = $${first}) AS epoch,
+          (SELECT version_id FROM resources WHERE resource_type = 'Login' AND id = $${first + 1}) AS "loginVersion"`;
 }
 
 function changesCallers(writes: readonly CommittedWrite[]): boolean {
@@ -84,39 +91,77 @@ export class CallerCache {
 
   /** The Login's version and the epoch as committed now: one round trip. */
   private async stamp(loginId: string | undefined): Promise<Stamp> {
-    const rows = await this.db.query<Stamp>(
-      `SELECT (SELECT value #>> '{}' FROM server_state WHERE key = $1) AS epoch,
-              (SELECT version_id FROM resources WHERE resource_type = 'Login' AND id = $2) AS "loginVersion"`,
-      [epochKey, loginId ?? ''],
-    );
+    const rows = await this.db.query<Stamp>(`SELECT ${stampColumns(1)}`, [epochKey, loginId ?? ''], {
+      prepareAs: 'caller_stamp',
+    });
     return { epoch: rows[0]?.epoch ?? null, loginVersion: rows[0]?.loginVersion ?? null };
+  }
+
+  /** The entry of `token` if it may be used once its stamp is checked (age, token expiry, search parameters). */
+  private usable(token: string, parametersOf: (caller: Caller) => SearchParameterRegistry): Entry | undefined {
+    const entry = this.entries.get(token);
+    const now = Date.now();
+    if (
+      !entry ||
+      now - entry.at >= this.maxAgeMs ||
+      (entry.expires !== undefined && entry.expires <= Math.floor(now / 1000))
+    ) {
+      return undefined;
+    }
+    const parameters = parametersOf(entry.caller);
+    return parameters === entry.parameters && parameters.version === entry.parametersVersion ? entry : undefined;
+  }
+
+  /**
+   * For a read by id: the cached caller of `token`, not yet checked, and the check as a precondition
+   * of the read's own statement (fhir/readPrecondition.ts), which spares the stamp its round trip.
+   * The read's answer is used only if the stamp held; if it did not, the entry is dropped and the
+   * caller must be resolved again (`get`). Undefined when there is no usable entry.
+   */
+  peek(
+    token: string,
+    parametersOf: (caller: Caller) => SearchParameterRegistry,
+  ): { caller: Caller; precondition: ReadPrecondition } | undefined {
+    const entry = this.usable(token, parametersOf);
+    if (!entry) return undefined;
+    // An entry is kept only when its caller's Login is the one the token names.
+    const loginId = entry.caller.login.id;
+    return {
+      caller: entry.caller,
+      precondition: {
+        name: 'caller_stamp',
+        columns: (first) => stampColumns(first),
+        params: [epochKey, loginId ?? ''],
+        holds: (row) => {
+          const held = row.epoch === entry.epoch && row.loginVersion === entry.loginVersion;
+          if (!held && this.entries.get(token) === entry) this.entries.delete(token);
+          return held;
+        },
+      },
+    };
   }
 
   /**
    * The caller of `token`: the cached one while its Login and the epoch are unchanged, else the one
-   * `resolve` answers (which verifies the token: `loginId`, read from the token without checking
+   * `resolve` answers (which verifies the token: `loginIdOf`, read from the token without checking
    * its signature, only names the Login whose version is compared).
    */
   async get(
     token: string,
-    loginId: string | undefined,
+    /** The Login the token names, read without checking its signature (only needed on a miss). */
+    loginIdOf: () => string | undefined,
     parametersOf: (caller: Caller) => SearchParameterRegistry,
     resolve: () => Promise<{ caller: Caller; expires: number | undefined }>,
   ): Promise<Caller> {
-    const entry = this.entries.get(token);
-    const now = Date.now();
-    if (
-      entry &&
-      now - entry.at < this.maxAgeMs &&
-      (entry.expires === undefined || entry.expires > Math.floor(now / 1000))
-    ) {
-      const parameters = parametersOf(entry.caller);
-      if (parameters === entry.parameters && parameters.version === entry.parametersVersion) {
-        const current = await this.stamp(loginId);
-        if (current.epoch === entry.epoch && current.loginVersion === entry.loginVersion) return entry.caller;
-      }
+    const entry = this.usable(token, parametersOf);
+    if (entry) {
+      // An entry is kept only when its caller's Login is the one the token names.
+      const current = await this.stamp(entry.caller.login.id);
+      if (current.epoch === entry.epoch && current.loginVersion === entry.loginVersion) return entry.caller;
     }
+    const now = Date.now();
     this.entries.delete(token);
+    const loginId = loginIdOf();
     // Stamped before resolving: whatever committed before the stamp, the resolution sees; whatever
     // commits after it changes the stamp, so the entry misses next time.
     const stamp = await this.stamp(loginId);

@@ -121,8 +121,19 @@ describe('password sign-in with PKCE', () => {
 
     const other = await signIn(baseUrl(), owner.email, owner.password);
     expect((await http('GET', 'fhir/R4/Patient?_count=1', { token: other.access_token })).status).toBe(200);
+    const patient = await http<any>('POST', 'fhir/R4/Patient', {
+      token: other.access_token,
+      body: { resourceType: 'Patient', name: [{ family: 'Logout' }] },
+    });
+    expect(patient.status).toBe(201);
+    // Read by id with the caller cached: its check rides on the read's statement (authenticate.ts).
+    expect((await http('GET', `fhir/R4/Patient/${patient.body.id}`, { token: other.access_token })).status).toBe(200);
     const logout = await postJson('oauth2/logout', {}, other.access_token);
     expect(logout.status).toBe(200);
+    // The first request after the logout is a read by id, while the caller is still cached.
+    const deniedRead = await http('GET', `fhir/R4/Patient/${patient.body.id}`, { token: other.access_token });
+    expect(deniedRead.status).toBe(401);
+    expect(issueText(deniedRead.body)).toBe('Unauthorized');
     const denied = await http('GET', 'fhir/R4/Patient?_count=1', { token: other.access_token });
     expect(denied.status).toBe(401);
     expect(issueText(denied.body)).toBe('Unauthorized');

@@ -10,6 +10,14 @@ export function binaryIdOfAttachmentUrl(url: string, fhirBase: string): string |
 }
 
 /**
+ * Whether stored JSON text may need the answer hooks' Binary URL signing (an Attachment naming
+ * `Binary/{id}`, or a Binary resource). False means presentBinaryUrls would change nothing.
+ */
+export function mayNameBinary(json: string): boolean {
+  return json.includes('Binary');
+}
+
+/**
  * Only JSON-like data is walked (plain objects, and the null-prototype objects GraphQL answers are
  * made of): streams, Buffers and other class instances are left alone.
  */

@@ -6,12 +6,14 @@ import { historyBundle, searchBundle } from './bundleBuilders';
 import { errors } from './fhirError';
 import { checkResourceId } from './resourceId';
 import { applyPatch, parsePatch } from './jsonPatch';
-import type { RepositorySession, RequestContext } from './repository';
+import type { RepositorySession, RequestContext, StoredJson } from './repository';
 
 /** What one FHIR interaction answers, before it becomes an HTTP response or a Bundle entry. */
 export interface OperationResult {
   status: number;
   resource?: Resource;
+  /** The answer as stored JSON text, sent unchanged (readAnswerOperation). */
+  stored?: StoredJson;
   outcome?: OperationOutcome;
   /** `Type/id/_history/vid` relative to the FHIR base, for Location. */
   location?: string;
@@ -107,6 +109,21 @@ export async function readOperation(
   checkResourceType(resourceType);
   checkId(id, resourceType);
   return { status: 200, resource: await env.session.read(resourceType, id) };
+}
+
+/**
+ * A read by id for the REST route, whose answer may be the stored JSON text as it is
+ * (RepositorySession.readForAnswer): what the client receives is the same as from readOperation.
+ */
+export async function readAnswerOperation(
+  env: OperationEnvironment,
+  resourceType: string,
+  id: string,
+): Promise<OperationResult> {
+  checkResourceType(resourceType);
+  checkId(id, resourceType);
+  const answer = await env.session.readForAnswer(resourceType, id);
+  return 'resourceType' in answer ? { status: 200, resource: answer } : { status: 200, stored: answer };
 }
 
 export async function vreadOperation(

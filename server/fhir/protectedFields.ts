@@ -9,6 +9,18 @@ const protectedFields: Record<string, readonly string[]> = {
   PasswordChangeRequest: ['secret'],
 };
 
+// Fields are protected on objects of these resourceTypes only, so such an object's JSON holds its
+// type as a string ("Login"); stored text is jsonb's output, which never escapes letters.
+const protectedTypeStrings = Object.keys(protectedFields).map((type) => `"${type}"`);
+
+/**
+ * Whether stored JSON text may hold a protected field at any depth: it names a type that has
+ * some. False means `withoutProtectedFields` would change nothing.
+ */
+export function mayHoldProtectedFields(json: string): boolean {
+  return protectedTypeStrings.some((type) => json.includes(type));
+}
+
 /**
  * A copy of `value` without protected fields at any depth: a resource, a Bundle whose entries hold
  * Bundles (batch answers to searches), `contained`, Parameters, GraphQL data. Unchanged parts are

@@ -17,11 +17,13 @@ import { validateResource } from '../validation/resourceValidator';
 import { errors } from './fhirError';
 import { checkResourceId } from './resourceId';
 import { patientCompartments } from './patientCompartment';
-import { keepProtectedFields } from './protectedFields';
+import { keepProtectedFields, mayHoldProtectedFields } from './protectedFields';
+import { mayNameBinary } from '../binary/attachmentUrls';
 import { checkKeepsAnAdmin } from './lastAdminGuard';
 import { literalReferences, type LiteralReference } from './literalReferences';
 import { StatisticsMaintenance } from '../storage/statisticsMaintenance';
 import { flushWrites, type PendingWrite } from './writeFlush';
+import { PreconditionGate, type ReadPrecondition } from './readPrecondition';
 import { executeSearch, type SearchResult } from '../search/searchExecutor';
 import type { SearchRequest } from '../search/searchRequest';
 import { SqlParams } from '../search/searchSql';
@@ -78,6 +80,28 @@ interface CurrentRow {
   version_id: string;
   project_id: string | null;
 }
+
+/** A current row with its content as the stored JSON text. */
+interface StoredRow {
+  content: string;
+  deleted: boolean;
+  version_id: string;
+  project_id: string | null;
+  last_updated: string;
+}
+
+/** A resource as its stored JSON text, handed to the client unchanged (RepositorySession.readForAnswer). */
+export interface StoredJson {
+  json: string;
+  versionId: string;
+  /** meta.lastUpdated. */
+  lastUpdated: string;
+}
+
+/** The select lists of CurrentRow and StoredRow, for the table alias given (`r.` or none). */
+const currentRowColumns = (t: string) => `${t}content, ${t}deleted, ${t}version_id, ${t}project_id`;
+const storedRowColumns = (t: string) =>
+  `${t}content::text AS content, ${t}deleted, ${t}version_id, ${t}project_id, ${t}content #>> '{meta,lastUpdated}' AS last_updated`;
 
 /**
  * The project a version belongs to: the writer's, except that a membership lives in the project it
@@ -159,8 +183,14 @@ export class Repository {
    * round trip instead of three (BEGIN, SELECT, COMMIT). Every access check applies as in
    * `transaction`; a write attempted here is refused before it reaches the database.
    */
-  async readOnly<T>(work: (session: RepositorySession) => Promise<T>, access?: AccessGuard): Promise<T> {
-    const session = new RepositorySession(this.db, this.registry.forProject(access?.options.projectId), access, true);
+  async readOnly<T>(
+    work: (session: RepositorySession) => Promise<T>,
+    access?: AccessGuard,
+    /** Checked by the session's first row read, in the same statement (readPrecondition.ts). */
+    precondition?: ReadPrecondition,
+  ): Promise<T> {
+    const db = precondition ? new PreconditionGate(this.db, precondition) : this.db;
+    const session = new RepositorySession(db, this.registry.forProject(access?.options.projectId), access, true);
     return work(session);
   }
 
@@ -325,6 +355,25 @@ export class RepositorySession {
     if (!row) throw errors.notFound();
     if (row.deleted) throw errors.gone();
     return this.visible(row.content);
+  }
+
+  /**
+   * A read by id for an answer: the stored JSON text as it is, when the caller sees rows of this
+   * type whole (AccessGuard.seesWhole) and nothing in the text needs changing (no protected field,
+   * no Binary whose URL gets signed) — which spares parsing the row and serialising it again;
+   * otherwise the resource exactly as `read` answers it.
+   */
+  async readForAnswer(resourceType: string, id: string): Promise<Resource | StoredJson> {
+    if (this.access && !this.access.seesWhole(resourceType)) return this.read(resourceType, id);
+    this.access?.checkInteraction(resourceType, 'read');
+    checkResourceId(id, `${resourceType}.id`);
+    const row = await this.current<StoredRow>(resourceType, id, false, true);
+    if (!row || (this.access && !this.access.seesProject(row.project_id, resourceType))) throw errors.notFound();
+    if (row.deleted) throw errors.gone();
+    if (mayHoldProtectedFields(row.content) || mayNameBinary(row.content)) {
+      return this.visible(JSON.parse(row.content) as Resource);
+    }
+    return { json: row.content, versionId: row.version_id, lastUpdated: row.last_updated };
   }
 
   /** Reads the current row, or undefined when the resource never existed. */
@@ -575,11 +624,22 @@ export class RepositorySession {
     }
   }
 
-  private async current(resourceType: string, id: string, forUpdate: boolean): Promise<CurrentRow | undefined> {
+  /** The current row; with `asText`, its content as the stored JSON text and its meta.lastUpdated. */
+  private async current<T extends CurrentRow | StoredRow = CurrentRow>(
+    resourceType: string,
+    id: string,
+    forUpdate: boolean,
+    asText = false,
+  ): Promise<T | undefined> {
     await this.flush();
-    const rows = await this.tx.query<CurrentRow>(
-      `SELECT content, deleted, version_id, project_id FROM resources WHERE resource_type = $1 AND id = $2${forUpdate ? ' FOR UPDATE' : ''}`,
+    const columns = asText ? storedRowColumns : currentRowColumns;
+    if (this.tx instanceof PreconditionGate && !this.tx.held) {
+      return this.tx.readRow<T>(resourceType, id, columns, asText ? 'text' : 'json');
+    }
+    const rows = await this.tx.query<T>(
+      `SELECT ${columns('')} FROM resources WHERE resource_type = $1 AND id = $2${forUpdate ? ' FOR UPDATE' : ''}`,
       [resourceType, id],
+      { prepareAs: `read_current${asText ? '_text' : ''}${forUpdate ? '_for_update' : ''}` },
     );
     return rows[0];
   }

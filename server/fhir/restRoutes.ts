@@ -12,7 +12,7 @@ import {
   historyOperation,
   patchOperation,
   queryFromString,
-  readOperation,
+  readAnswerOperation,
   searchOperation,
   updateOperation,
   vreadOperation,
@@ -20,6 +20,7 @@ import {
   type OperationResult,
 } from './fhirOperations';
 import type { Repository, RequestContext } from './repository';
+import type { ReadPrecondition } from './readPrecondition';
 
 export interface FhirRoutesOptions {
   repository: Repository;
@@ -28,6 +29,14 @@ export interface FhirRoutesOptions {
   version: string;
   /** Who the request acts as; the auth plugin will supply it from the access token. */
   contextOf(request: FastifyRequest): RequestContext;
+  /**
+   * Runs a read by id as the request's caller, whose check may ride on the read's own statement
+   * as its precondition (auth/authenticate.ts, withCheckedCaller); without it, as `contextOf`.
+   */
+  readAs?<T>(
+    request: FastifyRequest,
+    read: (ctx: RequestContext, precondition?: ReadPrecondition) => Promise<T>,
+  ): Promise<T>;
 }
 
 type TypeParams = { type: string };
@@ -54,16 +63,21 @@ export async function fhirRestRoutes(app: FastifyInstance, options: FhirRoutesOp
     return send(reply, result, fhirBase);
   };
 
-  // Reads of one resource need no transaction: a single SELECT (repository.readOnly).
+  // Reads of one resource need no transaction: a single SELECT (repository.readOnly), which also
+  // carries the check of a cached caller.
   const runRead = async (
     request: FastifyRequest,
     reply: FastifyReply,
     operation: (env: OperationEnvironment) => Promise<OperationResult>,
   ) => {
-    const ctx = options.contextOf(request);
-    const result = await repository.readOnly(
-      (session) => operation({ session, ctx, registry: session.registry, fhirBase }),
-      ctx.access,
+    const readAs: NonNullable<FhirRoutesOptions['readAs']> =
+      options.readAs ?? ((r, read) => read(options.contextOf(r)));
+    const result = await readAs(request, (ctx, precondition) =>
+      repository.readOnly(
+        (session) => operation({ session, ctx, registry: session.registry, fhirBase }),
+        ctx.access,
+        precondition,
+      ),
     );
     return send(reply, result, fhirBase);
   };
@@ -120,8 +134,11 @@ export async function fhirRestRoutes(app: FastifyInstance, options: FhirRoutesOp
     run(request, reply, (env) => historyOperation(env, request.query as QueryParams, request.params.type)),
   );
 
-  app.get<{ Params: InstanceParams }>('/fhir/R4/:type/:id', (request, reply) =>
-    runRead(request, reply, (env) => readOperation(env, request.params.type, request.params.id)),
+  app.get<{ Params: InstanceParams }>(
+    '/fhir/R4/:type/:id',
+    { config: { callerCheckedByRead: true } },
+    (request, reply) =>
+      runRead(request, reply, (env) => readAnswerOperation(env, request.params.type, request.params.id)),
   );
 
   app.put<{ Params: InstanceParams }>('/fhir/R4/:type/:id', (request, reply) =>
@@ -169,6 +186,12 @@ export function header(request: FastifyRequest, name: string): string | undefine
 /** Sends an interaction's result: status, ETag / Last-Modified / Location headers and the body. */
 export function send(reply: FastifyReply, result: OperationResult, fhirBase: string): FastifyReply {
   reply.code(result.status).type('application/fhir+json');
+  if (result.stored) {
+    // Already what the caller may see (RepositorySession.readForAnswer): sent as stored.
+    reply.header('ETag', `W/"${result.stored.versionId}"`);
+    if (result.stored.lastUpdated) reply.header('Last-Modified', new Date(result.stored.lastUpdated).toUTCString());
+    return reply.send(result.stored.json);
+  }
   const resource: Resource | undefined = result.resource;
   if (resource?.meta?.versionId && resource.resourceType !== 'Bundle') {
     reply.header('ETag', `W/"${resource.meta.versionId}"`);

@@ -259,33 +259,54 @@ describe('realtime fan-out between server processes (native PostgreSQL)', () => 
     expect(((await context.json()) as any)['context.type']).toBe('Patient');
   });
 
+  const paths = (patientId: string) => [
+    'Patient?_count=1',
+    // A read by id: the check of a cached caller rides on the read's own statement.
+    `Patient/${patientId}`,
+    'Patient/no-such-patient',
+    // Refused before any statement runs.
+    'Patient/bad$id',
+  ];
+  const answerStatus = async (server: ServerProcess, token: string, path: string) =>
+    (
+      await fetch(new URL(`fhir/R4/${path}`, server.baseUrl), {
+        headers: { authorization: `Bearer ${token}`, accept: 'application/fhir+json' },
+      })
+    ).status;
+  const statusesOf = async (server: ServerProcess, token: string, patientId: string) => {
+    const statuses: number[] = [];
+    for (const path of paths(patientId)) statuses.push(await answerStatus(server, token, path));
+    return statuses;
+  };
+  const signedInStatuses = [200, 200, 404, 400];
+  const refused = [401, 401, 401, 401];
+
   it('stops a login signed out on one process at once on the other, though the other had it cached (issue 20)', async () => {
     const a = first as ServerProcess;
     const b = second as ServerProcess;
-    const readWith = async (server: ServerProcess, token: string) =>
-      (
-        await fetch(new URL('fhir/R4/Patient?_count=1', server.baseUrl), {
-          headers: { authorization: `Bearer ${token}`, accept: 'application/fhir+json' },
-        })
-      ).status;
-    for (let round = 0; round < 5; round++) {
-      const token = (await signIn(a.baseUrl, 'admin@example.com', adminPassword)).access_token;
-      // Used on both processes first, so that each holds the resolved caller.
-      expect(await readWith(b, token)).toBe(200);
-      expect(await readWith(a, token)).toBe(200);
-      expect(await readWith(b, token)).toBe(200);
-      const logout = await fetch(new URL('oauth2/logout', a.baseUrl), {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: '{}',
-      });
-      expect(logout.status).toBe(200);
-      // The very next request, on either process, is refused.
-      expect(await readWith(b, token)).toBe(401);
-      expect(await readWith(a, token)).toBe(401);
+    const patient = await call(a, 'POST', 'Patient', { resourceType: 'Patient', name: [{ family: 'Revoked' }] });
+    expect(patient.status).toBe(201);
+    for (let round = 0; round < 3; round++) {
+      // Each kind of request is the first one after the sign-out, while the other process still
+      // holds the resolved caller (the first refusal drops it).
+      for (const path of paths(patient.body.id)) {
+        const token = (await signIn(a.baseUrl, 'admin@example.com', adminPassword)).access_token;
+        expect(await statusesOf(b, token, patient.body.id)).toEqual(signedInStatuses);
+        expect(await statusesOf(a, token, patient.body.id)).toEqual(signedInStatuses);
+        expect(await statusesOf(b, token, patient.body.id)).toEqual(signedInStatuses);
+        const logout = await fetch(new URL('oauth2/logout', a.baseUrl), {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: '{}',
+        });
+        expect(logout.status).toBe(200);
+        expect(await answerStatus(b, token, path), path).toBe(401);
+        expect(await answerStatus(a, token, path), path).toBe(401);
+        expect(await statusesOf(b, token, patient.body.id)).toEqual(refused);
+      }
     }
     // The tokens of other logins of the same user still work.
-    expect(await readWith(b, b.token)).toBe(200);
+    expect(await statusesOf(b, b.token, patient.body.id)).toEqual(signedInStatuses);
   });
 
   // Last: it switches the admin's membership off, which ends every token of the admin.
@@ -293,14 +314,10 @@ describe('realtime fan-out between server processes (native PostgreSQL)', () => 
     const a = first as ServerProcess;
     const b = second as ServerProcess;
     const token = (await signIn(a.baseUrl, 'admin@example.com', adminPassword)).access_token;
-    const status = async (server: ServerProcess) =>
-      (
-        await fetch(new URL('fhir/R4/Patient?_count=1', server.baseUrl), {
-          headers: { authorization: `Bearer ${token}`, accept: 'application/fhir+json' },
-        })
-      ).status;
-    expect(await status(b)).toBe(200);
-    expect(await status(b)).toBe(200);
+    const patient = await call(a, 'POST', 'Patient', { resourceType: 'Patient', name: [{ family: 'Switched' }] });
+    expect(patient.status).toBe(201);
+    expect(await statusesOf(b, token, patient.body.id)).toEqual(signedInStatuses);
+    expect(await statusesOf(b, token, patient.body.id)).toEqual(signedInStatuses);
     const memberships = await call(a, 'GET', 'ProjectMembership?_count=100');
     const membership = memberships.body.entry
       .map((e: any) => e.resource)
@@ -308,8 +325,10 @@ describe('realtime fan-out between server processes (native PostgreSQL)', () => 
     expect(membership).toBeDefined();
     const updated = await call(a, 'PUT', `ProjectMembership/${membership.id}`, { ...membership, active: false });
     expect(updated.status).toBe(200);
-    // The next request on the other process, which had this caller cached, is refused.
-    expect(await status(b)).toBe(401);
-    expect(await status(a)).toBe(401);
+    // The next request on the other process, which had this caller cached, is refused: a read by
+    // id, whose check rides on its own statement, first.
+    expect(await answerStatus(b, token, `Patient/${patient.body.id}`)).toBe(401);
+    expect(await statusesOf(b, token, patient.body.id)).toEqual(refused);
+    expect(await statusesOf(a, token, patient.body.id)).toEqual(refused);
   });
 });

@@ -1,6 +1,15 @@
 /** The one storage interface: PGlite and native PostgreSQL both implement it and run the same SQL. */
 export interface SqlExecutor {
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions): Promise<T[]>;
+}
+
+export interface QueryOptions {
+  /**
+   * Names a statement whose text never changes and which runs on most requests: native PostgreSQL
+   * then parses and plans it once per connection instead of on every call (a read by id spent most
+   * of the database's time there). Never for text built per call: each name is kept per connection.
+   */
+  prepareAs?: string;
 }
 
 export type DatabaseKind = 'pglite' | 'postgres';

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Database, SqlExecutor } from './database';
+import type { Database, QueryOptions, SqlExecutor } from './database';
 
 // Return timestamps as text so that both backends hand the same shapes to the repository.
 pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, (value) => value);
@@ -17,8 +17,8 @@ export async function openPostgresDatabase(connectionString: string): Promise<Da
 
   return {
     kind: 'postgres',
-    async query<T>(sql: string, params?: unknown[]): Promise<T[]> {
-      const result = await pool.query(sql, params);
+    async query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<T[]> {
+      const result = await pool.query(statement(sql, params, options));
       return result.rows as T[];
     },
     async exec(sql: string): Promise<void> {
@@ -29,8 +29,8 @@ export async function openPostgresDatabase(connectionString: string): Promise<Da
       try {
         await client.query('BEGIN');
         const tx: SqlExecutor = {
-          async query<R>(sql: string, params?: unknown[]): Promise<R[]> {
-            const result = await client.query(sql, params);
+          async query<R>(sql: string, params?: unknown[], options?: QueryOptions): Promise<R[]> {
+            const result = await client.query(statement(sql, params, options));
             return result.rows as R[];
           },
         };
@@ -53,6 +53,10 @@ export async function openPostgresDatabase(connectionString: string): Promise<Da
       await pool.end();
     },
   };
+}
+
+function statement(sql: string, params: unknown[] | undefined, options: QueryOptions | undefined): pg.QueryConfig {
+  return { text: sql, values: params, name: options?.prepareAs };
 }
 
 /**

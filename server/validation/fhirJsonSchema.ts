@@ -38,15 +38,15 @@ let names: string[] | undefined;
  * resourceType property (Medplum's edition also lists some backbone elements there).
  */
 export function resourceTypeNames(): string[] {
-  if (!names) {
-    const { definitions } = fhirJsonSchema();
-    names = (definitions.ResourceList.oneOf ?? [])
-      .map((entry) => refName(entry.$ref))
-      .filter(
-        (name): name is string => name !== undefined && definitions[name]?.properties?.resourceType !== undefined,
-      );
-  }
+  names ??= resourceTypeNamesOf(fhirJsonSchema().definitions);
   return names;
+}
+
+/** The resource types of these schema definitions (see `resourceTypeNames`). */
+export function resourceTypeNamesOf(definitions: Record<string, JsonSchemaNode>): string[] {
+  return (definitions.ResourceList.oneOf ?? [])
+    .map((entry) => refName(entry.$ref))
+    .filter((name): name is string => name !== undefined && definitions[name]?.properties?.resourceType !== undefined);
 }
 
 let typeSet: Set<string> | undefined;

@@ -11,6 +11,50 @@ import { hasElement, requiredChildren } from './requiredElements';
 const checkedPrimitives = new Set(primitiveTypes.filter((type) => type !== 'xhtml'));
 
 /**
+ * What to do with a property's value: check it as a primitive, walk it as a datatype or backbone
+ * element, or walk it as the resource its `resourceType` names (contained and bundled resources).
+ */
+type Step = { kind: 'primitive'; type: string } | { kind: 'element'; definition: string } | { kind: 'resource' };
+
+/** A property's step for a single value and for each item of an array value. */
+interface PropertyPlan {
+  single: Step | undefined;
+  each: Step | undefined;
+}
+
+/**
+ * Each definition's properties resolved once to their steps (issue 20: resolving `$ref`s and
+ * choice-type suffixes for every value of every write showed in the import profile).
+ */
+const plans = new Map<string, Map<string, PropertyPlan>>();
+
+function planOf(definitionName: string): Map<string, PropertyPlan> | undefined {
+  let plan = plans.get(definitionName);
+  if (!plan) {
+    const properties = fhirJsonSchema().definitions[definitionName]?.properties;
+    // Only definitions of the schema get a plan: the name can be a contained resource's
+    // resourceType, which is the client's text.
+    if (!properties || !Object.hasOwn(fhirJsonSchema().definitions, definitionName)) return undefined;
+    plan = new Map();
+    for (const [key, property] of Object.entries(properties)) {
+      if (key !== 'resourceType') {
+        plan.set(key, { single: stepOf(property, key), each: stepOf(property.items ?? property, key) });
+      }
+    }
+    plans.set(definitionName, plan);
+  }
+  return plan;
+}
+
+function stepOf(node: JsonSchemaNode, key: string): Step | undefined {
+  const type = refName(node.$ref) ?? inlineType(node, key);
+  if (!type) return undefined;
+  if (type === 'ResourceList' || type === 'Resource') return { kind: 'resource' };
+  if (checkedPrimitives.has(type)) return { kind: 'primitive', type };
+  return { kind: 'element', definition: type };
+}
+
+/**
  * Walks `resource` along the FHIR JSON schema and checks every primitive value with the shared
  * rules of data-provider (the same ones the browser uses), so both sides agree on what is valid.
  */
@@ -26,9 +70,8 @@ function walkObject(
   path: string,
   issues: OperationOutcomeIssue[],
 ): void {
-  const definitions = fhirJsonSchema().definitions;
-  const definition = definitions[definitionName];
-  if (!definition?.properties) return;
+  const plan = planOf(definitionName);
+  if (!plan) return;
   for (const name of requiredChildren(definitionName)) {
     if (!hasElement(value, name)) {
       const element = name.replace('[x]', '');
@@ -40,15 +83,20 @@ function walkObject(
       });
     }
   }
-  for (const [key, child] of Object.entries(value)) {
-    const property = definition.properties[key];
-    if (!property || key === 'resourceType') continue;
-    const childPath = `${path}.${key}`;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const property = plan.get(key);
+    if (!property) continue;
+    const child = value[key];
     if (Array.isArray(child)) {
-      const itemNode = property.items ?? property;
-      child.forEach((item, index) => walkValue(item, itemNode, `${childPath}[${index}]`, issues, key));
-    } else {
-      walkValue(child, property, childPath, issues, key);
+      const step = property.each;
+      if (!step) continue;
+      const childPath = `${path}.${key}`;
+      for (let index = 0; index < child.length; index++) {
+        walkValue(child[index], step, `${childPath}[${index}]`, issues);
+      }
+    } else if (property.single) {
+      walkValue(child, property.single, `${path}.${key}`, issues);
     }
   }
 }
@@ -63,28 +111,18 @@ function inlineType(node: JsonSchemaNode, key: string): string | undefined {
   return choiceSuffixes.find(({ suffix }) => key.endsWith(suffix) && key.length > suffix.length)?.type;
 }
 
-function walkValue(
-  value: unknown,
-  node: JsonSchemaNode,
-  path: string,
-  issues: OperationOutcomeIssue[],
-  key: string,
-): void {
-  const type = refName(node.$ref) ?? inlineType(node, key);
-  if (!type || value === null || value === undefined) return;
-  if (type === 'ResourceList' || type === 'Resource') {
-    if (typeof value === 'object' && !Array.isArray(value)) {
-      const nested = value as Record<string, unknown>;
-      if (typeof nested.resourceType === 'string') walkObject(nested, nested.resourceType, path, issues);
-    }
-    return;
-  }
-  if (checkedPrimitives.has(type)) {
-    const message = validatePrimitive(type, value);
+function walkValue(value: unknown, step: Step, path: string, issues: OperationOutcomeIssue[]): void {
+  if (value === null || value === undefined) return;
+  if (step.kind === 'primitive') {
+    const message = validatePrimitive(step.type, value);
     if (message) issues.push({ severity: 'error', code: 'value', details: { text: message }, expression: [path] });
     return;
   }
-  if (typeof value === 'object' && !Array.isArray(value)) {
-    walkObject(value as Record<string, unknown>, type, path, issues);
+  if (typeof value !== 'object' || Array.isArray(value)) return;
+  const object = value as Record<string, unknown>;
+  if (step.kind === 'resource') {
+    if (typeof object.resourceType === 'string') walkObject(object, object.resourceType, path, issues);
+  } else {
+    walkObject(object, step.definition, path, issues);
   }
 }

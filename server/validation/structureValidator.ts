@@ -1,53 +1,65 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import draft6MetaSchema from 'ajv/dist/refs/json-schema-draft-06.json' with { type: 'json' };
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { OperationOutcomeIssue } from '@medplum/fhirtypes';
-import { fhirJsonSchema, resourceTypeNames, type JsonSchemaNode } from './fhirJsonSchema';
 import { instancePathToExpression } from './expressionPath';
+import { evaluateValidatorCode } from './standaloneValidators';
+import { createStructureAjv, structureSchemaRef } from './structureSchema';
 
 let ajv: Ajv | undefined;
-const validators = new Map<string, ValidateFunction>();
+const compiled = new Map<string, ValidateFunction>();
+let pendingCode: (() => string) | undefined;
+let standalone: Map<string, ValidateFunction> | undefined;
 
-function getAjv(): Ajv {
-  if (!ajv) {
-    ajv = new Ajv({ allErrors: true, strict: false, validateSchema: false });
-    ajv.addMetaSchema(draft6MetaSchema);
-    const source = fhirJsonSchema();
-    const definitions: Record<string, JsonSchemaNode> = { ...source.definitions };
-    // Contained and bundled resources: pick the branch by resourceType instead of trying all ~190.
-    const types = resourceTypeNames();
-    definitions.ResourceList = {
-      type: 'object',
-      required: ['resourceType'],
-      properties: { resourceType: { enum: types } },
-      // Validate only against the branch the resourceType names, instead of trying all ~150.
-      allOf: types.map((name) => ({
-        if: { properties: { resourceType: { const: name } } },
-        then: { $ref: `#/definitions/${name}` },
-      })),
-    };
-    // Medplum's admin types name these two without defining them.
-    definitions.Resource ??= { $ref: '#/definitions/ResourceList' };
-    definitions.integer64 ??= { type: 'string', pattern: '^-?([0]|([1-9][0-9]*))$' };
-    ajv.addSchema({ $id: 'fhir', definitions }, 'fhir');
-  }
-  return ajv;
+/**
+ * Use the validators of this standalone code (validatorStore.ts) instead of compiling them.
+ * `code` is called and its result evaluated on the first validation, not here: a restart does not
+ * pay the ~0.1–0.2 s parse of ~10 MB of code, and until a first write the process holds only the
+ * compressed code (~0.7 MB) instead of the functions (~25 MB).
+ */
+export function useValidatorCode(code: () => string): void {
+  pendingCode = code;
+  standalone = undefined;
 }
 
-function validatorFor(resourceType: string): ValidateFunction {
-  let validate = validators.get(resourceType);
+/** The validator compiled in this process, as before the standalone code (kept as the fallback and to compare with). */
+export function compiledValidator(resourceType: string): ValidateFunction {
+  let validate = compiled.get(resourceType);
   if (!validate) {
-    // Compiled per type on first use: compiling the whole schema up front costs seconds at start-up.
-    validate = getAjv().getSchema(`fhir#/definitions/${resourceType}`);
+    // Compiled per type on first use: compiling the whole schema up front costs seconds.
+    ajv ??= createStructureAjv();
+    validate = ajv.getSchema(structureSchemaRef(resourceType));
     if (!validate) throw new Error(`No schema for ${resourceType}`);
-    validators.set(resourceType, validate);
+    compiled.set(resourceType, validate);
   }
   return validate;
 }
 
+function validatorFor(resourceType: string): ValidateFunction {
+  if (pendingCode !== undefined) {
+    const code = pendingCode;
+    pendingCode = undefined;
+    try {
+      standalone = evaluateValidatorCode(code());
+    } catch (error) {
+      // Validation must go on: compile instead (slower first writes, same checks), and say why.
+      process.emitWarning(`Structure validator code not usable, compiling instead: ${String(error)}`);
+    }
+  }
+  // Without standalone code (a process that did not load the store, e.g. a script) or for a type
+  // it lacks, compile.
+  return standalone?.get(resourceType) ?? compiledValidator(resourceType);
+}
+
 /** Structure and datatype issues of `resource` against the official FHIR JSON schema. */
 export function validateStructure(resource: { resourceType: string }): OperationOutcomeIssue[] {
+  return structureIssues(validatorFor(resource.resourceType), resource);
+}
+
+/** The issues `validate` reports for `resource`, as OperationOutcome issues. */
+export function structureIssues(
+  validate: ValidateFunction,
+  resource: { resourceType: string },
+): OperationOutcomeIssue[] {
   const resourceType = resource.resourceType;
-  const validate = validatorFor(resourceType);
   if (validate(resource)) return [];
   return (validate.errors ?? []).flatMap((error) => toIssue(resourceType, error));
 }

@@ -10,6 +10,7 @@ import { runImport } from '../../server/import/importRunner';
 import { benchFetch, benchHeaders } from './benchFetch';
 import { startBenchServer, type BenchServer } from './benchServer';
 import { summarize, type LatencySummary } from './latencyStats';
+import { startCpuMeter, type CpuShare } from './processCpu';
 
 /**
  * Issue 20: the server's overhead against the database's own limit, measured side by side in one
@@ -43,11 +44,15 @@ export interface OverheadResult {
   /** RSS in MB: idle after the first start, peak during the import, after the import, idle after a restart. */
   rss: { idleAfterStart: number; peakDuringImport: number; afterImport: number; idleAfterRestart: number };
   heapUsedAfterStart?: number;
-  importSql: Timed & { perSecond: number };
-  importServer: Timed & { perSecond: number; failed: number };
-  readsSql: LatencySummary & { load: number };
-  readsServer: LatencySummary & { load: number };
+  importSql: Timed & { perSecond: number; cpu: CpuShare };
+  importServer: Timed & { perSecond: number; failed: number; cpu: CpuShare };
+  readsSql: Measured;
+  readsServer: Measured;
+  /** GET /healthcheck: the HTTP hop and one `SELECT 1`, what no read through any server here can beat. */
+  httpFloor: Measured;
 }
+
+type Measured = LatencySummary & { load: number; cpu: CpuShare };
 
 const load1 = () => loadavg()[0];
 
@@ -84,11 +89,16 @@ export function rssMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
  * The same JSON into one JSONB table, one transaction per bundle, `importInFlight` bundles at a
  * time, one INSERT per resource: what the database does for the import without any server work.
  */
-async function importStraightInSql(url: string, requests: readonly ImportRequest[]): Promise<number> {
+async function importStraightInSql(
+  url: string,
+  requests: readonly ImportRequest[],
+  meter: () => () => CpuShare,
+): Promise<{ count: number; cpu: CpuShare }> {
   const pool = new pg.Pool({ connectionString: url, max: importInFlight });
   try {
     await pool.query('DROP TABLE IF EXISTS bench_raw_import');
     await pool.query('CREATE TABLE bench_raw_import (id text PRIMARY KEY, content jsonb NOT NULL)');
+    const cpu = meter();
     let next = 0;
     let count = 0;
     const worker = async () => {
@@ -113,8 +123,10 @@ async function importStraightInSql(url: string, requests: readonly ImportRequest
       }
     };
     await Promise.all(Array.from({ length: importInFlight }, worker));
+    // Measured before the pool ends: its backends' CPU is gone with them.
+    const spent = cpu();
     await pool.query('DROP TABLE bench_raw_import');
-    return count;
+    return { count, cpu: spent };
   } finally {
     await pool.end();
   }
@@ -133,9 +145,15 @@ async function readableIds(baseUrl: string): Promise<string[]> {
   return ids;
 }
 
-async function closedLoop(count: number, clients: number, one: (i: number) => Promise<void>) {
+async function closedLoop(
+  count: number,
+  clients: number,
+  one: (i: number) => Promise<void>,
+  meter: () => () => CpuShare = () => () => ({ bench: 0, postgres: 0 }),
+): Promise<Measured> {
   const latencies: number[] = [];
   let next = 0;
+  const cpu = meter();
   const started = performance.now();
   const worker = async () => {
     while (next < count) {
@@ -146,7 +164,7 @@ async function closedLoop(count: number, clients: number, one: (i: number) => Pr
     }
   };
   await Promise.all(Array.from({ length: clients }, worker));
-  return { ...summarize(latencies, (performance.now() - started) / 1000), load: load1() };
+  return { ...summarize(latencies, (performance.now() - started) / 1000), load: load1(), cpu: cpu() };
 }
 
 /**
@@ -154,7 +172,27 @@ async function closedLoop(count: number, clients: number, one: (i: number) => Pr
  * node:http rather than fetch: on 2 shared cores, undici's per-request cost in the bench process
  * would be measured as the server's (the SQL side uses node-postgres, just as lean).
  */
-export async function readThroughServer(baseUrl: string, ids: readonly string[], count = readCount) {
+export async function readThroughServer(
+  baseUrl: string,
+  ids: readonly string[],
+  count = readCount,
+  meter?: () => () => CpuShare,
+) {
+  return getThroughServer(
+    baseUrl,
+    ids.map((id) => `/fhir/R4/${id}`),
+    count,
+    meter,
+  );
+}
+
+/** GETs of `paths` in turn, `readClients` keep-alive connections; every answer must be 200. */
+async function getThroughServer(
+  baseUrl: string,
+  paths: readonly string[],
+  count = readCount,
+  meter?: () => () => CpuShare,
+) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: readClients });
   const { hostname, port } = new URL(baseUrl);
   const get = (path: string) =>
@@ -170,18 +208,23 @@ export async function readThroughServer(baseUrl: string, ids: readonly string[],
       request.on('error', reject);
     });
   try {
-    await closedLoop(readWarmup, readClients, async (i) => void (await get(`/fhir/R4/${ids[i % ids.length]}`)));
-    return await closedLoop(count, readClients, async (i) => {
-      const status = await get(`/fhir/R4/${ids[i % ids.length]}`);
-      if (status !== 200) throw new Error(`GET ${ids[i % ids.length]} answered ${status}`);
-    });
+    await closedLoop(readWarmup, readClients, async (i) => void (await get(paths[i % paths.length])));
+    return await closedLoop(
+      count,
+      readClients,
+      async (i) => {
+        const status = await get(paths[i % paths.length]);
+        if (status !== 200) throw new Error(`GET ${paths[i % paths.length]} answered ${status}`);
+      },
+      meter,
+    );
   } finally {
     agent.destroy();
   }
 }
 
 /** `SELECT content` by primary key of the same rows, `readClients` connections (content as text, not parsed). */
-async function readStraightInSql(url: string, ids: readonly string[]) {
+async function readStraightInSql(url: string, ids: readonly string[], meter: () => () => CpuShare) {
   const asText = { getTypeParser: () => (value: string) => value };
   const pool = new pg.Pool({ connectionString: url, max: readClients, types: asText });
   try {
@@ -193,13 +236,36 @@ async function readStraightInSql(url: string, ids: readonly string[]) {
         values: keys[i % keys.length],
       });
     await closedLoop(readWarmup, readClients, async (i) => void (await select(i)));
-    return await closedLoop(readCount, readClients, async (i) => {
-      const result = await select(i);
-      if (result.rowCount !== 1) throw new Error(`No row for ${ids[i % ids.length]}`);
-    });
+    return await closedLoop(
+      readCount,
+      readClients,
+      async (i) => {
+        const result = await select(i);
+        if (result.rowCount !== 1) throw new Error(`No row for ${ids[i % ids.length]}`);
+      },
+      meter,
+    );
   } finally {
     await pool.end();
   }
+}
+
+function cpuRow(label: string, cpu: CpuShare, count: number): string {
+  const us = (seconds: number | undefined) =>
+    seconds === undefined ? '–' : `${((seconds / count) * 1e6).toFixed(0)} µs`;
+  return `| ${label} | ${us(cpu.bench)} | ${us(cpu.server)} | ${us(cpu.postgres)} | ${us(cpu.bench + (cpu.server ?? 0) + cpu.postgres)} |`;
+}
+
+/** CPU per unit of work, e.g. `bench 41 µs, server 120 µs, PostgreSQL 38 µs per read`. */
+function cpuLine(cpu: CpuShare, count: number, unit = 'read'): string {
+  const us = (seconds: number) => `${((seconds / count) * 1e6).toFixed(0)} µs`;
+  return [
+    `bench ${us(cpu.bench)}`,
+    cpu.server === undefined ? undefined : `server ${us(cpu.server)}`,
+    `PostgreSQL ${us(cpu.postgres)} per ${unit}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
 }
 
 async function settle(ms: number): Promise<void> {
@@ -242,17 +308,24 @@ export async function benchOverhead(root: string, databaseUrl: string, log = con
   let importServer: OverheadResult['importServer'];
   let readsSql: OverheadResult['readsSql'];
   let readsServer: OverheadResult['readsServer'];
+  let httpFloor: OverheadResult['httpFloor'];
   try {
+    const postgresPort = Number(new URL(databaseUrl).port || 5432);
+    const sqlMeter = () => startCpuMeter({ postgresPort });
+    const serverMeter = () => startCpuMeter({ postgresPort, server: server.pid });
     // Raw SQL first, on the same database, while the server sits idle.
     const t0 = performance.now();
-    const rawCount = await importStraightInSql(databaseUrl, requests);
+    const raw = await importStraightInSql(databaseUrl, requests, sqlMeter);
+    const rawCount = raw.count;
     const rawSeconds = (performance.now() - t0) / 1000;
-    importSql = { seconds: rawSeconds, perSecond: rawCount / rawSeconds, load: load1() };
+    importSql = { seconds: rawSeconds, perSecond: rawCount / rawSeconds, load: load1(), cpu: raw.cpu };
     log(
       `  import straight in SQL: ${rawCount} in ${rawSeconds.toFixed(1)} s = ${importSql.perSecond.toFixed(0)}/s (load ${importSql.load})`,
     );
+    log(`    CPU: ${cpuLine(importSql.cpu, rawCount, 'resource')}`);
 
     const peak = sampleRss(server.pid);
+    const importCpu = serverMeter();
     const result = await runImport(requests, {
       fhirBase: `${server.baseUrl}fhir/R4/`,
       concurrency: importInFlight,
@@ -264,24 +337,33 @@ export async function benchOverhead(root: string, databaseUrl: string, log = con
       perSecond: result.imported / result.seconds,
       failed: result.failed,
       load: load1(),
+      cpu: importCpu(),
     };
     if (result.failed > 0) log(`  ${result.failed} failed, first: ${JSON.stringify(result.problems[0])}`);
     log(
       `  import through Hearth: ${result.imported} in ${result.seconds.toFixed(1)} s = ${importServer.perSecond.toFixed(0)}/s (load ${importServer.load}); RSS peak ${peakDuringImport.toFixed(0)} MB`,
     );
+    log(`    CPU: ${cpuLine(importServer.cpu, result.imported, 'resource')}`);
     await settle(1000);
     afterImport = rssMb(server.pid);
 
     const ids = await readableIds(server.baseUrl);
     for (const id of ids.slice(0, 50)) await (await benchFetch(`${server.baseUrl}fhir/R4/${id}`)).arrayBuffer();
-    readsSql = await readStraightInSql(databaseUrl, ids);
+    readsSql = await readStraightInSql(databaseUrl, ids, sqlMeter);
     log(
       `  reads straight in SQL: ${readsSql.perSecond.toFixed(0)}/s p50 ${readsSql.p50.toFixed(2)} p99 ${readsSql.p99.toFixed(2)} ms (load ${readsSql.load})`,
     );
-    readsServer = await readThroughServer(server.baseUrl, ids);
+    log(`    CPU: ${cpuLine(readsSql.cpu, readsSql.count)}`);
+    readsServer = await readThroughServer(server.baseUrl, ids, readCount, serverMeter);
     log(
       `  reads through Hearth: ${readsServer.perSecond.toFixed(0)}/s p50 ${readsServer.p50.toFixed(2)} p99 ${readsServer.p99.toFixed(2)} ms (load ${readsServer.load})`,
     );
+    log(`    CPU: ${cpuLine(readsServer.cpu, readsServer.count)}`);
+    httpFloor = await getThroughServer(server.baseUrl, ['/healthcheck'], readCount, serverMeter);
+    log(
+      `  floor: GET /healthcheck (HTTP and SELECT 1): ${httpFloor.perSecond.toFixed(0)}/s p50 ${httpFloor.p50.toFixed(2)} p99 ${httpFloor.p99.toFixed(2)} ms (load ${httpFloor.load})`,
+    );
+    log(`    CPU: ${cpuLine(httpFloor.cpu, httpFloor.count, 'request')}`);
   } finally {
     await server.stop({ keepDataDir: true });
   }
@@ -310,6 +392,7 @@ export async function benchOverhead(root: string, databaseUrl: string, log = con
     importServer,
     readsSql,
     readsServer,
+    httpFloor,
   };
 }
 
@@ -336,6 +419,18 @@ export function overheadSection(r: OverheadResult): string {
     `| import, resources/s | ${r.importServer.perSecond.toFixed(0)} (load ${r.importServer.load.toFixed(1)}, ${r.importServer.failed} failed) | ${r.importSql.perSecond.toFixed(0)} (load ${r.importSql.load.toFixed(1)}) | **${importRatio.toFixed(2)}** | ≥ 0.35 ${ok(importRatio >= 0.35)} |`,
     `| read by id, 8 clients, reads/s | ${r.readsServer.perSecond.toFixed(0)} (load ${r.readsServer.load.toFixed(1)}) | ${r.readsSql.perSecond.toFixed(0)} (load ${r.readsSql.load.toFixed(1)}) | **${readRatio.toFixed(2)}** | ≥ 0.5 ${ok(readRatio >= 0.5)} |`,
     `| read by id p50 / p99 ms | ${r.readsServer.p50.toFixed(2)} / ${r.readsServer.p99.toFixed(2)} | ${r.readsSql.p50.toFixed(2)} / ${r.readsSql.p99.toFixed(2)} | | p99 ≤ 10 ${ok(r.readsServer.p99 <= 10)} |`,
+    `| floor: \`GET /healthcheck\` (the HTTP hop and \`SELECT 1\`), requests/s | ${r.httpFloor.perSecond.toFixed(0)} (load ${r.httpFloor.load.toFixed(1)}), p50 ${r.httpFloor.p50.toFixed(2)} / p99 ${r.httpFloor.p99.toFixed(2)} ms | | read by id / floor: **${(r.readsServer.perSecond / r.httpFloor.perSecond).toFixed(2)}** | – |`,
+    '',
+    'CPU time per unit of work, from /proc (user + system) over the measured phase: the bench process (load',
+    'generator), the server, and every process of the PostgreSQL cluster.',
+    '',
+    '| work | bench | server | PostgreSQL | total |',
+    '|---|---|---|---|---|',
+    cpuRow('import through Hearth, per resource', r.importServer.cpu, r.resources),
+    cpuRow('import straight in SQL, per resource', r.importSql.cpu, r.resources),
+    cpuRow('read by id through Hearth, per read', r.readsServer.cpu, r.readsServer.count),
+    cpuRow('read straight in SQL, per read', r.readsSql.cpu, r.readsSql.count),
+    cpuRow('GET /healthcheck, per request', r.httpFloor.cpu, r.httpFloor.count),
     '',
     '| server process | value | target |',
     '|---|---|---|',

@@ -209,8 +209,33 @@ async function overheadOnly(): Promise<void> {
   }
 }
 
+/**
+ * `npm run bench -- search-native`: only the native PostgreSQL import, reads and 1M-resource search
+ * (about 15 minutes on a quiet machine); replaces that search section of docs/benchmarks.md.
+ */
+async function searchNativeOnly(): Promise<void> {
+  const native = nativeDatabaseUrl(root);
+  if (!native.url) throw new Error('The native search benchmark needs native PostgreSQL');
+  try {
+    const result = await benchBackend('native PostgreSQL', await freshDatabase(native.url, 'hearth_bench_search'));
+    if (!result.search) throw new Error('No search measured (BENCH_SEARCH_NATIVE=0?)');
+    const section = `${searchReport(result.backend, result.search).join('\n')}\n`;
+    console.log(`\n${section}`);
+    const path = join(root, 'docs', 'benchmarks.md');
+    const text = readFileSync(path, 'utf8');
+    const at = text.indexOf('## Search on native PostgreSQL');
+    const end = at >= 0 ? text.indexOf('\n## ', at + 1) : -1;
+    if (at < 0 || end < 0) throw new Error('No native search section in docs/benchmarks.md to replace');
+    writeFileSync(path, `${text.slice(0, at)}${section}${text.slice(end + 1)}`);
+    console.log('Updated the native search section of docs/benchmarks.md');
+  } finally {
+    native.stop?.();
+  }
+}
+
 async function main(): Promise<void> {
   if (process.argv.includes('overhead')) return overheadOnly();
+  if (process.argv.includes('search-native')) return searchNativeOnly();
   console.log('== browser bundle ==');
   const webRoot = join(tmpdir(), `hearth-bench-web-${process.pid}`);
   const bundle = measureBundle(root, webRoot);
