@@ -1,6 +1,7 @@
 import type { SearchParameter } from '@medplum/fhirtypes';
 import fhirpath from 'fhirpath';
 import r4Model from 'fhirpath/fhir-context/r4';
+import { compilePath } from './compiledPath';
 
 export type SearchParamType =
   'string' | 'token' | 'reference' | 'date' | 'number' | 'quantity' | 'uri' | 'composite' | 'special';
@@ -22,6 +23,9 @@ export interface SearchParamDefinition {
 
 export interface CompositeComponent {
   definition: string;
+  /** The component's expression, evaluated from `itemPath` (the path of the composite's items). */
+  expression: string;
+  itemPath: string;
   evaluate(item: unknown): unknown[];
 }
 
@@ -172,6 +176,8 @@ export class SearchParameterRegistry {
           parameter.type === 'composite'
             ? (parameter.component ?? []).map((component) => ({
                 definition: component.definition ?? '',
+                expression: component.expression ?? '',
+                itemPath,
                 evaluate: compileExpression({ base: itemPath, expression: component.expression ?? '' }),
               }))
             : undefined,
@@ -231,12 +237,18 @@ export class SearchParameterRegistry {
   }
 }
 
-function compileExpression(
+/**
+ * The evaluator of a search parameter's expression: a plain walker for the simple forms
+ * (compiledPath.ts), fhirpath.js for the rest and for the inputs the walker leaves to it.
+ */
+export function compileExpression(
   expression: string | { base: string; expression: string },
+  options: { fastPath?: boolean } = {},
 ): (resource: unknown) => unknown[] {
+  const fast = options.fastPath === false ? undefined : compilePath(expression);
   let compiled: ((resource: unknown) => unknown[]) | undefined;
   let failed = false;
-  return (resource) => {
+  const slow = (resource: unknown): unknown[] => {
     if (failed) return [];
     if (!compiled) {
       try {
@@ -250,6 +262,8 @@ function compileExpression(
     }
     return compiled(resource);
   };
+  if (!fast) return slow;
+  return (resource) => fast(resource) ?? slow(resource);
 }
 
 /**
