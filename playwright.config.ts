@@ -31,7 +31,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'node scripts/start.mjs',
+    command: 'node --expose-gc scripts/start.mjs',
     url: `http://127.0.0.1:${port}/healthcheck`,
     timeout: 180_000,
     reuseExistingServer: false,

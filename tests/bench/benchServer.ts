@@ -49,9 +49,10 @@ export async function startBenchServer(
   };
   delete env.DATABASE_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  // The node flags of `npm start` (package.json), so the server runs as a user's does.
   const entry = options.direct
-    ? ['--import', 'tsx', join(root, 'server', 'main.ts')]
-    : [join(root, 'scripts', 'start.mjs')];
+    ? ['--expose-gc', '--import', 'tsx', join(root, 'server', 'main.ts')]
+    : ['--expose-gc', join(root, 'scripts', 'start.mjs')];
   const started = performance.now();
   const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), ...entry], {
     env,
