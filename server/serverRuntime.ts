@@ -158,6 +158,8 @@ export async function createServerRuntime(config: ServerConfig, options: Runtime
     // room, so the idle process sat at 340 MB or at 690 MB by chance (issue 20: ≤ 350). One full
     // collection once started (`npm start` runs node with --expose-gc) leaves ~300 MB every time.
     (globalThis as { gc?: () => void }).gc?.();
+    // The embedded database's own memory, apart from the process's (its WebAssembly memory only grows).
+    if (db.memoryBytes) log(`Embedded database memory after start: ${megabytes(db.memoryBytes())} MB`);
     return {
       app,
       db,
@@ -177,4 +179,8 @@ export async function createServerRuntime(config: ServerConfig, options: Runtime
     await db.close().catch(() => undefined);
     throw error;
   }
+}
+
+function megabytes(bytes: number): string {
+  return (bytes / 2 ** 20).toFixed(0);
 }

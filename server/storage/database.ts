@@ -26,6 +26,11 @@ export interface Database extends SqlExecutor {
    * from any process on the database (this one included); answers the function that stops listening.
    */
   listen?(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Embedded only: the bytes the database itself holds in this process (PGlite's WebAssembly
+   * memory, which only grows), so the process's memory can be reported without it (issue 20).
+   */
+  memoryBytes?(): number;
   /** Native PostgreSQL only (NOTIFY): `payload` must stay under 8000 bytes. */
   notify?(channel: string, payload: string): Promise<void>;
 }

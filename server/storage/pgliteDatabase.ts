@@ -34,5 +34,8 @@ export async function openPgliteDatabase(dataDir: string | undefined): Promise<D
         }
       }),
     close: () => queue.run(() => pglite.close()),
+    // PGlite keeps its Emscripten module private; its WebAssembly memory is the database's own.
+    memoryBytes: () =>
+      (pglite as unknown as { mod?: { wasmMemory?: WebAssembly.Memory } }).mod?.wasmMemory?.buffer.byteLength ?? 0,
   };
 }

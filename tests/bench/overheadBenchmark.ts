@@ -50,6 +50,8 @@ export interface OverheadResult {
   readsServer: Measured;
   /** GET /healthcheck: the HTTP hop and one `SELECT 1`, what no read through any server here can beat. */
   httpFloor: Measured;
+  /** A first start on the embedded database: RSS idle, and what of it is the database's own memory (MB). */
+  embedded: { rss: number; database: number; startSeconds: number };
 }
 
 type Measured = LatencySummary & { load: number; cpu: CpuShare };
@@ -379,7 +381,24 @@ export async function benchOverhead(root: string, databaseUrl: string, log = con
   } finally {
     await server.stop();
   }
+  // The embedded database runs inside the server process: its memory, as the server reports it
+  // at start, is given apart from the process's RSS.
+  const embeddedServer = await startBenchServer(root, undefined, { direct: true, nodeArgs });
+  let embedded: OverheadResult['embedded'];
+  try {
+    await settle(2000);
+    const database = Number(
+      /Embedded database memory after start: (\d+) MB/.exec(embeddedServer.output())?.[1] ?? Number.NaN,
+    );
+    embedded = { rss: rssMb(embeddedServer.pid), database, startSeconds: embeddedServer.startSeconds };
+    log(
+      `  embedded (PGlite) first start: healthy in ${embedded.startSeconds.toFixed(2)} s; RSS idle ${embedded.rss.toFixed(0)} MB, of which the database ${embedded.database} MB`,
+    );
+  } finally {
+    await embeddedServer.stop();
+  }
   return {
+    embedded,
     date: new Date().toISOString(),
     machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`,
     source,
@@ -440,6 +459,7 @@ export function overheadSection(r: OverheadResult): string {
     `| RSS idle after the restart | ${r.rss.idleAfterRestart.toFixed(0)} MB | ≤ 350 ${ok(r.rss.idleAfterRestart <= 350)} |`,
     `| first start on an empty database, spawn to healthy | ${r.firstStart.seconds.toFixed(2)} s (load ${r.firstStart.load.toFixed(1)}) | – |`,
     `| restart on the filled database, spawn to healthy | ${r.restart.seconds.toFixed(2)} s (load ${r.restart.load.toFixed(1)}) | ≤ 3 ${ok(r.restart.seconds <= 3)} |`,
+    `| embedded database (PGlite, no DATABASE_URL): RSS idle after the first start | ${r.embedded.rss.toFixed(0)} MB, of which the database's own (WebAssembly) memory ${r.embedded.database} MB and the server ${(r.embedded.rss - r.embedded.database).toFixed(0)} MB | reported apart |`,
     '',
   ].join('\n');
 }
