@@ -12,7 +12,7 @@ import type { RepositorySession, RequestContext, StoredJson } from './repository
 export interface OperationResult {
   status: number;
   resource?: Resource;
-  /** The answer as stored JSON text, sent unchanged (readAnswerOperation). */
+  /** The answer as stored JSON text, sent unchanged (readOperation with `storedJson`). */
   stored?: StoredJson;
   outcome?: OperationOutcome;
   /** `Type/id/_history/vid` relative to the FHIR base, for Location. */
@@ -101,27 +101,19 @@ export function queryFromString(queryString: string): QueryParams {
   return query;
 }
 
+/**
+ * A read by id. With `storedJson` (the REST route) the answer may be the stored JSON text as it is
+ * (RepositorySession.readForAnswer): what the client receives is the same either way.
+ */
 export async function readOperation(
   env: OperationEnvironment,
   resourceType: string,
   id: string,
+  options: { storedJson?: boolean } = {},
 ): Promise<OperationResult> {
   checkResourceType(resourceType);
   checkId(id, resourceType);
-  return { status: 200, resource: await env.session.read(resourceType, id) };
-}
-
-/**
- * A read by id for the REST route, whose answer may be the stored JSON text as it is
- * (RepositorySession.readForAnswer): what the client receives is the same as from readOperation.
- */
-export async function readAnswerOperation(
-  env: OperationEnvironment,
-  resourceType: string,
-  id: string,
-): Promise<OperationResult> {
-  checkResourceType(resourceType);
-  checkId(id, resourceType);
+  if (!options.storedJson) return { status: 200, resource: await env.session.read(resourceType, id) };
   const answer = await env.session.readForAnswer(resourceType, id);
   return 'resourceType' in answer ? { status: 200, resource: answer } : { status: 200, stored: answer };
 }

@@ -12,7 +12,7 @@ import {
   historyOperation,
   patchOperation,
   queryFromString,
-  readAnswerOperation,
+  readOperation,
   searchOperation,
   updateOperation,
   vreadOperation,
@@ -138,7 +138,9 @@ export async function fhirRestRoutes(app: FastifyInstance, options: FhirRoutesOp
     '/fhir/R4/:type/:id',
     { config: { callerCheckedByRead: true } },
     (request, reply) =>
-      runRead(request, reply, (env) => readAnswerOperation(env, request.params.type, request.params.id)),
+      runRead(request, reply, (env) =>
+        readOperation(env, request.params.type, request.params.id, { storedJson: true }),
+      ),
   );
 
   app.put<{ Params: InstanceParams }>('/fhir/R4/:type/:id', (request, reply) =>
