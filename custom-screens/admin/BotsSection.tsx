@@ -1,19 +1,9 @@
 import { useState } from 'react';
-import {
-  Alert,
-  Button,
-  Link,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { Alert, Button, Link, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import type { Bot } from '@medplum/fhirtypes';
 import { Link as RouterLink } from 'react-router-dom';
+import { AdminSection } from './AdminSection';
 import { DeployBotDialog } from './DeployBotDialog';
 import { NewAppDialog } from './NewAppDialog';
 import { RunBotDialog } from './RunBotDialog';
@@ -32,20 +22,17 @@ export function BotsSection() {
     if (message) setOutcome(message);
   };
   return (
-    <section aria-labelledby="admin-bots-title">
-      <Stack direction="row" alignItems="center" justifyContent="space-between" sx={{ mb: 1 }}>
-        <Typography id="admin-bots-title" variant="h6" component="h2">
-          Bots
-        </Typography>
+    <AdminSection
+      id="admin-bots-title"
+      title="Bots"
+      action={
         <Button variant="outlined" startIcon={<AddIcon />} onClick={() => setCreating(true)}>
           New bot
         </Button>
-      </Stack>
-      {outcome && (
-        <Alert severity="success" role="status" onClose={() => setOutcome(undefined)} sx={{ mb: 1 }}>
-          {outcome}
-        </Alert>
-      )}
+      }
+      outcome={outcome}
+      onOutcomeClose={() => setOutcome(undefined)}
+    >
       {bots.error && <Alert severity="error">{bots.error.message}</Alert>}
       {bots.data?.length === 0 && <Typography color="text.secondary">No bots yet.</Typography>}
       {bots.data && bots.data.length > 0 && (
@@ -82,6 +69,6 @@ export function BotsSection() {
       {deploying && <DeployBotDialog bot={deploying} onClose={done} />}
       {running && <RunBotDialog bot={running} onClose={() => setRunning(undefined)} />}
       {creating && <NewAppDialog kind="bot" onClose={done} />}
-    </section>
+    </AdminSection>
   );
 }

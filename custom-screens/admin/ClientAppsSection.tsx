@@ -1,18 +1,8 @@
 import { useState } from 'react';
-import {
-  Alert,
-  Button,
-  Link,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { Alert, Button, Link, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { Link as RouterLink } from 'react-router-dom';
+import { AdminSection } from './AdminSection';
 import { MaskedSecretField } from './MaskedSecretField';
 import { NewAppDialog } from './NewAppDialog';
 import { useClientApplications } from './useProjectAdmin';
@@ -23,20 +13,17 @@ export function ClientAppsSection() {
   const [creating, setCreating] = useState(false);
   const [outcome, setOutcome] = useState<string>();
   return (
-    <section aria-labelledby="admin-clients-title">
-      <Stack direction="row" alignItems="center" justifyContent="space-between" sx={{ mb: 1 }}>
-        <Typography id="admin-clients-title" variant="h6" component="h2">
-          Client applications
-        </Typography>
+    <AdminSection
+      id="admin-clients-title"
+      title="Client applications"
+      action={
         <Button variant="outlined" startIcon={<AddIcon />} onClick={() => setCreating(true)}>
           New client
         </Button>
-      </Stack>
-      {outcome && (
-        <Alert severity="success" role="status" onClose={() => setOutcome(undefined)} sx={{ mb: 1 }}>
-          {outcome}
-        </Alert>
-      )}
+      }
+      outcome={outcome}
+      onOutcomeClose={() => setOutcome(undefined)}
+    >
       {clients.error && <Alert severity="error">{clients.error.message}</Alert>}
       {clients.data?.length === 0 && <Typography color="text.secondary">No client applications yet.</Typography>}
       {clients.data && clients.data.length > 0 && (
@@ -84,6 +71,6 @@ export function ClientAppsSection() {
           }}
         />
       )}
-    </section>
+    </AdminSection>
   );
 }

@@ -5,7 +5,6 @@ import {
   Button,
   Chip,
   Link,
-  Stack,
   Table,
   TableBody,
   TableCell,
@@ -16,6 +15,7 @@ import {
 import { visuallyHidden } from '@mui/utils';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import { Link as RouterLink } from 'react-router-dom';
+import { AdminSection } from './AdminSection';
 import { InviteDialog } from './InviteDialog';
 import { MemberDialog } from './MemberDialog';
 import type { MemberRow } from './memberRows';
@@ -33,20 +33,17 @@ export function MembersSection() {
     if (message) setOutcome(message);
   };
   return (
-    <section aria-labelledby="admin-members-title">
-      <Stack direction="row" alignItems="center" justifyContent="space-between" sx={{ mb: 1 }}>
-        <Typography id="admin-members-title" variant="h6" component="h2">
-          Members
-        </Typography>
+    <AdminSection
+      id="admin-members-title"
+      title="Members"
+      action={
         <Button variant="contained" startIcon={<PersonAddIcon />} onClick={() => setInviting(true)}>
           Invite
         </Button>
-      </Stack>
-      {outcome && (
-        <Alert severity="success" role="status" onClose={() => setOutcome(undefined)} sx={{ mb: 1 }}>
-          {outcome}
-        </Alert>
-      )}
+      }
+      outcome={outcome}
+      onOutcomeClose={() => setOutcome(undefined)}
+    >
       {members.error && <Alert severity="error">{members.error.message}</Alert>}
       {members.isPending && <Typography color="text.secondary">Loading members...</Typography>}
       {members.data && (
@@ -94,6 +91,6 @@ export function MembersSection() {
       )}
       {inviting && <InviteDialog onClose={done} />}
       {editing && members.data && <MemberDialog member={editing} members={members.data} onClose={done} />}
-    </section>
+    </AdminSection>
   );
 }
