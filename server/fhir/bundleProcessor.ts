@@ -87,7 +87,10 @@ async function processTransaction(env: BundleEnvironment, entries: BundleEntry[]
       .map((_, index) => index)
       .sort((a, b) => methodOrder[entries[a].request!.method!] - methodOrder[entries[b].request!.method!] || a - b);
     const responses: BundleEntry[] = new Array(entries.length);
-    for (const index of order) {
+    for (const [done, index] of order.entries()) {
+      // Let other work in now and then: the flushes this session sent ahead (and other callers'
+      // requests) wait for the event loop, and a Bundle's entries alone would not give it back.
+      if (done > 0 && done % 32 === 0) await new Promise((resolve) => setImmediate(resolve));
       const entry = entries[index];
       const resolved = entry.resource ? (rewriteReferences(entry.resource, references) as Resource) : undefined;
       const result = await withEntryPath(index, () =>

@@ -136,6 +136,53 @@ describe('transaction Bundles', () => {
     }
   });
 
+  it('is all or nothing when versions were already sent to the database ahead of a late invalid entry', async () => {
+    const marker = randomUUID();
+    // More entries than one write-ahead chunk (64): the first chunks are flushed while later entries
+    // are still being validated; the invalid last entry must take them back too.
+    const observations = Array.from({ length: 150 }, (_, i) => ({
+      resource: {
+        resourceType: 'Observation',
+        identifier: [{ value: marker }],
+        status: 'final',
+        code: { text: `reading ${i}` },
+        subject: { reference: 'urn:uuid:p1' },
+      },
+      request: { method: 'POST', url: 'Observation' },
+    }));
+    const entry = [
+      {
+        fullUrl: 'urn:uuid:p1',
+        resource: { resourceType: 'Patient', identifier: [{ value: marker }] },
+        request: { method: 'POST', url: 'Patient' },
+      },
+      ...observations,
+      {
+        resource: { resourceType: 'Observation', identifier: [{ value: marker }], code: { text: 'no status' } },
+        request: { method: 'POST', url: 'Observation' },
+      },
+    ];
+    const refused = await http('POST', 'fhir/R4', { body: { resourceType: 'Bundle', type: 'transaction', entry } });
+    expect(refused.status).toBe(400);
+    expect(issueExpressions(refused.body)).toContain('Bundle.entry[151].resource.status');
+    for (const type of ['Patient', 'Observation']) {
+      const search = await http<{ total: number }>('GET', `fhir/R4/${type}?identifier=${marker}&_total=accurate`);
+      expect(search.body.total).toBe(0);
+    }
+
+    // Without the bad entry, all 151 are stored, searchable, and point at the patient.
+    const stored = await http<Bundle>('POST', 'fhir/R4', {
+      body: { resourceType: 'Bundle', type: 'transaction', entry: entry.slice(0, -1) },
+    });
+    expect(stored.status).toBe(200);
+    const patientId = stored.body.entry[0].resource!.id;
+    const search = await http<{ total: number }>(
+      'GET',
+      `fhir/R4/Observation?identifier=${marker}&subject=Patient/${patientId}&_total=accurate`,
+    );
+    expect(search.body.total).toBe(150);
+  });
+
   it('supports conditional create inside a transaction and points references at the match', async () => {
     const value = randomUUID();
     const existing = await http<{ id: string }>('POST', 'fhir/R4/Organization', {

@@ -22,6 +22,7 @@ import { mayNameBinary } from '../binary/attachmentUrls';
 import { checkKeepsAnAdmin } from './lastAdminGuard';
 import { literalReferences, type LiteralReference } from './literalReferences';
 import { StatisticsMaintenance } from '../storage/statisticsMaintenance';
+import { WriteBehindExecutor } from './writeBehind';
 import { flushWrites, type PendingWrite } from './writeFlush';
 import { PreconditionGate, type ReadPrecondition } from './readPrecondition';
 import { executeSearch, type SearchResult } from '../search/searchExecutor';
@@ -81,27 +82,36 @@ interface CurrentRow {
   project_id: string | null;
 }
 
+/**
+ * How many buffered versions are sent ahead at once (RepositorySession.sendAhead): large enough that
+ * a statement's own cost is spread thin, small enough that the database starts early in a Bundle.
+ */
+const writeAheadChunk = 64;
+
 /** A current row with its content as the stored JSON text. */
 interface StoredRow {
   content: string;
   deleted: boolean;
   version_id: string;
   project_id: string | null;
-  last_updated: string;
+  /** last_updated in milliseconds since the epoch. */
+  last_modified: number;
 }
 
 /** A resource as its stored JSON text, handed to the client unchanged (RepositorySession.readForAnswer). */
 export interface StoredJson {
   json: string;
   versionId: string;
-  /** meta.lastUpdated. */
-  lastUpdated: string;
+  /** meta.lastUpdated, in milliseconds since the epoch. */
+  lastModified: number;
 }
 
 /** The select lists of CurrentRow and StoredRow, for the table alias given (`r.` or none). */
 const currentRowColumns = (t: string) => `${t}content, ${t}deleted, ${t}version_id, ${t}project_id`;
+// last_updated comes from its column, not from content (`content #>> '{meta,lastUpdated}'`): every
+// use of a compressed jsonb value decompresses it again.
 const storedRowColumns = (t: string) =>
-  `${t}content::text AS content, ${t}deleted, ${t}version_id, ${t}project_id, ${t}content #>> '{meta,lastUpdated}' AS last_updated`;
+  `${t}content::text AS content, ${t}deleted, ${t}version_id, ${t}project_id, extract(epoch FROM ${t}last_updated)::float8 * 1000 AS last_modified`;
 
 /**
  * The project a version belongs to: the writer's, except that a membership lives in the project it
@@ -162,14 +172,20 @@ export class Repository {
   async transaction<T>(work: (session: RepositorySession) => Promise<T>, access?: AccessGuard): Promise<T> {
     let session: RepositorySession | undefined;
     const result = await this.db.transaction(async (tx) => {
+      const writer = new WriteBehindExecutor(tx);
       // Searches of the session see the caller's project's SearchParameters (and the base ones).
-      session = new RepositorySession(tx, this.registry.forProject(access?.options.projectId), access);
-      const value = await work(session);
-      // Checked once all of the transaction is written: its entries may point at each other.
-      await session.checkReferences();
-      await session.flush();
-      if (session.written.length > 0) for (const hook of this.beforeCommitHooks) await hook(tx, session.written);
-      return value;
+      session = new RepositorySession(writer, this.registry.forProject(access?.options.projectId), access);
+      try {
+        const value = await work(session);
+        // Checked once all of the transaction is written: its entries may point at each other.
+        await session.checkReferences();
+        await session.flush();
+        if (session.written.length > 0) for (const hook of this.beforeCommitHooks) await hook(tx, session.written);
+        return value;
+      } finally {
+        // Nothing sent ahead may reach the connection after the COMMIT or ROLLBACK.
+        await writer.drain();
+      }
     });
     // Only what committed may change the server's behaviour (new search parameters).
     session?.applyCommitted();
@@ -315,14 +331,37 @@ export class RepositorySession {
     for (const effect of this.committedEffects.splice(0)) effect();
   }
 
-  /** Stores what is buffered: many creates in a row become one statement per table. */
+  /** Stores what is buffered (and waits for what was sent ahead): many creates in a row become one statement. */
   async flush(): Promise<void> {
+    if (this.tx instanceof WriteBehindExecutor) await this.tx.settle();
     if (this.pending.length === 0) return;
     if (this.readOnly) throw new Error('A read-only repository session cannot write');
+    const writes = this.takePending();
+    await flushWrites(this.tx, writes);
+    this.recordWritten(writes);
+  }
+
+  /**
+   * Sends the buffered versions without waiting (a transaction Bundle's entries go on being
+   * prepared meanwhile); anything that reads afterwards, and the commit, wait for them first.
+   */
+  private sendAhead(): void {
+    if (!(this.tx instanceof WriteBehindExecutor)) return;
+    const writes = this.takePending();
+    this.tx.send(async (tx) => {
+      await flushWrites(tx, writes);
+      this.recordWritten(writes);
+    });
+  }
+
+  private takePending(): PendingWrite[] {
     const writes = this.pending;
     this.pending = [];
     this.writeCount += writes.length;
-    await flushWrites(this.tx, writes);
+    return writes;
+  }
+
+  private recordWritten(writes: readonly PendingWrite[]): void {
     for (const write of writes) {
       this.written.push({ operation: write.operation, resource: write.resource, previous: write.previous });
     }
@@ -373,7 +412,7 @@ export class RepositorySession {
     if (mayHoldProtectedFields(row.content) || mayNameBinary(row.content)) {
       return this.visible(JSON.parse(row.content) as Resource);
     }
-    return { json: row.content, versionId: row.version_id, lastUpdated: row.last_updated };
+    return { json: row.content, versionId: row.version_id, lastModified: Number(row.last_modified) };
   }
 
   /** Reads the current row, or undefined when the resource never existed. */
@@ -688,5 +727,6 @@ export class RepositorySession {
       compartments: (resource.meta?.compartment ?? []).map((c) => c.reference as string),
       isNew,
     });
+    if (this.pending.length >= writeAheadChunk && !this.readOnly) this.sendAhead();
   }
 }

@@ -191,7 +191,7 @@ export function send(reply: FastifyReply, result: OperationResult, fhirBase: str
   if (result.stored) {
     // Already what the caller may see (RepositorySession.readForAnswer): sent as stored.
     reply.header('ETag', `W/"${result.stored.versionId}"`);
-    if (result.stored.lastUpdated) reply.header('Last-Modified', new Date(result.stored.lastUpdated).toUTCString());
+    reply.header('Last-Modified', new Date(result.stored.lastModified).toUTCString());
     return reply.send(result.stored.json);
   }
   const resource: Resource | undefined = result.resource;

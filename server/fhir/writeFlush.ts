@@ -1,4 +1,5 @@
 import type { Resource } from '@medplum/fhirtypes';
+import { arrayLiteral } from '../storage/arrayLiteral';
 import type { SqlExecutor } from '../storage/database';
 import type { IndexRows } from '../search/indexRows';
 import type { HistoryOperation } from './repository';
@@ -15,7 +16,15 @@ export interface PendingWrite {
   previous?: Resource;
 }
 
-const indexColumns: Record<keyof IndexRows, string[]> = {
+export interface ResourceKey {
+  resourceType: string;
+  id: string;
+}
+
+type IndexTable = keyof IndexRows;
+
+/** Each index table's own columns with their types (besides resource_type and resource_id). */
+const indexColumns: Record<IndexTable, string[]> = {
   token: ['code text', 'system text', 'value text', 'display text'],
   string: ['code text', 'value text', 'normalized text'],
   date: ['code text', 'low timestamptz', 'high timestamptz'],
@@ -25,10 +34,96 @@ const indexColumns: Record<keyof IndexRows, string[]> = {
   uri: ['code text', 'value text'],
   composite: ['code text', 'components jsonb'],
 };
+const indexTables = Object.keys(indexColumns) as IndexTable[];
+const columnNames = (table: IndexTable) => indexColumns[table].map((c) => c.split(' ')[0]);
+const columnTypes = (table: IndexTable) => ['text', 'text', ...indexColumns[table].map((c) => c.split(' ')[1])];
+
+/** `unnest($n::text[], …)` over one table's column arrays, numbering its parameters from `first`. */
+function unnestOf(table: IndexTable, first: number): string {
+  return `unnest(${columnTypes(table)
+    .map((type, i) => `$${first + i}::${type}[]`)
+    .join(', ')})`;
+}
+
+function insertInto(table: IndexTable, source: string): string {
+  return `INSERT INTO search_${table} (resource_type, resource_id, ${columnNames(table).join(', ')}) SELECT * FROM ${source}`;
+}
+
+function deleteFrom(table: IndexTable, keys: string): string {
+  return `DELETE FROM search_${table} t USING ${keys} WHERE t.resource_type = k.resource_type AND t.resource_id = k.id`;
+}
 
 /**
- * Writes buffered versions with one statement per table, however many resources: a transaction
- * Bundle of 300 entries costs the same dozen round trips as a single create.
+ * The whole flush as one statement: the versions ($1, JSON: crossing to the database and parsed
+ * there once for both the current row and the history), the resources whose old index rows go
+ * ($2, $3) and every index table's new rows (one array per column). One statement means one round
+ * trip, and the database does all of a flush's work without waiting for the server in between,
+ * so a transaction Bundle's flushes can run while the server prepares the next entries
+ * (RepositorySession, write-behind). All parts see the same snapshot: the deletes cannot reach
+ * rows the inserts add.
+ */
+const flushStatement = (() => {
+  let next = 4;
+  const parts = [
+    `x AS MATERIALIZED (
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(resource_type text, id text, version_id text, project_id text,
+            last_updated timestamptz, deleted boolean, compartments jsonb, content jsonb, operation text, latest boolean)
+     )`,
+    `current_rows AS (
+       INSERT INTO resources (resource_type, id, version_id, project_id, last_updated, deleted, compartments, content)
+       SELECT resource_type, id, version_id, project_id, last_updated, deleted,
+              ARRAY(SELECT jsonb_array_elements_text(compartments)), content
+       FROM x WHERE latest
+       ON CONFLICT (resource_type, id) DO UPDATE SET
+         version_id = EXCLUDED.version_id, project_id = EXCLUDED.project_id, last_updated = EXCLUDED.last_updated,
+         deleted = EXCLUDED.deleted, compartments = EXCLUDED.compartments, content = EXCLUDED.content
+     )`,
+    `history AS (
+       INSERT INTO resource_history (version_id, resource_type, id, project_id, last_updated, operation, content)
+       SELECT version_id, resource_type, id, project_id, last_updated, operation, content FROM x
+     )`,
+    ...indexTables.map(
+      (table) => `delete_${table} AS (${deleteFrom(table, 'unnest($2::text[], $3::text[]) AS k(resource_type, id)')})`,
+    ),
+    ...indexTables.map((table) => {
+      const part = `insert_${table} AS (${insertInto(table, unnestOf(table, next))})`;
+      next += columnTypes(table).length;
+      return part;
+    }),
+  ];
+  // Every data-modifying part runs to completion whether or not the final SELECT reads it.
+  return `WITH ${parts.join(',\n')}\nSELECT 1`;
+})();
+
+/** One array per column of a table's rows for the given resources: resource type, resource id, then its own columns. */
+function columnArrays(
+  table: IndexTable,
+  items: readonly (ResourceKey & { rows: IndexRows | undefined })[],
+): (string | number | null)[][] {
+  const names = columnNames(table);
+  const arrays: (string | number | null)[][] = [[], [], ...names.map(() => [])];
+  for (const item of items) {
+    const rows = item.rows?.[table] as readonly Record<string, unknown>[] | undefined;
+    if (!rows) continue;
+    for (const row of rows) {
+      arrays[0].push(item.resourceType);
+      arrays[1].push(item.id);
+      for (let c = 0; c < names.length; c++) arrays[c + 2].push(columnValue(row[names[c]]));
+    }
+  }
+  return arrays;
+}
+
+/** An index row's value as an array element: composite components go as their JSON text. */
+function columnValue(value: unknown): string | number | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string' || typeof value === 'number') return value;
+  return JSON.stringify(value);
+}
+
+/**
+ * Writes buffered versions in one statement, however many resources: a transaction Bundle of 300
+ * entries costs one round trip per flush, not one per resource or per table.
  */
 export async function flushWrites(tx: SqlExecutor, writes: readonly PendingWrite[]): Promise<void> {
   const current = writes.map((w) => ({
@@ -46,55 +141,30 @@ export async function flushWrites(tx: SqlExecutor, writes: readonly PendingWrite
   // Only the last version of each resource in this flush becomes its current row.
   for (const item of lastPerResource(current)) item.latest = true;
 
-  // The current rows and the history in one statement: the versions cross to the database (and
-  // are parsed there) once, not once per table (issue 20).
-  await tx.query(
-    `WITH x AS MATERIALIZED (
-       SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(resource_type text, id text, version_id text, project_id text,
-            last_updated timestamptz, deleted boolean, compartments jsonb, content jsonb, operation text, latest boolean)
-     ), current_rows AS (
-       INSERT INTO resources (resource_type, id, version_id, project_id, last_updated, deleted, compartments, content)
-       SELECT resource_type, id, version_id, project_id, last_updated, deleted,
-              ARRAY(SELECT jsonb_array_elements_text(compartments)), content
-       FROM x WHERE latest
-       ON CONFLICT (resource_type, id) DO UPDATE SET
-         version_id = EXCLUDED.version_id, project_id = EXCLUDED.project_id, last_updated = EXCLUDED.last_updated,
-         deleted = EXCLUDED.deleted, compartments = EXCLUDED.compartments, content = EXCLUDED.content
-     )
-     INSERT INTO resource_history (version_id, resource_type, id, project_id, last_updated, operation, content)
-     SELECT version_id, resource_type, id, project_id, last_updated, operation, content FROM x`,
-    [JSON.stringify(current)],
-  );
-
-  await deleteIndexRows(
-    tx,
-    writes.filter((w) => !w.isNew).map((w) => ({ resourceType: w.resource.resourceType, id: w.resource.id as string })),
-  );
+  const replaced = writes.filter((w) => !w.isNew);
   // Only the last version of each resource in this flush owns index rows.
   const live = lastPerResource(
     writes.map((w) => ({ ...w, resource_type: w.resource.resourceType, id: w.resource.id })),
-  );
-  await insertIndexRows(
-    tx,
-    live.map((w) => ({ resourceType: w.resource.resourceType, id: w.resource.id as string, rows: w.rows })),
-  );
-}
+  ).map((w) => ({ resourceType: w.resource.resourceType, id: w.resource.id as string, rows: w.rows }));
 
-export interface ResourceKey {
-  resourceType: string;
-  id: string;
+  const params: string[] = [
+    JSON.stringify(current),
+    arrayLiteral(replaced.map((w) => w.resource.resourceType)),
+    arrayLiteral(replaced.map((w) => w.resource.id)),
+  ];
+  for (const table of indexTables) params.push(...columnArrays(table, live).map(arrayLiteral));
+  await tx.query(flushStatement, params, { prepareAs: 'flush_writes' });
 }
 
 /** Removes every index row of the given resources. */
 export async function deleteIndexRows(tx: SqlExecutor, keys: readonly ResourceKey[]): Promise<void> {
   if (keys.length === 0) return;
-  const json = JSON.stringify(keys.map((k) => ({ resource_type: k.resourceType, id: k.id })));
-  for (const table of Object.keys(indexColumns)) {
-    await tx.query(
-      `DELETE FROM search_${table} t USING jsonb_to_recordset($1::jsonb) AS k(resource_type text, id text)
-       WHERE t.resource_type = k.resource_type AND t.resource_id = k.id`,
-      [json],
-    );
+  const types = arrayLiteral(keys.map((k) => k.resourceType));
+  const ids = arrayLiteral(keys.map((k) => k.id));
+  for (const table of indexTables) {
+    await tx.query(deleteFrom(table, 'unnest($1::text[], $2::text[]) AS k(resource_type, id)'), [types, ids], {
+      prepareAs: `delete_index_${table}`,
+    });
   }
 }
 
@@ -103,18 +173,12 @@ export async function insertIndexRows(
   tx: SqlExecutor,
   items: readonly (ResourceKey & { rows: IndexRows | undefined })[],
 ): Promise<void> {
-  for (const [table, columns] of Object.entries(indexColumns) as [keyof IndexRows, string[]][]) {
-    const rows = items.flatMap((item) =>
-      (item.rows?.[table] ?? []).map((row) => ({ ...row, resource_type: item.resourceType, resource_id: item.id })),
-    );
-    if (rows.length === 0) continue;
-    const names = columns.map((c) => c.split(' ')[0]);
-    await tx.query(
-      `INSERT INTO search_${table} (resource_type, resource_id, ${names.join(', ')})
-       SELECT resource_type, resource_id, ${names.join(', ')}
-       FROM jsonb_to_recordset($1::jsonb) AS x(resource_type text, resource_id text, ${columns.join(', ')})`,
-      [JSON.stringify(rows)],
-    );
+  for (const table of indexTables) {
+    const arrays = columnArrays(table, items);
+    if (arrays[0].length === 0) continue;
+    await tx.query(insertInto(table, unnestOf(table, 1)), arrays.map(arrayLiteral), {
+      prepareAs: `insert_index_${table}`,
+    });
   }
 }
 

@@ -204,6 +204,20 @@ const migrations: readonly string[] = [
   ANALYZE search_string;
   ANALYZE search_uri;
   `,
+  // Resource JSON is compressed with lz4 rather than pglz: for the ~2–5 kB of a typical resource
+  // (stored twice, current row and history) pglz was about a sixth of PostgreSQL's CPU per write,
+  // and every read by id decompresses it (issue 20, docs/performance.md). Values already stored keep
+  // pglz until rewritten. PGlite is built without lz4 (feature_not_supported): it keeps pglz.
+  `
+  DO $$
+  BEGIN
+    ALTER TABLE resources ALTER COLUMN content SET COMPRESSION lz4;
+    ALTER TABLE resource_history ALTER COLUMN content SET COMPRESSION lz4;
+  EXCEPTION WHEN feature_not_supported THEN
+    NULL;
+  END
+  $$;
+  `,
 ];
 
 export async function migrate(db: Database): Promise<void> {
@@ -229,9 +243,20 @@ export async function migrate(db: Database): Promise<void> {
   });
 }
 
-function splitStatements(sql: string): string[] {
-  return sql
-    .split(';')
-    .map((statement) => statement.trim())
-    .filter((statement) => statement.length > 0);
+/** Splits at semicolons outside dollar-quoted bodies (`DO $$ … $$`), whose own statements stay whole. */
+export function splitStatements(sql: string): string[] {
+  const statements: string[] = [];
+  let start = 0;
+  let inBody = false;
+  for (let at = 0; at < sql.length; at++) {
+    if (sql.startsWith('$$', at)) {
+      inBody = !inBody;
+      at++;
+    } else if (sql[at] === ';' && !inBody) {
+      statements.push(sql.slice(start, at));
+      start = at + 1;
+    }
+  }
+  statements.push(sql.slice(start));
+  return statements.map((statement) => statement.trim()).filter((statement) => statement.length > 0);
 }

@@ -99,7 +99,16 @@ async function importStraightInSql(
   const pool = new pg.Pool({ connectionString: url, max: importInFlight });
   try {
     await pool.query('DROP TABLE IF EXISTS bench_raw_import');
-    await pool.query('CREATE TABLE bench_raw_import (id text PRIMARY KEY, content jsonb NOT NULL)');
+    // The same column compression as Hearth's resources.content (lz4 on a server built with it), so
+    // that the two sides differ by what Hearth does, not by a storage setting either could use.
+    const [{ method }] = (
+      await pool.query<{ method: string }>(
+        `SELECT CASE a.attcompression WHEN 'l' THEN 'lz4' WHEN 'p' THEN 'pglz' ELSE 'default' END AS method
+         FROM pg_attribute a WHERE a.attrelid = 'resources'::regclass AND a.attname = 'content'`,
+      )
+    ).rows;
+    const compression = method === 'default' ? '' : ` COMPRESSION ${method}`;
+    await pool.query(`CREATE TABLE bench_raw_import (id text PRIMARY KEY, content jsonb${compression} NOT NULL)`);
     const cpu = meter();
     let next = 0;
     let count = 0;
@@ -427,7 +436,7 @@ export function overheadSection(r: OverheadResult): string {
     `${r.resources} resources in ${r.bundles} Synthea bundles (${r.source.includes('shared') ? 'shared/data/synthea-r4' : 'tests/fixtures/synthea'}).`,
     'The SQL figures do the same work straight on the same database from the bench process (node-postgres):',
     'the import inserts the same JSON into one JSONB table (one INSERT per resource, one transaction per bundle, 2 in',
-    'flight); the reads are `SELECT content FROM resources WHERE resource_type = $1 AND id = $2` (a prepared',
+    "flight; the column compressed like Hearth's `resources.content`, lz4); the reads are `SELECT content FROM resources WHERE resource_type = $1 AND id = $2` (a prepared",
     'statement, 8 connections) for the same ids as the HTTP reads (node:http, 8 keep-alive connections). Neither side parses the answer.',
     `Each side first sends ${readWarmup.toLocaleString('en')} reads that are not counted (V8 optimises the server's read path only after a few thousand), then ${readCount.toLocaleString('en')} measured.`,
     'Load is the 1-minute load average when the phase ended (2 cores, shared with other work).',
