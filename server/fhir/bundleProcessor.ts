@@ -88,8 +88,8 @@ async function processTransaction(env: BundleEnvironment, entries: BundleEntry[]
       .sort((a, b) => methodOrder[entries[a].request!.method!] - methodOrder[entries[b].request!.method!] || a - b);
     const responses: BundleEntry[] = new Array(entries.length);
     for (const [done, index] of order.entries()) {
-      // Let other work in now and then: the flushes this session sent ahead (and other callers'
-      // requests) wait for the event loop, and a Bundle's entries alone would not give it back.
+      // Give the event loop back now and then: a large Bundle's entries are prepared without any
+      // I/O, and other callers' requests (a clinician opening a chart) would wait for all of them.
       if (done > 0 && done % 32 === 0) await new Promise((resolve) => setImmediate(resolve));
       const entry = entries[index];
       const resolved = entry.resource ? (rewriteReferences(entry.resource, references) as Resource) : undefined;

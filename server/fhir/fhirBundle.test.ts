@@ -136,10 +136,10 @@ describe('transaction Bundles', () => {
     }
   });
 
-  it('is all or nothing when versions were already sent to the database ahead of a late invalid entry', async () => {
+  it('is all or nothing in a large Bundle too, whose processing gives the event loop back between entries', async () => {
     const marker = randomUUID();
-    // More entries than one write-ahead chunk (64): the first chunks are flushed while later entries
-    // are still being validated; the invalid last entry must take them back too.
+    // Other requests run between this Bundle's entries (every 32); the invalid last entry must still
+    // take all 151 others back.
     const observations = Array.from({ length: 150 }, (_, i) => ({
       resource: {
         resourceType: 'Observation',

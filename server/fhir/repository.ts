@@ -22,7 +22,6 @@ import { mayNameBinary } from '../binary/attachmentUrls';
 import { checkKeepsAnAdmin } from './lastAdminGuard';
 import { literalReferences, type LiteralReference } from './literalReferences';
 import { StatisticsMaintenance } from '../storage/statisticsMaintenance';
-import { WriteBehindExecutor } from './writeBehind';
 import { flushWrites, type PendingWrite } from './writeFlush';
 import { PreconditionGate, type ReadPrecondition } from './readPrecondition';
 import { executeSearch, type SearchResult } from '../search/searchExecutor';
@@ -81,12 +80,6 @@ interface CurrentRow {
   version_id: string;
   project_id: string | null;
 }
-
-/**
- * How many buffered versions are sent ahead at once (RepositorySession.sendAhead): large enough that
- * a statement's own cost is spread thin, small enough that the database starts early in a Bundle.
- */
-const writeAheadChunk = 64;
 
 /** A current row with its content as the stored JSON text. */
 interface StoredRow {
@@ -172,20 +165,14 @@ export class Repository {
   async transaction<T>(work: (session: RepositorySession) => Promise<T>, access?: AccessGuard): Promise<T> {
     let session: RepositorySession | undefined;
     const result = await this.db.transaction(async (tx) => {
-      const writer = new WriteBehindExecutor(tx);
       // Searches of the session see the caller's project's SearchParameters (and the base ones).
-      session = new RepositorySession(writer, this.registry.forProject(access?.options.projectId), access);
-      try {
-        const value = await work(session);
-        // Checked once all of the transaction is written: its entries may point at each other.
-        await session.checkReferences();
-        await session.flush();
-        if (session.written.length > 0) for (const hook of this.beforeCommitHooks) await hook(tx, session.written);
-        return value;
-      } finally {
-        // Nothing sent ahead may reach the connection after the COMMIT or ROLLBACK.
-        await writer.drain();
-      }
+      session = new RepositorySession(tx, this.registry.forProject(access?.options.projectId), access);
+      const value = await work(session);
+      // Checked once all of the transaction is written: its entries may point at each other.
+      await session.checkReferences();
+      await session.flush();
+      if (session.written.length > 0) for (const hook of this.beforeCommitHooks) await hook(tx, session.written);
+      return value;
     });
     // Only what committed may change the server's behaviour (new search parameters).
     session?.applyCommitted();
@@ -331,37 +318,14 @@ export class RepositorySession {
     for (const effect of this.committedEffects.splice(0)) effect();
   }
 
-  /** Stores what is buffered (and waits for what was sent ahead): many creates in a row become one statement. */
+  /** Stores what is buffered: many creates in a row become one statement per table. */
   async flush(): Promise<void> {
-    if (this.tx instanceof WriteBehindExecutor) await this.tx.settle();
     if (this.pending.length === 0) return;
     if (this.readOnly) throw new Error('A read-only repository session cannot write');
-    const writes = this.takePending();
-    await flushWrites(this.tx, writes);
-    this.recordWritten(writes);
-  }
-
-  /**
-   * Sends the buffered versions without waiting (a transaction Bundle's entries go on being
-   * prepared meanwhile); anything that reads afterwards, and the commit, wait for them first.
-   */
-  private sendAhead(): void {
-    if (!(this.tx instanceof WriteBehindExecutor)) return;
-    const writes = this.takePending();
-    this.tx.send(async (tx) => {
-      await flushWrites(tx, writes);
-      this.recordWritten(writes);
-    });
-  }
-
-  private takePending(): PendingWrite[] {
     const writes = this.pending;
     this.pending = [];
     this.writeCount += writes.length;
-    return writes;
-  }
-
-  private recordWritten(writes: readonly PendingWrite[]): void {
+    await flushWrites(this.tx, writes);
     for (const write of writes) {
       this.written.push({ operation: write.operation, resource: write.resource, previous: write.previous });
     }
@@ -727,6 +691,5 @@ export class RepositorySession {
       compartments: (resource.meta?.compartment ?? []).map((c) => c.reference as string),
       isNew,
     });
-    if (this.pending.length >= writeAheadChunk && !this.readOnly) this.sendAhead();
   }
 }

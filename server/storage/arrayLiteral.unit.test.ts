@@ -28,9 +28,7 @@ describe('arrayLiteral', () => {
       'ünïcödé 日本 🩺',
       null,
     ];
-    const rows = await db.query<{ value: string | null }>('SELECT unnest($1::text[]) AS value', [
-      arrayLiteral(values),
-    ]);
+    const rows = await db.query<{ value: string | null }>('SELECT unnest($1::text[]) AS value', [arrayLiteral(values)]);
     expect(rows.map((row) => row.value)).toEqual(values);
   });
 

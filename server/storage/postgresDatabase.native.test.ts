@@ -52,4 +52,3 @@ describe('native PostgreSQL pool', () => {
     expect(method).toBe('lz4');
   });
 });
-

@@ -50,6 +50,11 @@ export interface OverheadResult {
   readsServer: Measured;
   /** GET /healthcheck: the HTTP hop and one `SELECT 1`, what no read through any server here can beat. */
   httpFloor: Measured;
+  /**
+   * One client reading by id, one read after the other, alone and while the Synthea Bundles are
+   * imported a second time (2 in flight): how long a clinician's read waits behind an import.
+   */
+  readsBesideImport: { alone: LatencySummary & { max: number }; duringImport: LatencySummary & { max: number } };
   /** A first start on the embedded database: RSS idle, and what of it is the database's own memory (MB). */
   embedded: { rss: number; database: number; startSeconds: number };
 }
@@ -197,14 +202,9 @@ export async function readThroughServer(
   );
 }
 
-/** GETs of `paths` in turn, `readClients` keep-alive connections; every answer must be 200. */
-async function getThroughServer(
-  baseUrl: string,
-  paths: readonly string[],
-  count = readCount,
-  meter?: () => () => CpuShare,
-) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: readClients });
+/** A GET over `sockets` keep-alive connections answering the status (the body is read whole, not parsed). */
+function httpGetter(baseUrl: string, sockets: number): { get: (path: string) => Promise<number>; close: () => void } {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
   const { hostname, port } = new URL(baseUrl);
   const get = (path: string) =>
     new Promise<number>((resolve, reject) => {
@@ -218,6 +218,17 @@ async function getThroughServer(
       );
       request.on('error', reject);
     });
+  return { get, close: () => agent.destroy() };
+}
+
+/** GETs of `paths` in turn, `readClients` keep-alive connections; every answer must be 200. */
+async function getThroughServer(
+  baseUrl: string,
+  paths: readonly string[],
+  count = readCount,
+  meter?: () => () => CpuShare,
+) {
+  const { get, close } = httpGetter(baseUrl, readClients);
   try {
     await closedLoop(readWarmup, readClients, async (i) => void (await get(paths[i % paths.length])));
     return await closedLoop(
@@ -230,7 +241,47 @@ async function getThroughServer(
       meter,
     );
   } finally {
-    agent.destroy();
+    close();
+  }
+}
+
+/**
+ * One client reading by id without pause, first alone (1,000 reads), then for as long as an import of
+ * `requests` (2 Bundles in flight) runs: the latency a clinician sees while someone imports.
+ */
+async function readsBesideImport(
+  baseUrl: string,
+  ids: readonly string[],
+  requests: readonly ImportRequest[],
+): Promise<OverheadResult['readsBesideImport'] & { imported: number; failed: number }> {
+  const { get, close } = httpGetter(baseUrl, 1);
+  const readUntil = async (done: () => boolean) => {
+    const latencies: number[] = [];
+    const started = performance.now();
+    for (let i = 0; !done(); i++) {
+      const t0 = performance.now();
+      const status = await get(`/fhir/R4/${ids[i % ids.length]}`);
+      if (status !== 200) throw new Error(`GET ${ids[i % ids.length]} answered ${status}`);
+      latencies.push(performance.now() - t0);
+    }
+    return { ...summarize(latencies, (performance.now() - started) / 1000), max: Math.max(...latencies) };
+  };
+  try {
+    let count = 0;
+    const alone = await readUntil(() => count++ >= 1000);
+    let importing = true;
+    const imported = runImport(requests, {
+      fhirBase: `${baseUrl}fhir/R4/`,
+      concurrency: importInFlight,
+      headers: benchHeaders(),
+    }).finally(() => {
+      importing = false;
+    });
+    const duringImport = await readUntil(() => !importing);
+    const result = await imported;
+    return { alone, duringImport, imported: result.imported, failed: result.failed };
+  } finally {
+    close();
   }
 }
 
@@ -259,6 +310,10 @@ async function readStraightInSql(url: string, ids: readonly string[], meter: () 
   } finally {
     await pool.end();
   }
+}
+
+function besideRow(label: string, m: LatencySummary & { max: number }): string {
+  return `| ${label} | ${m.p50.toFixed(2)} ms | ${m.p99.toFixed(2)} ms | ${m.max.toFixed(1)} ms | ${m.count} |`;
 }
 
 function cpuRow(label: string, cpu: CpuShare, count: number): string {
@@ -320,6 +375,7 @@ export async function benchOverhead(root: string, databaseUrl: string, log = con
   let readsSql: OverheadResult['readsSql'];
   let readsServer: OverheadResult['readsServer'];
   let httpFloor: OverheadResult['httpFloor'];
+  let readsBeside: OverheadResult['readsBesideImport'];
   try {
     const postgresPort = Number(new URL(databaseUrl).port || 5432);
     const sqlMeter = () => startCpuMeter({ postgresPort });
@@ -375,6 +431,14 @@ export async function benchOverhead(root: string, databaseUrl: string, log = con
       `  floor: GET /healthcheck (HTTP and SELECT 1): ${httpFloor.perSecond.toFixed(0)}/s p50 ${httpFloor.p50.toFixed(2)} p99 ${httpFloor.p99.toFixed(2)} ms (load ${httpFloor.load})`,
     );
     log(`    CPU: ${cpuLine(httpFloor.cpu, httpFloor.count, 'request')}`);
+    const beside = await readsBesideImport(server.baseUrl, ids, requests);
+    readsBeside = { alone: beside.alone, duringImport: beside.duringImport };
+    const show = (m: LatencySummary & { max: number }) =>
+      `p50 ${m.p50.toFixed(2)} / p99 ${m.p99.toFixed(2)} / max ${m.max.toFixed(1)} ms (${m.count} reads)`;
+    log(`  one client's reads alone: ${show(beside.alone)}`);
+    log(
+      `  the same while the Bundles are imported again: ${show(beside.duringImport)}; ${beside.imported} imported, ${beside.failed} failed`,
+    );
   } finally {
     await server.stop({ keepDataDir: true });
   }
@@ -421,6 +485,7 @@ export async function benchOverhead(root: string, databaseUrl: string, log = con
     readsSql,
     readsServer,
     httpFloor,
+    readsBesideImport: readsBeside,
   };
 }
 
@@ -459,6 +524,14 @@ export function overheadSection(r: OverheadResult): string {
     cpuRow('read by id through Hearth, per read', r.readsServer.cpu, r.readsServer.count),
     cpuRow('read straight in SQL, per read', r.readsSql.cpu, r.readsSql.count),
     cpuRow('GET /healthcheck, per request', r.httpFloor.cpu, r.httpFloor.count),
+    '',
+    'One client reading by id, one read after the other: alone, then while the same Bundles are imported a second time',
+    '(2 in flight) — how long a read waits behind an import.',
+    '',
+    '| one client reading by id | p50 | p99 | max | reads |',
+    '|---|---|---|---|---|',
+    besideRow('alone', r.readsBesideImport.alone),
+    besideRow('while a transaction-Bundle import runs', r.readsBesideImport.duringImport),
     '',
     '| server process | value | target |',
     '|---|---|---|',
