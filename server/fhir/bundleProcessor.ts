@@ -197,17 +197,32 @@ export function parseUrl(url: string, fhirBase: string): ParsedUrl {
   };
 }
 
-/** Replaces `urn:uuid:` (and other fullUrl) references by the ids assigned in this transaction. */
-function rewriteReferences(value: unknown, references: Map<string, string>): unknown {
-  if (references.size === 0) return value;
-  if (Array.isArray(value)) return value.map((item) => rewriteReferences(item, references));
-  if (typeof value !== 'object' || value === null) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, child] of Object.entries(value)) {
-    if (key === 'reference' && typeof child === 'string' && references.has(child)) out[key] = references.get(child);
-    else out[key] = rewriteReferences(child, references);
+/**
+ * Replaces `urn:uuid:` (and other fullUrl) references by the ids assigned in this transaction.
+ * Copies only the objects on the way to a replaced reference; the rest is shared with the request
+ * (a whole copy of every entry was a good part of an import's garbage).
+ */
+export function rewriteReferences(value: unknown, references: ReadonlyMap<string, string>): unknown {
+  if (references.size === 0 || typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const next = rewriteReferences(value[i], references);
+      if (next !== value[i]) (copy ??= [...value])[i] = next;
+    }
+    return copy ?? value;
   }
-  return out;
+  let copy: Record<string, unknown> | undefined;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const child = (value as Record<string, unknown>)[key];
+    const next =
+      key === 'reference' && typeof child === 'string'
+        ? (references.get(child) ?? child)
+        : rewriteReferences(child, references);
+    if (next !== child) (copy ??= { ...(value as Record<string, unknown>) })[key] = next;
+  }
+  return copy ?? value;
 }
 
 async function withEntryPath<T>(index: number, work: () => Promise<T>): Promise<T> {
