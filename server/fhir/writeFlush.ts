@@ -38,19 +38,17 @@ const indexTables = Object.keys(indexColumns) as IndexTable[];
 const columnNames = (table: IndexTable) => indexColumns[table].map((c) => c.split(' ')[0]);
 const columnTypes = (table: IndexTable) => ['text', 'text', ...indexColumns[table].map((c) => c.split(' ')[1])];
 
-/** `unnest($n::text[], …)` over one table's column arrays, numbering its parameters from `first`. */
-function unnestOf(table: IndexTable, first: number): string {
-  return `unnest(${columnTypes(table)
-    .map((type, i) => `$${first + i}::${type}[]`)
-    .join(', ')})`;
+/** The insert of a table's rows, given as one array per column (`unnest($1::text[], $2::text[], …)`). */
+function insertStatement(table: IndexTable): string {
+  const arrays = columnTypes(table).map((type, i) => `$${i + 1}::${type}[]`);
+  return `INSERT INTO search_${table} (resource_type, resource_id, ${columnNames(table).join(', ')})
+    SELECT * FROM unnest(${arrays.join(', ')})`;
 }
 
-function insertInto(table: IndexTable, source: string): string {
-  return `INSERT INTO search_${table} (resource_type, resource_id, ${columnNames(table).join(', ')}) SELECT * FROM ${source}`;
-}
-
-function deleteFrom(table: IndexTable, keys: string): string {
-  return `DELETE FROM search_${table} t USING ${keys} WHERE t.resource_type = k.resource_type AND t.resource_id = k.id`;
+/** The delete of the rows of the resources given as two arrays: types ($1) and ids ($2). */
+function deleteStatement(table: IndexTable): string {
+  return `DELETE FROM search_${table} t USING unnest($1::text[], $2::text[]) AS k(resource_type, id)
+    WHERE t.resource_type = k.resource_type AND t.resource_id = k.id`;
 }
 
 /**
@@ -141,9 +139,7 @@ export async function deleteIndexRows(tx: SqlExecutor, keys: readonly ResourceKe
   const types = arrayLiteral(keys.map((k) => k.resourceType));
   const ids = arrayLiteral(keys.map((k) => k.id));
   for (const table of indexTables) {
-    await tx.query(deleteFrom(table, 'unnest($1::text[], $2::text[]) AS k(resource_type, id)'), [types, ids], {
-      prepareAs: `delete_index_${table}`,
-    });
+    await tx.query(deleteStatement(table), [types, ids], { prepareAs: `delete_index_${table}` });
   }
 }
 
@@ -155,9 +151,7 @@ export async function insertIndexRows(
   for (const table of indexTables) {
     const arrays = columnArrays(table, items);
     if (arrays[0].length === 0) continue;
-    await tx.query(insertInto(table, unnestOf(table, 1)), arrays.map(arrayLiteral), {
-      prepareAs: `insert_index_${table}`,
-    });
+    await tx.query(insertStatement(table), arrays.map(arrayLiteral), { prepareAs: `insert_index_${table}` });
   }
 }
 
