@@ -36,20 +36,30 @@ const indexColumns: Record<IndexTable, string[]> = {
 };
 const indexTables = Object.keys(indexColumns) as IndexTable[];
 const columnNames = (table: IndexTable) => indexColumns[table].map((c) => c.split(' ')[0]);
+const namesByTable = Object.fromEntries(indexTables.map((table) => [table, columnNames(table)])) as Record<
+  IndexTable,
+  string[]
+>;
 const columnTypes = (table: IndexTable) => ['text', 'text', ...indexColumns[table].map((c) => c.split(' ')[1])];
 
-/** The insert of a table's rows, given as one array per column (`unnest($1::text[], $2::text[], …)`). */
-function insertStatement(table: IndexTable): string {
-  const arrays = columnTypes(table).map((type, i) => `$${i + 1}::${type}[]`);
-  return `INSERT INTO search_${table} (resource_type, resource_id, ${columnNames(table).join(', ')})
-    SELECT * FROM unnest(${arrays.join(', ')})`;
-}
+/** Each table's insert, its rows given as one array per column (`unnest($1::text[], $2::text[], …)`). */
+const insertStatements = Object.fromEntries(
+  indexTables.map((table) => {
+    const arrays = columnTypes(table).map((type, i) => `$${i + 1}::${type}[]`);
+    const sql = `INSERT INTO search_${table} (resource_type, resource_id, ${columnNames(table).join(', ')})
+      SELECT * FROM unnest(${arrays.join(', ')})`;
+    return [table, sql];
+  }),
+) as Record<IndexTable, string>;
 
-/** The delete of the rows of the resources given as two arrays: types ($1) and ids ($2). */
-function deleteStatement(table: IndexTable): string {
-  return `DELETE FROM search_${table} t USING unnest($1::text[], $2::text[]) AS k(resource_type, id)
-    WHERE t.resource_type = k.resource_type AND t.resource_id = k.id`;
-}
+/** Each table's delete of the rows of the resources given as two arrays: types ($1) and ids ($2). */
+const deleteStatements = Object.fromEntries(
+  indexTables.map((table) => [
+    table,
+    `DELETE FROM search_${table} t USING unnest($1::text[], $2::text[]) AS k(resource_type, id)
+      WHERE t.resource_type = k.resource_type AND t.resource_id = k.id`,
+  ]),
+) as Record<IndexTable, string>;
 
 /**
  * The current rows and the history of a flush in one statement: the versions ($1, JSON) cross to the
@@ -75,7 +85,7 @@ function columnArrays(
   table: IndexTable,
   items: readonly (ResourceKey & { rows: IndexRows | undefined })[],
 ): (string | number | null)[][] {
-  const names = columnNames(table);
+  const names = namesByTable[table];
   const arrays: (string | number | null)[][] = [[], [], ...names.map(() => [])];
   for (const item of items) {
     const rows = item.rows?.[table] as readonly Record<string, unknown>[] | undefined;
@@ -139,7 +149,7 @@ export async function deleteIndexRows(tx: SqlExecutor, keys: readonly ResourceKe
   const types = arrayLiteral(keys.map((k) => k.resourceType));
   const ids = arrayLiteral(keys.map((k) => k.id));
   for (const table of indexTables) {
-    await tx.query(deleteStatement(table), [types, ids], { prepareAs: `delete_index_${table}` });
+    await tx.query(deleteStatements[table], [types, ids], { prepareAs: `delete_index_${table}` });
   }
 }
 
@@ -151,7 +161,7 @@ export async function insertIndexRows(
   for (const table of indexTables) {
     const arrays = columnArrays(table, items);
     if (arrays[0].length === 0) continue;
-    await tx.query(insertStatement(table), arrays.map(arrayLiteral), { prepareAs: `insert_index_${table}` });
+    await tx.query(insertStatements[table], arrays.map(arrayLiteral), { prepareAs: `insert_index_${table}` });
   }
 }
 

@@ -44,7 +44,8 @@ export interface OverheadResult {
   /** RSS in MB: idle after the first start, peak during the import, after the import, idle after a restart. */
   rss: { idleAfterStart: number; peakDuringImport: number; afterImport: number; idleAfterRestart: number };
   heapUsedAfterStart?: number;
-  importSql: Timed & { perSecond: number; cpu: CpuShare };
+  /** `compression`: the JSONB column's, the same as Hearth's resources.content (lz4, pglz or the default). */
+  importSql: Timed & { perSecond: number; cpu: CpuShare; compression: string };
   importServer: Timed & { perSecond: number; failed: number; cpu: CpuShare };
   readsSql: Measured;
   readsServer: Measured;
@@ -54,12 +55,13 @@ export interface OverheadResult {
    * One client reading by id, one read after the other, alone and while the Synthea Bundles are
    * imported a second time (2 in flight): how long a clinician's read waits behind an import.
    */
-  readsBesideImport: { alone: LatencySummary & { max: number }; duringImport: LatencySummary & { max: number } };
+  readsBesideImport: { alone: LatencyWithMax; duringImport: LatencyWithMax };
   /** A first start on the embedded database: RSS idle, and what of it is the database's own memory (MB). */
   embedded: { rss: number; database: number; startSeconds: number };
 }
 
 type Measured = LatencySummary & { load: number; cpu: CpuShare };
+type LatencyWithMax = LatencySummary & { max: number };
 
 const load1 = () => loadavg()[0];
 
@@ -100,7 +102,7 @@ async function importStraightInSql(
   url: string,
   requests: readonly ImportRequest[],
   meter: () => () => CpuShare,
-): Promise<{ count: number; cpu: CpuShare }> {
+): Promise<{ count: number; cpu: CpuShare; compression: string }> {
   const pool = new pg.Pool({ connectionString: url, max: importInFlight });
   try {
     await pool.query('DROP TABLE IF EXISTS bench_raw_import');
@@ -142,7 +144,7 @@ async function importStraightInSql(
     // Measured before the pool ends: its backends' CPU is gone with them.
     const spent = cpu();
     await pool.query('DROP TABLE bench_raw_import');
-    return { count, cpu: spent };
+    return { count, cpu: spent, compression: method };
   } finally {
     await pool.end();
   }
@@ -312,7 +314,7 @@ async function readStraightInSql(url: string, ids: readonly string[], meter: () 
   }
 }
 
-function besideRow(label: string, m: LatencySummary & { max: number }): string {
+function besideRow(label: string, m: LatencyWithMax): string {
   return `| ${label} | ${m.p50.toFixed(2)} ms | ${m.p99.toFixed(2)} ms | ${m.max.toFixed(1)} ms | ${m.count} |`;
 }
 
@@ -385,7 +387,13 @@ export async function benchOverhead(root: string, databaseUrl: string, log = con
     const raw = await importStraightInSql(databaseUrl, requests, sqlMeter);
     const rawCount = raw.count;
     const rawSeconds = (performance.now() - t0) / 1000;
-    importSql = { seconds: rawSeconds, perSecond: rawCount / rawSeconds, load: load1(), cpu: raw.cpu };
+    importSql = {
+      seconds: rawSeconds,
+      perSecond: rawCount / rawSeconds,
+      load: load1(),
+      cpu: raw.cpu,
+      compression: raw.compression,
+    };
     log(
       `  import straight in SQL: ${rawCount} in ${rawSeconds.toFixed(1)} s = ${importSql.perSecond.toFixed(0)}/s (load ${importSql.load})`,
     );
@@ -433,7 +441,7 @@ export async function benchOverhead(root: string, databaseUrl: string, log = con
     log(`    CPU: ${cpuLine(httpFloor.cpu, httpFloor.count, 'request')}`);
     const beside = await readsBesideImport(server.baseUrl, ids, requests);
     readsBeside = { alone: beside.alone, duringImport: beside.duringImport };
-    const show = (m: LatencySummary & { max: number }) =>
+    const show = (m: LatencyWithMax) =>
       `p50 ${m.p50.toFixed(2)} / p99 ${m.p99.toFixed(2)} / max ${m.max.toFixed(1)} ms (${m.count} reads)`;
     log(`  one client's reads alone: ${show(beside.alone)}`);
     log(
@@ -501,7 +509,7 @@ export function overheadSection(r: OverheadResult): string {
     `${r.resources} resources in ${r.bundles} Synthea bundles (${r.source.includes('shared') ? 'shared/data/synthea-r4' : 'tests/fixtures/synthea'}).`,
     'The SQL figures do the same work straight on the same database from the bench process (node-postgres):',
     'the import inserts the same JSON into one JSONB table (one INSERT per resource, one transaction per bundle, 2 in',
-    "flight; the column compressed like Hearth's `resources.content`, lz4); the reads are `SELECT content FROM resources WHERE resource_type = $1 AND id = $2` (a prepared",
+    `flight; the column compressed like Hearth's \`resources.content\`: ${r.importSql.compression}); the reads are \`SELECT content FROM resources WHERE resource_type = $1 AND id = $2\` (a prepared`,
     'statement, 8 connections) for the same ids as the HTTP reads (node:http, 8 keep-alive connections). Neither side parses the answer.',
     `Each side first sends ${readWarmup.toLocaleString('en')} reads that are not counted (V8 optimises the server's read path only after a few thousand), then ${readCount.toLocaleString('en')} measured.`,
     'Load is the 1-minute load average when the phase ended (2 cores, shared with other work).',
