@@ -19,6 +19,7 @@ import { bootstrapAdmin, type AdminBootstrapResult } from './seed/adminBootstrap
 import { seedDemo, type DemoState } from './seed/demoSeed';
 import type { Database } from './storage/database';
 import { openDatabase } from './storage/openDatabase';
+import { ensurePrefixIndexStatistics } from './storage/prefixIndexStatistics';
 import { BinaryStorage, loadUrlSigningKey, UrlSigner, type BinaryEnvironment } from './binary';
 import { BotRunner, BotSubscriptions } from './bots';
 
@@ -81,11 +82,7 @@ export async function createServerRuntime(config: ServerConfig, options: Runtime
     step('definitions');
     step(`definition index (${await loadDefinitionIndex(db)})`);
     step(`structure validators (${await structureValidators})`);
-    // The free-text value indexes are on left(…) expressions, which have no statistics until
-    // ANALYZE: without them the planner scans search_token for every candidate row (seconds per
-    // search on a fresh database). ANALYZE samples, so this stays cheap on a large one.
-    await db.exec('ANALYZE search_token, search_string, search_uri');
-    step('analyze');
+    step(`statistics (${await ensurePrefixIndexStatistics(db)})`);
     // Projects' own SearchParameters (saved in earlier runs, or by other processes from now on).
     const stopSearchParameterSync = await startSearchParameterSync(repository, db, registry, system.projectId);
     const admin = await bootstrapAdmin(repository, {
