@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tests/chromiumLaunch';
 import { doseSpotOrigin } from './tests/e2e/doseSpotTestClinic';
+import { serverNodeFlags } from './config/serverNodeFlags';
 
 const port = Number(process.env.E2E_PORT ?? 8199);
 // A fresh database for every run: the app is seeded with the demo clinic on first start.
@@ -31,7 +32,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'node --expose-gc scripts/start.mjs',
+    command: `node ${serverNodeFlags.join(' ')} scripts/start.mjs`,
     url: `http://127.0.0.1:${port}/healthcheck`,
     timeout: 180_000,
     reuseExistingServer: false,

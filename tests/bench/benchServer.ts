@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { freePort } from '../integration/freePort';
 import { signIn } from '../../server/cli/passwordSignIn';
 import { setBenchToken } from './benchFetch';
+import { serverNodeFlags } from '../../config/serverNodeFlags';
 
 export interface BenchServer {
   baseUrl: string;
@@ -51,8 +52,8 @@ export async function startBenchServer(
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   // The node flags of `npm start` (package.json), so the server runs as a user's does.
   const entry = options.direct
-    ? ['--expose-gc', '--import', 'tsx', join(root, 'server', 'main.ts')]
-    : ['--expose-gc', join(root, 'scripts', 'start.mjs')];
+    ? [...serverNodeFlags, '--import', 'tsx', join(root, 'server', 'main.ts')]
+    : [...serverNodeFlags, join(root, 'scripts', 'start.mjs')];
   const started = performance.now();
   const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), ...entry], {
     env,

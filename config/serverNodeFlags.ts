@@ -1,0 +1,14 @@
+/**
+ * The node flags the server runs with: `npm start` (package.json, which cannot import this list;
+ * serverNodeFlags.test.ts keeps the two the same), the end-to-end tests' server and the benchmarks.
+ *
+ * - `--expose-gc`: one full collection once the start steps are done (server/serverRuntime.ts).
+ * - `--max-semi-space-size=32`: V8's young generation may grow to 2 × 32 MB instead of 2 × 16 MB.
+ *   A transaction Bundle's parsed entries live as long as the Bundle does; with the default they
+ *   outlived one or two scavenges, were copied and promoted to the old generation, and garbage
+ *   collection was ~18 % of the server's CPU in an import. With 32 MB the server spends ~13 % less
+ *   CPU per imported resource and its idle memory after a first start is ~10–25 MB larger; 64 MB
+ *   saved more but kept the first start's idle process at ~370 MB, over the 350 MB budget
+ *   (docs/performance.md, "Fourth pass").
+ */
+export const serverNodeFlags: readonly string[] = ['--expose-gc', '--max-semi-space-size=32'];
