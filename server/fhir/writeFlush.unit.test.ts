@@ -1,16 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Bundle, Observation, Patient } from '@medplum/fhirtypes';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { embeddedTestDatabase } from '../../tests/setup/embeddedTestDatabase';
 import { definitionSearchParameters } from '../serverRuntime';
 import type { Database, SqlExecutor } from '../storage/database';
-import { openDatabase } from '../storage/openDatabase';
 import { processBundle } from './bundleProcessor';
 import { Repository, type RequestContext } from './repository';
 
-// PGlite kept in memory cannot load the btree_gist extension the migrations need: use a folder.
-const dataDir = mkdtempSync(join(tmpdir(), 'hearth-write-flush-'));
+const database = embeddedTestDatabase('write-flush');
 const ctx: RequestContext = { projectId: 'project-flush', author: { reference: 'Practitioner/author' } };
 let db: Database;
 let repository: Repository;
@@ -44,14 +40,9 @@ async function referencesOf(resourceType: string, id: string): Promise<string[]>
   return rows.map((row) => row.reference);
 }
 
-beforeAll(async () => {
-  db = await openDatabase({ dataDir });
+beforeAll(() => {
+  db = database();
   repository = new Repository(recording(db), definitionSearchParameters());
-}, 120_000);
-
-afterAll(async () => {
-  await db?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 beforeEach(() => {

@@ -1,26 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from './database';
-import { openDatabase } from './openDatabase';
+import { describe, expect, it } from 'vitest';
+import { embeddedTestDatabase } from '../../tests/setup/embeddedTestDatabase';
 import { ensurePrefixIndexStatistics } from './prefixIndexStatistics';
 
-// PGlite kept in memory cannot load the btree_gist extension the migrations need: use a folder.
-const dataDir = mkdtempSync(join(tmpdir(), 'hearth-prefix-statistics-'));
-let db: Database;
-
-beforeAll(async () => {
-  db = await openDatabase({ dataDir });
-}, 120_000);
-
-afterAll(async () => {
-  await db?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const database = embeddedTestDatabase('prefix-statistics');
 
 async function analyzedIndexes(): Promise<string[]> {
-  const rows = await db.query<{ tablename: string }>(
+  const rows = await database().query<{ tablename: string }>(
     `SELECT DISTINCT tablename FROM pg_stats WHERE tablename LIKE 'search\\_%\\_value\\_idx' ORDER BY tablename`,
   );
   return rows.map((row) => row.tablename);
@@ -28,7 +13,7 @@ async function analyzedIndexes(): Promise<string[]> {
 
 describe('statistics of the prefix indexes', { timeout: 30_000 }, () => {
   it('analyzes a database whose prefix indexes have none, and only that once', async () => {
-    await db.exec(`
+    await database().exec(`
       INSERT INTO search_token (resource_type, resource_id, code, system, value)
         SELECT 'Observation', 'o' || n, 'code', 'http://loinc.org', 'c' || (n % 7) FROM generate_series(1, 200) n;
       INSERT INTO search_string (resource_type, resource_id, code, value, normalized)
@@ -38,7 +23,7 @@ describe('statistics of the prefix indexes', { timeout: 30_000 }, () => {
     `);
     expect(await analyzedIndexes()).toEqual([]);
 
-    expect(await ensurePrefixIndexStatistics(db)).toBe('analyzed');
+    expect(await ensurePrefixIndexStatistics(database())).toBe('analyzed');
     expect(await analyzedIndexes()).toEqual([
       'search_string_value_idx',
       'search_token_value_idx',
@@ -46,6 +31,6 @@ describe('statistics of the prefix indexes', { timeout: 30_000 }, () => {
     ]);
 
     // A restart finds them: no second ANALYZE.
-    expect(await ensurePrefixIndexStatistics(db)).toBe('kept');
+    expect(await ensurePrefixIndexStatistics(database())).toBe('kept');
   });
 });

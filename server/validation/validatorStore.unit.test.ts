@@ -1,10 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../storage/database';
-import { openDatabase } from '../storage/openDatabase';
+import { describe, expect, it } from 'vitest';
+import { embeddedTestDatabase } from '../../tests/setup/embeddedTestDatabase';
 import { readState, writeState } from '../storage/serverState';
 import { validateStructure } from './structureValidator';
 import { loadStructureValidators, validatorCodeVersion } from './validatorStore';
@@ -21,25 +17,16 @@ const pack = (code: string) => gzipSync(code).toString('base64');
 const unpack = (gzipBase64: string) => gunzipSync(Buffer.from(gzipBase64, 'base64')).toString('utf8');
 
 describe('structure validator store', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'hearth-validator-store-'));
-  let db: Database | undefined;
-
-  beforeAll(async () => {
-    db = await openDatabase({ dataDir });
-  }, 120_000);
-  afterAll(async () => {
-    await db?.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const database = embeddedTestDatabase('validator-store');
 
   it('generates the code once per version and reuses it on the next start', async () => {
-    expect(await loadStructureValidators(db!)).toBe('generated');
-    const stored = await readState<{ version: string; gzipBase64: string }>(db!, stateKey);
+    expect(await loadStructureValidators(database())).toBe('generated');
+    const stored = await readState<{ version: string; gzipBase64: string }>(database(), stateKey);
     expect(stored?.version).toBe(validatorCodeVersion);
     const code = unpack(stored!.gzipBase64);
     expect(code).toMatch(/^"use strict";/);
     expect(code).toContain('exports.Patient = ');
-    expect(await loadStructureValidators(db!)).toBe('cached');
+    expect(await loadStructureValidators(database())).toBe('cached');
     expect(validateStructure({ resourceType: 'Patient', gender: 'robot' } as { resourceType: string })).toEqual([
       expect.objectContaining({ code: 'value', expression: ['Patient.gender'] }),
     ]);
@@ -47,25 +34,25 @@ describe('structure validator store', () => {
   }, 120_000);
 
   it('validates with the kept code, not a compile, when the version matches', async () => {
-    const stored = await readState<{ version: string; gzipBase64: string }>(db!, stateKey);
-    await writeState(db!, stateKey, { version: validatorCodeVersion, gzipBase64: pack(markerCode) });
+    const stored = await readState<{ version: string; gzipBase64: string }>(database(), stateKey);
+    await writeState(database(), stateKey, { version: validatorCodeVersion, gzipBase64: pack(markerCode) });
     try {
-      expect(await loadStructureValidators(db!)).toBe('cached');
+      expect(await loadStructureValidators(database())).toBe('cached');
       expect(validateStructure({ resourceType: 'Patient' })).toEqual([
         expect.objectContaining({ details: { text: 'from the stored code' }, expression: ['Patient.marker'] }),
       ]);
     } finally {
-      await writeState(db!, stateKey, stored);
+      await writeState(database(), stateKey, stored);
     }
   });
 
   it('regenerates code kept for another definitions, ajv or schema version, and never runs it', async () => {
-    await writeState(db!, stateKey, {
+    await writeState(database(), stateKey, {
       version: 'definitions 0.0.1, ajv 8.0.0, schema r0',
       gzipBase64: pack(markerCode),
     });
-    expect(await loadStructureValidators(db!)).toBe('generated');
-    const stored = await readState<{ version: string; gzipBase64: string }>(db!, stateKey);
+    expect(await loadStructureValidators(database())).toBe('generated');
+    const stored = await readState<{ version: string; gzipBase64: string }>(database(), stateKey);
     expect(stored?.version).toBe(validatorCodeVersion);
     expect(unpack(stored!.gzipBase64)).not.toContain('marker');
     expect(validateStructure({ resourceType: 'Patient', active: true } as { resourceType: string })).toEqual([]);
