@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +7,8 @@ import { benchFetch, benchHeaders } from './benchFetch';
 import { nativeDatabaseUrl } from './benchPostgres';
 import { startBenchServer } from './benchServer';
 import { readThroughServer, syntheaRequests } from './overheadBenchmark';
+import { freePort } from '../integration/freePort';
+import { profileWhile, type CpuProfile } from './inspectorProfiler';
 import { freshDatabase } from './realtimeBenchmark';
 
 /**
@@ -15,21 +17,11 @@ import { freshDatabase } from './realtimeBenchmark';
  *
  *   npx tsx tests/bench/profileOverhead.ts reads    # profile 20,000 reads by id, 8 clients
  *   npx tsx tests/bench/profileOverhead.ts import   # profile the Synthea import
+ *   npx tsx tests/bench/profileOverhead.ts import-warm   # a second import into a warm server only
  *   npx tsx tests/bench/profileOverhead.ts start    # profile a restart on a filled database
  *
  * The .cpuprofile stays in the printed folder (open it in Chrome DevTools' Performance panel).
  */
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-}
-interface CpuProfile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
 
 const root = join(fileURLToPath(import.meta.url), '..', '..', '..');
 const phase = process.argv[2] ?? 'reads';
@@ -75,6 +67,25 @@ async function main(): Promise<void> {
   try {
     const url = await freshDatabase(native.url, 'hearth_bench_profile');
     const { requests } = syntheaRequests(root);
+    if (phase === 'import-warm') {
+      // Steady state: the first import warms the process (V8's optimised code, the validators' code),
+      // the second is profiled through the inspector; the start and the warm-up are left out.
+      const inspectorPort = await freePort();
+      const server = await startBenchServer(root, url, {
+        direct: true,
+        nodeArgs: [`--inspect=127.0.0.1:${inspectorPort}`],
+      });
+      const importAll = () =>
+        runImport(requests, { fhirBase: `${server.baseUrl}fhir/R4/`, concurrency: 2, headers: benchHeaders() });
+      await importAll();
+      const profile = await profileWhile(inspectorPort, importAll);
+      await server.stop();
+      const file = join(profileDir, 'import-warm.cpuprofile');
+      writeFileSync(file, JSON.stringify(profile));
+      console.log(`Profile: ${file}\n`);
+      console.log(summarizeProfile(profile));
+      return;
+    }
     // The first start loads the definitions (not what is profiled); the profiled process starts on a ready database.
     let server = await startBenchServer(root, url, { direct: true });
     if (phase === 'import') {
