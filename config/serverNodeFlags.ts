@@ -7,8 +7,9 @@
  *   A transaction Bundle's parsed entries live as long as the Bundle does; with the default they
  *   outlived one or two scavenges, were copied and promoted to the old generation, and garbage
  *   collection was ~18 % of the server's CPU in an import. With 32 MB the server spends ~13 % less
- *   CPU per imported resource and its idle memory after a first start is ~10–25 MB larger; 64 MB
- *   saved more but kept the first start's idle process at ~370 MB, over the 350 MB budget
+ *   CPU per imported resource; its idle memory after a first start measured 293–344 MB against
+ *   279–293 MB with the default. 64 MB saved more but kept the first start's idle process at
+ *   ~370 MB, over the 350 MB budget
  *   (docs/performance.md, "Fourth pass").
  */
 export const serverNodeFlags: readonly string[] = ['--expose-gc', '--max-semi-space-size=32'];

@@ -34,7 +34,7 @@ const indexDeletes = () => statements.filter((sql) => /DELETE FROM search_/.test
 
 async function referencesOf(resourceType: string, id: string): Promise<string[]> {
   const rows = await db.query<{ reference: string }>(
-    'SELECT code, reference FROM search_reference WHERE resource_type = $1 AND resource_id = $2 ORDER BY code',
+    'SELECT reference FROM search_reference WHERE resource_type = $1 AND resource_id = $2 ORDER BY code',
     [resourceType, id],
   );
   return rows.map((row) => row.reference);

@@ -1,7 +1,8 @@
 import type { Database } from './database';
 
-/** The expression indexes on `left(…)` prefixes (migrations.ts): the planner knows them only after ANALYZE. */
-const prefixIndexes = ['search_token_value_idx', 'search_string_value_idx', 'search_uri_value_idx'];
+/** The tables whose `<table>_value_idx` is on `left(…)` prefixes (migrations.ts): the planner knows those only after ANALYZE. */
+const prefixIndexedTables = ['search_token', 'search_string', 'search_uri'];
+const prefixIndexes = prefixIndexedTables.map((table) => `${table}_value_idx`);
 
 /**
  * Makes sure the free-text prefix indexes have statistics: without them the planner scans
@@ -19,6 +20,6 @@ export async function ensurePrefixIndexStatistics(db: Database): Promise<'kept' 
     [prefixIndexes],
   );
   if (Number(indexes) === prefixIndexes.length) return 'kept';
-  await db.exec('ANALYZE search_token, search_string, search_uri');
+  await db.exec(`ANALYZE ${prefixIndexedTables.join(', ')}`);
   return 'analyzed';
 }

@@ -26,8 +26,9 @@ export async function profileWhile(inspectorPort: number, work: () => Promise<un
   const waiting = new Map<number, (result: unknown) => void>();
   socket.on('message', (data) => {
     const message = JSON.parse(String(data)) as { id?: number; result?: unknown };
-    if (message.id !== undefined) waiting.get(message.id)?.(message.result);
-    if (message.id !== undefined) waiting.delete(message.id);
+    if (message.id === undefined) return; // an event, not an answer
+    waiting.get(message.id)?.(message.result);
+    waiting.delete(message.id);
   });
   const send = <T>(method: string, params: Record<string, unknown> = {}) =>
     new Promise<T>((resolve) => {

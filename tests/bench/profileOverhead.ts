@@ -59,60 +59,69 @@ function summarizeProfile(profile: CpuProfile, top = 40): string {
   return `total ${total.toFixed(0)} ms\n\n-- self time by function --\n${table(byFunction)}\n\n-- self time by file/package --\n${table(byFile)}`;
 }
 
+type ImportRequests = ReturnType<typeof syntheaRequests>['requests'];
+
+/** The steady state of an import: a first import warms the server up, the second is profiled through its inspector. */
+async function profileWarmImport(url: string, requests: ImportRequests, profileDir: string) {
+  const inspectorPort = await freePort();
+  const server = await startBenchServer(root, url, {
+    direct: true,
+    nodeArgs: [`--inspect=127.0.0.1:${inspectorPort}`],
+  });
+  const importAll = () =>
+    runImport(requests, { fhirBase: `${server.baseUrl}fhir/R4/`, concurrency: 2, headers: benchHeaders() });
+  await importAll();
+  const profile = await profileWhile(inspectorPort, importAll);
+  await server.stop();
+  const file = join(profileDir, 'import-warm.cpuprofile');
+  writeFileSync(file, JSON.stringify(profile));
+  return { file, profile };
+}
+
+/** A whole server process under `--cpu-prof`, from its start (on a database that is ready) to its exit. */
+async function profileProcess(url: string, requests: ImportRequests, profileDir: string) {
+  const nodeArgs = ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
+  // The first start loads the definitions (not what is profiled); the profiled process starts on a ready database.
+  let server = await startBenchServer(root, url, { direct: true });
+  if (phase === 'import') {
+    await server.stop({ keepDataDir: true });
+    server = await startBenchServer(root, url, { direct: true, dataDir: server.dataDir, nodeArgs });
+  }
+  await runImport(requests, { fhirBase: `${server.baseUrl}fhir/R4/`, concurrency: 2, headers: benchHeaders() });
+  if (phase === 'reads' || phase === 'start') {
+    await server.stop({ keepDataDir: true });
+    server = await startBenchServer(root, url, { direct: true, dataDir: server.dataDir, nodeArgs });
+  }
+  if (phase === 'reads') {
+    const ids: string[] = [];
+    for (const type of ['Observation', 'Patient', 'Encounter', 'Condition']) {
+      const bundle = (await (await benchFetch(`${server.baseUrl}fhir/R4/${type}?_count=500`)).json()) as {
+        entry?: { resource: { id: string } }[];
+      };
+      ids.push(...(bundle.entry ?? []).map((e) => `${type}/${e.resource.id}`));
+    }
+    const reads = await readThroughServer(server.baseUrl, ids, 20_000);
+    console.log(`${reads.count} reads: ${reads.perSecond.toFixed(0)}/s, p50 ${reads.p50.toFixed(2)} ms`);
+  }
+  await server.stop();
+  const name = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
+  if (!name) throw new Error(`No profile in ${profileDir}`);
+  const file = join(profileDir, name);
+  return { file, profile: JSON.parse(readFileSync(file, 'utf8')) as CpuProfile };
+}
+
 async function main(): Promise<void> {
   const native = nativeDatabaseUrl(root);
   if (!native.url) throw new Error('needs native PostgreSQL');
   const profileDir = mkdtempSync(join(tmpdir(), 'hearth-profile-'));
-  const nodeArgs = ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
   try {
     const url = await freshDatabase(native.url, 'hearth_bench_profile');
     const { requests } = syntheaRequests(root);
-    if (phase === 'import-warm') {
-      // Steady state: the first import warms the process (V8's optimised code, the validators' code),
-      // the second is profiled through the inspector; the start and the warm-up are left out.
-      const inspectorPort = await freePort();
-      const server = await startBenchServer(root, url, {
-        direct: true,
-        nodeArgs: [`--inspect=127.0.0.1:${inspectorPort}`],
-      });
-      const importAll = () =>
-        runImport(requests, { fhirBase: `${server.baseUrl}fhir/R4/`, concurrency: 2, headers: benchHeaders() });
-      await importAll();
-      const profile = await profileWhile(inspectorPort, importAll);
-      await server.stop();
-      const file = join(profileDir, 'import-warm.cpuprofile');
-      writeFileSync(file, JSON.stringify(profile));
-      console.log(`Profile: ${file}\n`);
-      console.log(summarizeProfile(profile));
-      return;
-    }
-    // The first start loads the definitions (not what is profiled); the profiled process starts on a ready database.
-    let server = await startBenchServer(root, url, { direct: true });
-    if (phase === 'import') {
-      await server.stop({ keepDataDir: true });
-      server = await startBenchServer(root, url, { direct: true, dataDir: server.dataDir, nodeArgs });
-    }
-    await runImport(requests, { fhirBase: `${server.baseUrl}fhir/R4/`, concurrency: 2, headers: benchHeaders() });
-    if (phase === 'reads' || phase === 'start') {
-      await server.stop({ keepDataDir: true });
-      server = await startBenchServer(root, url, { direct: true, dataDir: server.dataDir, nodeArgs });
-    }
-    if (phase === 'reads') {
-      const ids: string[] = [];
-      for (const type of ['Observation', 'Patient', 'Encounter', 'Condition']) {
-        const bundle = (await (await benchFetch(`${server.baseUrl}fhir/R4/${type}?_count=500`)).json()) as {
-          entry?: { resource: { id: string } }[];
-        };
-        ids.push(...(bundle.entry ?? []).map((e) => `${type}/${e.resource.id}`));
-      }
-      const reads = await readThroughServer(server.baseUrl, ids, 20_000);
-      console.log(`${reads.count} reads: ${reads.perSecond.toFixed(0)}/s, p50 ${reads.p50.toFixed(2)} ms`);
-    }
-    await server.stop();
-    const file = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
-    if (!file) throw new Error(`No profile in ${profileDir}`);
-    const profile = JSON.parse(readFileSync(join(profileDir, file), 'utf8')) as CpuProfile;
-    console.log(`Profile: ${join(profileDir, file)}\n`);
+    const { file, profile } =
+      phase === 'import-warm'
+        ? await profileWarmImport(url, requests, profileDir)
+        : await profileProcess(url, requests, profileDir);
+    console.log(`Profile: ${file}\n`);
     console.log(summarizeProfile(profile));
   } finally {
     native.stop?.();
