@@ -39,10 +39,10 @@ interface Entry extends Stamp {
   parametersVersion: number;
 }
 
-/** The callers epoch and a Login's version, as select-list items with placeholders from `$first`. */
-function stampColumns(first: number): string {
-  return `(SELECT value #>> '{}' FROM server_state WHERE key = $${first}) AS epoch,
-          (SELECT version_id FROM resources WHERE resource_type = 'Login' AND id = $${first + 1}) AS "loginVersion"`;
+/** The callers epoch and a Login's version, as select-list items; `param(0)` is the epoch's key, `param(1)` the Login's id. */
+function stampColumns(param: (index: number) => string): string {
+  return `(SELECT value #>> '{}' FROM server_state WHERE key = ${param(0)}) AS epoch,
+          (SELECT version_id FROM resources WHERE resource_type = 'Login' AND id = ${param(1)}) AS "loginVersion"`;
 }
 
 function changesCallers(writes: readonly CommittedWrite[]): boolean {
@@ -91,7 +91,7 @@ export class CallerCache {
 
   /** The Login's version and the epoch as committed now: one round trip. */
   private async stamp(loginId: string | undefined): Promise<Stamp> {
-    const rows = await this.db.query<Stamp>(`SELECT ${stampColumns(1)}`, [epochKey, loginId ?? ''], {
+    const rows = await this.db.query<Stamp>(`SELECT ${stampColumns((i) => `$${i + 1}`)}`, [epochKey, loginId ?? ''], {
       prepareAs: 'caller_stamp',
     });
     return { epoch: rows[0]?.epoch ?? null, loginVersion: rows[0]?.loginVersion ?? null };
@@ -130,7 +130,7 @@ export class CallerCache {
       caller: entry.caller,
       precondition: {
         name: 'caller_stamp',
-        columns: (first) => stampColumns(first),
+        columns: stampColumns,
         params: [epochKey, loginId ?? ''],
         holds: (row) => {
           const held = row.epoch === entry.epoch && row.loginVersion === entry.loginVersion;

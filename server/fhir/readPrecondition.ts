@@ -1,4 +1,5 @@
 import type { QueryOptions, SqlExecutor } from '../storage/database';
+import type { ReadBatcher } from './readBatcher';
 
 /**
  * A condition checked by the very statement that reads a row, so that it costs no round trip of
@@ -9,9 +10,9 @@ import type { QueryOptions, SqlExecutor } from '../storage/database';
 export interface ReadPrecondition {
   /** Part of the prepared statement's name: one per kind of precondition, never per call. */
   readonly name: string;
-  /** Select-list items, each aliased, whose placeholders start at `$first`. */
-  columns(first: number): string;
-  readonly params: readonly unknown[];
+  /** Select-list items, each aliased; `param(i)` is the SQL of `params[i]`. */
+  columns(param: (index: number) => string): string;
+  readonly params: readonly string[];
   /** Judges the check columns of the answer; called once. */
   holds(row: Record<string, unknown>): boolean;
 }
@@ -38,6 +39,8 @@ export class PreconditionGate implements SqlExecutor {
   constructor(
     private readonly db: SqlExecutor,
     private readonly precondition: ReadPrecondition,
+    /** The first row read goes through it: reads by id that arrive together share a round trip. */
+    private readonly batcher: ReadBatcher,
   ) {}
 
   /** Whether the precondition was checked and held. */
@@ -64,15 +67,16 @@ export class PreconditionGate implements SqlExecutor {
   ): Promise<T | undefined> {
     if (this.state === 'failed') throw new PreconditionFailed();
     const p = this.precondition;
-    // LEFT JOIN from one row: the check columns come back even when the resource does not exist.
-    const rows = await this.db.query<T & Record<string, unknown>>(
-      `SELECT ${columns('r.')}, ${p.columns(3)}
-         FROM (SELECT 1) AS one LEFT JOIN resources r ON r.resource_type = $1 AND r.id = $2`,
-      [resourceType, id, ...p.params],
-      { prepareAs: `read_current_${shape}_if_${p.name}` },
-    );
-    const row = rows[0];
-    if (!row || !p.holds(row)) {
+    const row = (await this.batcher.read(
+      {
+        name: `${shape}_if_${p.name}`,
+        rowColumns: columns,
+        checkColumns: (param) => p.columns(param),
+        checkParamCount: p.params.length,
+      },
+      { resourceType, id, checkParams: p.params },
+    )) as T & Record<string, unknown>;
+    if (!p.holds(row)) {
       this.state = 'failed';
       throw new PreconditionFailed();
     }

@@ -24,6 +24,7 @@ import { literalReferences, type LiteralReference } from './literalReferences';
 import { StatisticsMaintenance } from '../storage/statisticsMaintenance';
 import { flushWrites, type PendingWrite } from './writeFlush';
 import { PreconditionGate, type ReadPrecondition } from './readPrecondition';
+import { ReadBatcher } from './readBatcher';
 import { executeSearch, type SearchResult } from '../search/searchExecutor';
 import type { SearchRequest } from '../search/searchRequest';
 import { SqlParams } from '../search/searchSql';
@@ -151,11 +152,14 @@ export class Repository {
   private readonly commitListeners = new Set<CommitListener>();
   private readonly beforeCommitHooks = new Set<BeforeCommitHook>();
 
+  private readonly reads: ReadBatcher;
+
   constructor(
     readonly db: Database,
     readonly registry: SearchParameterRegistry,
   ) {
     this.statistics = new StatisticsMaintenance(db);
+    this.reads = new ReadBatcher(db.genericPlans ?? db);
   }
 
   /**
@@ -192,7 +196,7 @@ export class Repository {
     /** Checked by the session's first row read, in the same statement (readPrecondition.ts). */
     precondition?: ReadPrecondition,
   ): Promise<T> {
-    const db = precondition ? new PreconditionGate(this.db, precondition) : this.db;
+    const db = precondition ? new PreconditionGate(this.db, precondition, this.reads) : this.db;
     const session = new RepositorySession(db, this.registry.forProject(access?.options.projectId), access, true);
     return work(session);
   }

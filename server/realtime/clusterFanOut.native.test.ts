@@ -309,6 +309,41 @@ describe('realtime fan-out between server processes (native PostgreSQL)', () => 
     expect(await statusesOf(b, b.token, patient.body.id)).toEqual(signedInStatuses);
   });
 
+  it("refuses a signed-out login's reads that arrive together with a signed-in one's (batched reads by id, issue 20)", async () => {
+    const a = first as ServerProcess;
+    const b = second as ServerProcess;
+    const patient = await call(a, 'POST', 'Patient', { resourceType: 'Patient', name: [{ family: 'Batched' }] });
+    expect(patient.status).toBe(201);
+    const path = `Patient/${patient.body.id}`;
+    // Which of 40 reads sent at once are the signed-out login's: after two of the signed-in one's
+    // (the first goes alone, the second may lead a batch), every other one, or one in three. A
+    // batch must never answer one read with another's row: the signed-out login's would then pass.
+    const patterns = [
+      (i: number) => i >= 2 && i % 2 === 0,
+      (i: number) => i >= 2 && i % 2 === 1,
+      (i: number) => i % 3 === 2,
+    ];
+    for (const isEnded of patterns) {
+      const kept = (await signIn(a.baseUrl, 'admin@example.com', adminPassword)).access_token;
+      const ended = (await signIn(a.baseUrl, 'admin@example.com', adminPassword)).access_token;
+      // Both callers cached on the other process; 40 reads at once also open the keep-alive
+      // connections the reads below arrive on together (new connections spread them out).
+      expect([await answerStatus(b, kept, path), await answerStatus(b, ended, path)]).toEqual([200, 200]);
+      const warm = await Promise.all(Array.from({ length: 40 }, () => answerStatus(b, kept, path)));
+      expect(warm).toEqual(warm.map(() => 200));
+      const logout = await fetch(new URL('oauth2/logout', a.baseUrl), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ended}`, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(logout.status).toBe(200);
+      // Interleaved and all at once, so that the other process reads them in shared statements.
+      const tokens = Array.from({ length: 40 }, (_, i) => (isEnded(i) ? ended : kept));
+      const statuses = await Promise.all(tokens.map((token) => answerStatus(b, token, path)));
+      expect(statuses).toEqual(tokens.map((token) => (token === kept ? 200 : 401)));
+    }
+  });
+
   // Last: it switches the admin's membership off, which ends every token of the admin.
   it('stops a caller at once on the other process when its membership is switched off (issue 20)', async () => {
     const a = first as ServerProcess;

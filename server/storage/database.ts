@@ -18,6 +18,15 @@ export interface Database extends SqlExecutor {
   readonly kind: DatabaseKind;
   /** Runs `work` in one transaction: any throw rolls back everything it wrote. */
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /**
+   * Native PostgreSQL only: connections of their own on which prepared statements always run with
+   * their generic plan. For statements whose best plan never depends on the parameters' values —
+   * primary-key lookups of the keys in a parameter array (fhir/readBatcher.ts) — which PostgreSQL
+   * would otherwise plan again on every execution: its custom plan for a one-element array looks
+   * ten times cheaper than the generic plan, so it never switches (~130 µs of planning per call).
+   * Never for searches, whose plans must see the values.
+   */
+  readonly genericPlans?: SqlExecutor;
   /** Runs several statements separated by semicolons (migrations only; no parameters). */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;

@@ -14,12 +14,21 @@ export async function openPostgresDatabase(connectionString: string): Promise<Da
   const probe = await pool.connect();
   probe.release();
   const listeners = new ListenConnection(connectionString);
+  // fhir/readBatcher.ts keeps at most two statements in flight.
+  const genericPlanPool = new pg.Pool({ connectionString, max: 2, options: '-c plan_cache_mode=force_generic_plan' });
+  genericPlanPool.on('error', (error) => console.warn(`PostgreSQL closed an idle connection: ${error.message}`));
 
   return {
     kind: 'postgres',
     async query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<T[]> {
       const result = await pool.query(statement(sql, params, options));
       return result.rows as T[];
+    },
+    genericPlans: {
+      async query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<T[]> {
+        const result = await genericPlanPool.query(statement(sql, params, options));
+        return result.rows as T[];
+      },
     },
     async exec(sql: string): Promise<void> {
       await pool.query(sql);
@@ -50,7 +59,7 @@ export async function openPostgresDatabase(connectionString: string): Promise<Da
     },
     close: async () => {
       await listeners.close();
-      await pool.end();
+      await Promise.all([pool.end(), genericPlanPool.end()]);
     },
   };
 }

@@ -18,6 +18,7 @@ import { freshDatabase } from './realtimeBenchmark';
  *   npx tsx tests/bench/profileOverhead.ts reads    # profile 20,000 reads by id, 8 clients
  *   npx tsx tests/bench/profileOverhead.ts import   # profile the Synthea import
  *   npx tsx tests/bench/profileOverhead.ts import-warm   # a second import into a warm server only
+ *   npx tsx tests/bench/profileOverhead.ts reads-warm    # 20,000 reads by id into a warm server only
  *   npx tsx tests/bench/profileOverhead.ts start    # profile a restart on a filled database
  *
  * The .cpuprofile stays in the printed folder (open it in Chrome DevTools' Performance panel).
@@ -78,6 +79,43 @@ async function profileWarmImport(url: string, requests: ImportRequests, profileD
   return { file, profile };
 }
 
+/** Ids of stored Observations, Patients, Encounters and Conditions, as `Type/id`. */
+async function readableIds(baseUrl: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (const type of ['Observation', 'Patient', 'Encounter', 'Condition']) {
+    const bundle = (await (await benchFetch(`${baseUrl}fhir/R4/${type}?_count=500`)).json()) as {
+      entry?: { resource: { id: string } }[];
+    };
+    ids.push(...(bundle.entry ?? []).map((e) => `${type}/${e.resource.id}`));
+  }
+  return ids;
+}
+
+/**
+ * The steady state of reads by id: after the import and 20,000 reads (V8 has optimised the read
+ * path), 20,000 more are profiled through the inspector.
+ */
+async function profileWarmReads(url: string, requests: ImportRequests, profileDir: string) {
+  const inspectorPort = await freePort();
+  const server = await startBenchServer(root, url, {
+    direct: true,
+    nodeArgs: [`--inspect=127.0.0.1:${inspectorPort}`],
+  });
+  await runImport(requests, { fhirBase: `${server.baseUrl}fhir/R4/`, concurrency: 2, headers: benchHeaders() });
+  const ids = await readableIds(server.baseUrl);
+  await readThroughServer(server.baseUrl, ids, 20_000);
+  let line = '';
+  const profile = await profileWhile(inspectorPort, async () => {
+    const reads = await readThroughServer(server.baseUrl, ids, 20_000);
+    line = `${reads.count} reads: ${reads.perSecond.toFixed(0)}/s, p50 ${reads.p50.toFixed(2)} ms`;
+  });
+  await server.stop();
+  console.log(line);
+  const file = join(profileDir, 'reads-warm.cpuprofile');
+  writeFileSync(file, JSON.stringify(profile));
+  return { file, profile };
+}
+
 /** A whole server process under `--cpu-prof`, from its start (on a database that is ready) to its exit. */
 async function profileProcess(url: string, requests: ImportRequests, profileDir: string) {
   const nodeArgs = ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
@@ -93,13 +131,7 @@ async function profileProcess(url: string, requests: ImportRequests, profileDir:
     server = await startBenchServer(root, url, { direct: true, dataDir: server.dataDir, nodeArgs });
   }
   if (phase === 'reads') {
-    const ids: string[] = [];
-    for (const type of ['Observation', 'Patient', 'Encounter', 'Condition']) {
-      const bundle = (await (await benchFetch(`${server.baseUrl}fhir/R4/${type}?_count=500`)).json()) as {
-        entry?: { resource: { id: string } }[];
-      };
-      ids.push(...(bundle.entry ?? []).map((e) => `${type}/${e.resource.id}`));
-    }
+    const ids = await readableIds(server.baseUrl);
     const reads = await readThroughServer(server.baseUrl, ids, 20_000);
     console.log(`${reads.count} reads: ${reads.perSecond.toFixed(0)}/s, p50 ${reads.p50.toFixed(2)} ms`);
   }
@@ -120,7 +152,9 @@ async function main(): Promise<void> {
     const { file, profile } =
       phase === 'import-warm'
         ? await profileWarmImport(url, requests, profileDir)
-        : await profileProcess(url, requests, profileDir);
+        : phase === 'reads-warm'
+          ? await profileWarmReads(url, requests, profileDir)
+          : await profileProcess(url, requests, profileDir);
     console.log(`Profile: ${file}\n`);
     console.log(summarizeProfile(profile));
   } finally {
