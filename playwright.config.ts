@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tests/chromiumLaunch';
 import { doseSpotOrigin } from './tests/e2e/doseSpotTestClinic';
-import { serverNodeFlags } from './config/serverNodeFlags';
+import { serverEnvironment, serverNodeFlags } from './config/serverNodeFlags';
 
 const port = Number(process.env.E2E_PORT ?? 8199);
 // A fresh database for every run: the app is seeded with the demo clinic on first start.
@@ -38,6 +38,7 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: 'pipe',
     env: {
+      ...serverEnvironment,
       PORT: String(port),
       BASE_URL: `http://127.0.0.1:${port}/`,
       DATA_DIR: dataDir,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { freePort } from '../integration/freePort';
 import { signIn } from '../../server/cli/passwordSignIn';
 import { setBenchToken } from './benchFetch';
-import { serverNodeFlags } from '../../config/serverNodeFlags';
+import { serverEnvironment, serverNodeFlags } from '../../config/serverNodeFlags';
 
 export interface BenchServer {
   baseUrl: string;
@@ -42,6 +42,7 @@ export async function startBenchServer(
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'hearth-bench-'));
   const env: Record<string, string | undefined> = {
     ...process.env,
+    ...serverEnvironment,
     PORT: String(port),
     DATA_DIR: dataDir,
     SEED: 'none',
