@@ -1,5 +1,5 @@
 import type { QueryOptions, SqlExecutor } from '../storage/database';
-import type { ReadBatcher } from './readBatcher';
+import type { BatchedReadShape, ReadBatcher } from './readBatcher';
 
 /**
  * A condition checked by the very statement that reads a row, so that it costs no round trip of
@@ -8,7 +8,10 @@ import type { ReadBatcher } from './readBatcher';
  * only if the stamp is the one the caller was resolved with.
  */
 export interface ReadPrecondition {
-  /** Part of the prepared statement's name: one per kind of precondition, never per call. */
+  /**
+   * Part of the prepared statement's name: one per kind of precondition, never per call. Two
+   * preconditions with one name have the same columns and as many parameters.
+   */
   readonly name: string;
   /** Select-list items, each aliased; `param(i)` is the SQL of `params[i]`. */
   columns(param: (index: number) => string): string;
@@ -26,6 +29,26 @@ export class PreconditionFailed extends Error {
 
 interface Row {
   version_id: string;
+}
+
+/** Batch shapes by row shape and precondition name: one object for every read of a kind. */
+const batchShapes = new Map<string, Map<string, BatchedReadShape>>();
+
+function batchShape(shape: string, columns: (alias: string) => string, p: ReadPrecondition): BatchedReadShape {
+  let byPrecondition = batchShapes.get(shape);
+  if (!byPrecondition) batchShapes.set(shape, (byPrecondition = new Map()));
+  let batch = byPrecondition.get(p.name);
+  if (!batch) {
+    // A precondition's name stands for its columns and its parameter count (see `name`).
+    batch = {
+      name: `${shape}_if_${p.name}`,
+      rowColumns: columns,
+      checkColumns: p.columns,
+      checkParamCount: p.params.length,
+    };
+    byPrecondition.set(p.name, batch);
+  }
+  return batch;
 }
 
 /**
@@ -67,15 +90,11 @@ export class PreconditionGate implements SqlExecutor {
   ): Promise<T | undefined> {
     if (this.state === 'failed') throw new PreconditionFailed();
     const p = this.precondition;
-    const row = (await this.batcher.read(
-      {
-        name: `${shape}_if_${p.name}`,
-        rowColumns: columns,
-        checkColumns: (param) => p.columns(param),
-        checkParamCount: p.params.length,
-      },
-      { resourceType, id, checkParams: p.params },
-    )) as T & Record<string, unknown>;
+    const row = (await this.batcher.read(batchShape(shape, columns, p), {
+      resourceType,
+      id,
+      checkParams: p.params,
+    })) as T & Record<string, unknown>;
     if (!p.holds(row)) {
       this.state = 'failed';
       throw new PreconditionFailed();
