@@ -151,7 +151,7 @@ async function importStraightInSql(
 }
 
 /** Ids of stored resources to read: Observations, Patients, Encounters and Conditions. */
-async function readableIds(baseUrl: string): Promise<string[]> {
+export async function readableIds(baseUrl: string): Promise<string[]> {
   const ids: string[] = [];
   for (const type of ['Observation', 'Patient', 'Encounter', 'Condition']) {
     const bundle = (await (await benchFetch(`${baseUrl}fhir/R4/${type}?_count=500`)).json()) as {

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runImport } from '../../server/import/importRunner';
-import { benchFetch, benchHeaders } from './benchFetch';
+import { benchHeaders } from './benchFetch';
 import { nativeDatabaseUrl } from './benchPostgres';
 import { startBenchServer } from './benchServer';
-import { readThroughServer, syntheaRequests } from './overheadBenchmark';
+import { readableIds, readThroughServer, syntheaRequests } from './overheadBenchmark';
 import { freePort } from '../integration/freePort';
 import { profileWhile, type CpuProfile } from './inspectorProfiler';
 import { freshDatabase } from './realtimeBenchmark';
@@ -77,18 +77,6 @@ async function profileWarmImport(url: string, requests: ImportRequests, profileD
   const file = join(profileDir, 'import-warm.cpuprofile');
   writeFileSync(file, JSON.stringify(profile));
   return { file, profile };
-}
-
-/** Ids of stored Observations, Patients, Encounters and Conditions, as `Type/id`. */
-async function readableIds(baseUrl: string): Promise<string[]> {
-  const ids: string[] = [];
-  for (const type of ['Observation', 'Patient', 'Encounter', 'Condition']) {
-    const bundle = (await (await benchFetch(`${baseUrl}fhir/R4/${type}?_count=500`)).json()) as {
-      entry?: { resource: { id: string } }[];
-    };
-    ids.push(...(bundle.entry ?? []).map((e) => `${type}/${e.resource.id}`));
-  }
-  return ids;
 }
 
 /**
