@@ -14,7 +14,8 @@ export async function openPostgresDatabase(connectionString: string): Promise<Da
   const probe = await pool.connect();
   probe.release();
   const listeners = new ListenConnection(connectionString);
-  // fhir/readBatcher.ts keeps at most two statements in flight.
+  // For fhir/readBatcher.ts, which keeps one statement in flight (more only while one stalls):
+  // two connections; a third or fourth stalled batch waits for one of them.
   const genericPlanPool = new pg.Pool({ connectionString, max: 2, options: '-c plan_cache_mode=force_generic_plan' });
   genericPlanPool.on('error', (error) => console.warn(`PostgreSQL closed an idle connection: ${error.message}`));
 
