@@ -485,4 +485,37 @@ describe('access enforcement (issue 14)', () => {
       expect(chosen.status).toBe(201);
     });
   });
+
+  describe('issue 20: reads by id that arrive together share a statement', () => {
+    it("answers each caller only what it may read: another project's admin, a patient and the owner at once", async () => {
+      const owner = admin();
+      const attacker = as(other.tokens.access_token);
+      const patient = await member({ resource: [{ resourceType: '*' }] }, `Patient/${ids.alice}`, 'patient/*.rs');
+      // Who reads what, and the status each must get: the attacker's reads of the owner's project
+      // and the patient's read of another patient are mixed with reads that succeed.
+      const reads: [ReturnType<typeof as>, string, number][] = [
+        [owner, `Patient/${ids.alice}`, 200],
+        [attacker, `Patient/${ids.alice}`, 404],
+        [patient, `Observation/${ids.aliceVital}`, 200],
+        [owner, `Observation/${ids.bobVital}`, 200],
+        [patient, `Observation/${ids.bobVital}`, 403],
+        [attacker, `Patient/${ids.foreignPatient}`, 200],
+        [attacker, `Observation/${ids.aliceLab}`, 404],
+        [owner, `Encounter/${ids.encounter}`, 200],
+        [patient, `Patient/${ids.bob}`, 403],
+        [attacker, `Encounter/${ids.encounter}`, 404],
+      ];
+      // Each caller's first read resolves and caches it; the rounds after it take the batched path.
+      for (let round = 0; round < 4; round++) {
+        const all = Array.from({ length: 3 }, () => reads).flat();
+        const answers = await Promise.all(all.map(([caller, path]) => caller.get(path)));
+        answers.forEach((answer, i) => {
+          const [, path, status] = all[i];
+          expect([path, answer.status]).toEqual([path, status]);
+          // Never another read's row.
+          if (status === 200) expect(`${answer.body.resourceType}/${answer.body.id}`).toBe(path);
+        });
+      }
+    });
+  });
 });
