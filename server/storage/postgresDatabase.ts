@@ -4,33 +4,39 @@ import type { Database, QueryOptions, SqlExecutor } from './database';
 // Return timestamps as text so that both backends hand the same shapes to the repository.
 pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, (value) => value);
 
-export async function openPostgresDatabase(connectionString: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString, max: 10 });
+function openPool(config: pg.PoolConfig): pg.Pool {
+  const pool = new pg.Pool(config);
   // An idle pooled connection the server ends (restart, failover, pg_terminate_backend) is reported
   // on the pool; unheard, that event would crash the process. The pool drops the connection and
   // opens a new one on the next query.
   pool.on('error', (error) => console.warn(`PostgreSQL closed an idle connection: ${error.message}`));
+  return pool;
+}
+
+/** Statements on a pool (any free connection) or on one client (a transaction's). */
+function executorOn(target: pg.Pool | pg.PoolClient): SqlExecutor {
+  return {
+    async query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<T[]> {
+      const result = await target.query(statement(sql, params, options));
+      return result.rows as T[];
+    },
+  };
+}
+
+export async function openPostgresDatabase(connectionString: string): Promise<Database> {
+  const pool = openPool({ connectionString, max: 10 });
   // Fail at start-up, not on the first request, when the server is unreachable.
   const probe = await pool.connect();
   probe.release();
   const listeners = new ListenConnection(connectionString);
   // For fhir/readBatcher.ts, which keeps one statement in flight (more only while one stalls):
   // two connections; a third or fourth stalled batch waits for one of them.
-  const genericPlanPool = new pg.Pool({ connectionString, max: 2, options: '-c plan_cache_mode=force_generic_plan' });
-  genericPlanPool.on('error', (error) => console.warn(`PostgreSQL closed an idle connection: ${error.message}`));
+  const genericPlanPool = openPool({ connectionString, max: 2, options: '-c plan_cache_mode=force_generic_plan' });
 
   return {
     kind: 'postgres',
-    async query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<T[]> {
-      const result = await pool.query(statement(sql, params, options));
-      return result.rows as T[];
-    },
-    genericPlans: {
-      async query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<T[]> {
-        const result = await genericPlanPool.query(statement(sql, params, options));
-        return result.rows as T[];
-      },
-    },
+    query: executorOn(pool).query,
+    genericPlans: executorOn(genericPlanPool),
     async exec(sql: string): Promise<void> {
       await pool.query(sql);
     },
@@ -38,13 +44,7 @@ export async function openPostgresDatabase(connectionString: string): Promise<Da
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const tx: SqlExecutor = {
-          async query<R>(sql: string, params?: unknown[], options?: QueryOptions): Promise<R[]> {
-            const result = await client.query(statement(sql, params, options));
-            return result.rows as R[];
-          },
-        };
-        const result = await work(tx);
+        const result = await work(executorOn(client));
         await client.query('COMMIT');
         return result;
       } catch (error) {
