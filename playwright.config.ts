@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tests/chromiumLaunch';
 import { doseSpotOrigin } from './tests/e2e/doseSpotTestClinic';
-import { serverEnvironment, serverNodeFlags } from './config/serverNodeFlags';
+import { serverStartCommand } from './config/serverNodeFlags';
 
 const port = Number(process.env.E2E_PORT ?? 8199);
 // A fresh database for every run: the app is seeded with the demo clinic on first start.
@@ -32,13 +32,13 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `node ${serverNodeFlags.join(' ')} scripts/start.mjs`,
+    // npm start's own command line (its environment and node flags; run through a shell).
+    command: serverStartCommand('scripts/start.mjs'),
     url: `http://127.0.0.1:${port}/healthcheck`,
     timeout: 180_000,
     reuseExistingServer: false,
     stdout: 'pipe',
     env: {
-      ...serverEnvironment,
       PORT: String(port),
       BASE_URL: `http://127.0.0.1:${port}/`,
       DATA_DIR: dataDir,
