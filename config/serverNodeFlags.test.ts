@@ -10,7 +10,7 @@ describe('the server node flags', () => {
     };
     expect(manifest.scripts.start).toBe(serverStartCommand('scripts/start.mjs'));
     expect(manifest.scripts.start).toBe(
-      'MALLOC_TRIM_THRESHOLD_=1048576 node --expose-gc --max-semi-space-size=32 scripts/start.mjs',
+      'MALLOC_TRIM_THRESHOLD_=1048576 node --expose-gc --max-semi-space-size=32 --no-allocation-site-pretenuring scripts/start.mjs',
     );
   });
 });

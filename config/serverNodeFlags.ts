@@ -12,8 +12,23 @@
  *   279–293 MB with the default. 64 MB saved more but kept the first start's idle process at
  *   ~370 MB, over the 350 MB budget
  *   (docs/performance.md, "Fourth pass").
+ * - `--no-allocation-site-pretenuring`: V8 may otherwise decide, from where objects were allocated
+ *   during a first start (definitions loaded through pg: most of those rows, results and strings
+ *   lived on), to allocate every later object from the same places — pg's rows and results, the
+ *   HTTP request's — straight in the old generation. Such an object dies with its request but
+ *   stays until the next full collection, and everything young it points to is kept and promoted
+ *   with it: after a first start every read's whole graph, its ~1.6 KB resource text included,
+ *   was promoted (1.4 MB per scavenge, a full collection every ~3 s, scavenge pauses 2–10 ms).
+ *   A restart, which loads nothing, had none of it. Without pretenuring nothing is promoted while
+ *   reads run; four alternating runs each: read p99 5.0–9.1 ms against 7.4–12.3 ms, server CPU
+ *   per read 130–168 µs against 155–229 µs, per imported resource 315–365 µs against
+ *   328–415 µs, the same memory (docs/performance.md, "Sixth pass").
  */
-export const serverNodeFlags: readonly string[] = ['--expose-gc', '--max-semi-space-size=32'];
+export const serverNodeFlags: readonly string[] = [
+  '--expose-gc',
+  '--max-semi-space-size=32',
+  '--no-allocation-site-pretenuring',
+];
 
 /**
  * Environment the server process starts with (before node: the C library reads it once).

@@ -20,6 +20,7 @@ import { freshDatabase } from './realtimeBenchmark';
  *   npx tsx tests/bench/profileOverhead.ts import-warm   # a second import into a warm server only
  *   npx tsx tests/bench/profileOverhead.ts reads-warm    # 20,000 reads by id into a warm server only
  *   npx tsx tests/bench/profileOverhead.ts start    # profile a restart on a filled database
+ *   npx tsx tests/bench/profileOverhead.ts reads-gc # V8's young-generation collections during 30,000 warm reads
  *
  * The .cpuprofile stays in the printed folder (open it in Chrome DevTools' Performance panel).
  */
@@ -104,6 +105,42 @@ async function profileWarmReads(url: string, requests: ImportRequests, profileDi
   return { file, profile };
 }
 
+/** One `--trace-gc-nvp` line's field, e.g. `pause` (ms) or `promoted` (bytes). */
+function gcField(line: string, name: string): number {
+  return Number(new RegExp(`\\b${name}=([0-9.]+)`).exec(line)?.[1] ?? 0);
+}
+
+/**
+ * The young generation's collections (scavenges) while a warm server reads by id: how often, how
+ * long each paused the server, how much each promoted to the old generation, and how many full
+ * collections followed. Nothing a read allocates outlives it, so a steady promotion means garbage
+ * kept alive by old garbage (config/serverNodeFlags.ts, `--no-allocation-site-pretenuring`).
+ */
+async function traceWarmReadsGc(url: string, requests: ImportRequests): Promise<void> {
+  const server = await startBenchServer(root, url, { direct: true, nodeArgs: ['--trace-gc-nvp'] });
+  await runImport(requests, { fhirBase: `${server.baseUrl}fhir/R4/`, concurrency: 2, headers: benchHeaders() });
+  const ids = await readableIds(server.baseUrl);
+  await readThroughServer(server.baseUrl, ids, 20_000);
+  const mark = server.output().length;
+  const reads = await readThroughServer(server.baseUrl, ids, 30_000);
+  const lines = server.output().slice(mark).split('\n');
+  await server.stop();
+  const scavenges = lines.filter((line) => line.includes(' gc=s '));
+  const sorted = (name: string) => scavenges.map((line) => gcField(line, name)).sort((a, b) => a - b);
+  const at = (values: number[], q: number) => values[Math.min(values.length - 1, Math.floor(values.length * q))] ?? 0;
+  const pauses = sorted('pause');
+  const promoted = sorted('promoted');
+  console.log(
+    `${reads.count} reads: ${reads.perSecond.toFixed(0)}/s, p50 ${reads.p50.toFixed(2)} ms, p99 ${reads.p99.toFixed(2)} ms`,
+  );
+  console.log(
+    `scavenges ${scavenges.length} (one per ${(reads.count / Math.max(1, scavenges.length)).toFixed(0)} reads), ` +
+      `pause median ${at(pauses, 0.5).toFixed(1)} / p90 ${at(pauses, 0.9).toFixed(1)} / max ${at(pauses, 1).toFixed(1)} ms, ` +
+      `promoted median ${(at(promoted, 0.5) / 1024).toFixed(0)} KB; ` +
+      `full collections ${lines.filter((line) => line.includes(' gc=mc ')).length}`,
+  );
+}
+
 /** A whole server process under `--cpu-prof`, from its start (on a database that is ready) to its exit. */
 async function profileProcess(url: string, requests: ImportRequests, profileDir: string) {
   const nodeArgs = ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
@@ -137,6 +174,7 @@ async function main(): Promise<void> {
   try {
     const url = await freshDatabase(native.url, 'hearth_bench_profile');
     const { requests } = syntheaRequests(root);
+    if (phase === 'reads-gc') return await traceWarmReadsGc(url, requests);
     const { file, profile } =
       phase === 'import-warm'
         ? await profileWarmImport(url, requests, profileDir)
