@@ -48,7 +48,9 @@ export async function fhirRestRoutes(app: FastifyInstance, options: FhirRoutesOp
   const fhirBase = `${options.baseUrl}fhir/R4/`;
   const { repository, registry } = options;
   // Per registry (base, and projects with SearchParameters of their own), most recently used last.
-  const capabilities = new Map<SearchParameterRegistry, { version: number; statement: CapabilityStatement }>();
+  // Kept as JSON text: the statement is ~400 KB, and serialising it (and walking it for Attachment
+  // URLs, which it never holds) on every call cost 8–16 ms — SMART apps and clients ask on start.
+  const capabilities = new Map<SearchParameterRegistry, { version: number; json: string }>();
 
   const run = async (
     request: FastifyRequest,
@@ -87,15 +89,13 @@ export async function fhirRestRoutes(app: FastifyInstance, options: FhirRoutesOp
     const parameters = request.caller ? registry.forProject(request.caller.ctx.projectId) : registry.baseRegistry();
     let entry = capabilities.get(parameters);
     if (entry?.version !== parameters.version) {
-      entry = {
-        version: parameters.version,
-        statement: buildCapabilityStatement(parameters, options.baseUrl, options.version),
-      };
+      const statement: CapabilityStatement = buildCapabilityStatement(parameters, options.baseUrl, options.version);
+      entry = { version: parameters.version, json: JSON.stringify(statement) };
     }
     capabilities.delete(parameters);
     capabilities.set(parameters, entry);
     if (capabilities.size > 16) capabilities.delete(capabilities.keys().next().value as SearchParameterRegistry);
-    return reply.type('application/fhir+json').send(entry.statement);
+    return reply.type('application/fhir+json').send(entry.json);
   });
 
   app.get('/fhir/R4/_history', (request, reply) =>
