@@ -12,7 +12,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: [
-            '{config,data-provider,schema-engine,src,custom-screens}/**/*.test.ts',
+            '{config,data-provider,schema-engine,src,custom-screens,scripts}/**/*.test.ts',
             'server/**/*.unit.test.ts',
             'tests/bench/**/*.test.ts',
           ],

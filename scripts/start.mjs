@@ -1,8 +1,10 @@
-// `npm start`: build the web app when its sources are newer than the build, then run the server.
+// `npm start`: build the web app and the server (scripts/buildServer.mjs) when their sources are
+// newer than their builds, then run the server.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { serverBuildDir, serverBuildIsCurrent } from './buildServer.mjs';
 
 const root = join(fileURLToPath(import.meta.url), '..', '..');
 const webSources = [
@@ -64,7 +66,21 @@ function buildWebApp() {
   });
 }
 
-// Run the TypeScript server in this process, so Ctrl-C reaches its shutdown handler directly.
-const { register } = await import('tsx/esm/api');
-register();
-await import('../server/main.ts');
+// The server's bundle is built in a child process, so that esbuild's own service process does not
+// stay beside the server (~0.5 s, only when a server file changed).
+if (!serverBuildIsCurrent(root)) {
+  const why = existsSync(join(serverBuildDir(root), 'main.mjs')) ? 'its sources changed' : 'first start';
+  console.log(`Building the server (${why})…`);
+  const status = await new Promise((done) =>
+    spawn(process.execPath, [join(root, 'scripts', 'buildServer.mjs')], { cwd: root, stdio: 'inherit' }).on(
+      'exit',
+      done,
+    ),
+  );
+  if (status !== 0) process.exit(status ?? 1);
+}
+
+// Run the server in this process, so Ctrl-C reaches its shutdown handler directly. Stack traces
+// name the TypeScript sources (the bundle's source map).
+process.setSourceMapsEnabled(true);
+await import(pathToFileURL(join(serverBuildDir(root), 'main.mjs')).href);

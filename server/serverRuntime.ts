@@ -23,6 +23,7 @@ import { ensurePrefixIndexStatistics } from './storage/prefixIndexStatistics';
 import { BinaryStorage, loadUrlSigningKey, UrlSigner, type BinaryEnvironment } from './binary';
 import { BotRunner, BotSubscriptions } from './bots';
 
+// One folder below the repository both as a source file (server/) and bundled (dist-server/main.mjs).
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const serverVersion = '0.1.0';
 
@@ -96,6 +97,7 @@ export async function createServerRuntime(config: ServerConfig, options: Runtime
       config.seed === 'demo'
         ? await seedDemo(repository, registry, {
             fixturesDir: join(repoRoot, 'tests', 'fixtures', 'synthea'),
+            doseSpotBotsDir: join(repoRoot, 'config', 'bots', 'dosespot'),
             fhirBase,
             log,
             admin: admin.state,

@@ -6,6 +6,7 @@ import { freePort } from '../integration/freePort';
 import { signIn } from '../../server/cli/passwordSignIn';
 import { setBenchToken } from './benchFetch';
 import { serverEnvironment, serverNodeFlags } from '../../config/serverNodeFlags';
+import { buildServer, serverBuildDir, serverBuildIsCurrent } from '../../scripts/buildServer.mjs';
 
 export interface BenchServer {
   baseUrl: string;
@@ -22,10 +23,16 @@ export interface BenchServer {
 
 export interface BenchServerOptions {
   /**
-   * Run server/main.ts directly (node --import tsx) instead of `npm start`'s scripts/start.mjs, which
-   * may first rebuild the web app: start-time figures then measure the server alone.
+   * Run the server's bundle (dist-server/main.mjs, built first if it is not current) as `npm start`
+   * does, but without scripts/start.mjs, which may first rebuild the web app: start-time figures
+   * then measure the server alone.
    */
   direct?: boolean;
+  /**
+   * Run server/main.ts through tsx instead of the bundle: CPU profiles then name each source file
+   * (tests/bench/profileOverhead.ts).
+   */
+  fromSources?: boolean;
   /** An existing DATA_DIR (a restart); a fresh one otherwise. */
   dataDir?: string;
   /** Extra node flags, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
@@ -52,9 +59,14 @@ export async function startBenchServer(
   delete env.DATABASE_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   // The node flags of `npm start` (package.json), so the server runs as a user's does.
-  const entry = options.direct
-    ? [...serverNodeFlags, '--import', 'tsx', join(root, 'server', 'main.ts')]
-    : [...serverNodeFlags, join(root, 'scripts', 'start.mjs')];
+  let entry = [...serverNodeFlags, join(root, 'scripts', 'start.mjs')];
+  if (options.fromSources) {
+    entry = [...serverNodeFlags, '--import', 'tsx', join(root, 'server', 'main.ts')];
+  } else if (options.direct) {
+    // Built before the clock starts, as it is for a user's restart (start.mjs builds it once per change).
+    if (!serverBuildIsCurrent(root)) await buildServer(root);
+    entry = [...serverNodeFlags, '--enable-source-maps', join(serverBuildDir(root), 'main.mjs')];
+  }
   const started = performance.now();
   const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), ...entry], {
     env,

@@ -67,7 +67,7 @@ type ImportRequests = ReturnType<typeof syntheaRequests>['requests'];
 async function profileWarmImport(url: string, requests: ImportRequests, profileDir: string) {
   const inspectorPort = await freePort();
   const server = await startBenchServer(root, url, {
-    direct: true,
+    fromSources: true,
     nodeArgs: [`--inspect=127.0.0.1:${inspectorPort}`],
   });
   const importAll = () =>
@@ -87,7 +87,7 @@ async function profileWarmImport(url: string, requests: ImportRequests, profileD
 async function profileWarmReads(url: string, requests: ImportRequests, profileDir: string) {
   const inspectorPort = await freePort();
   const server = await startBenchServer(root, url, {
-    direct: true,
+    fromSources: true,
     nodeArgs: [`--inspect=127.0.0.1:${inspectorPort}`],
   });
   await runImport(requests, { fhirBase: `${server.baseUrl}fhir/R4/`, concurrency: 2, headers: benchHeaders() });
@@ -148,12 +148,12 @@ async function profileProcess(url: string, requests: ImportRequests, profileDir:
   let server = await startBenchServer(root, url, { direct: true });
   if (phase === 'import') {
     await server.stop({ keepDataDir: true });
-    server = await startBenchServer(root, url, { direct: true, dataDir: server.dataDir, nodeArgs });
+    server = await startBenchServer(root, url, { fromSources: true, dataDir: server.dataDir, nodeArgs });
   }
   await runImport(requests, { fhirBase: `${server.baseUrl}fhir/R4/`, concurrency: 2, headers: benchHeaders() });
   if (phase === 'reads' || phase === 'start') {
     await server.stop({ keepDataDir: true });
-    server = await startBenchServer(root, url, { direct: true, dataDir: server.dataDir, nodeArgs });
+    server = await startBenchServer(root, url, { fromSources: true, dataDir: server.dataDir, nodeArgs });
   }
   if (phase === 'reads') {
     const ids = await readableIds(server.baseUrl);

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DOSESPOT_BOTS } from './dosespotBotIds';
 
@@ -8,16 +9,21 @@ export interface BundledBot {
   code: string;
 }
 
+/** This folder, where the bots' sources are, when this module runs from its own file (tsx, tests). */
+const ownFolder = fileURLToPath(new URL('.', import.meta.url));
+
 /**
- * Bundles each DoseSpot bot's TypeScript into one self-contained script (esbuild, installed with
- * vite). An IIFE assigns the handler to `exports`, the only module global the sandbox offers.
+ * Bundles each DoseSpot bot's TypeScript into one self-contained script (esbuild). An IIFE assigns
+ * the handler to `exports`, the only module global the sandbox offers. `sourceDir` is this folder;
+ * the server's bundle (scripts/buildServer.mjs), where this module is no longer a file of its own,
+ * names it.
  */
-export async function bundleDoseSpotBots(): Promise<BundledBot[]> {
+export async function bundleDoseSpotBots(sourceDir = ownFolder): Promise<BundledBot[]> {
   const { build } = await import('esbuild');
   const bundled: BundledBot[] = [];
   for (const bot of DOSESPOT_BOTS) {
     const result = await build({
-      entryPoints: [fileURLToPath(new URL(`./${bot.entry}`, import.meta.url))],
+      entryPoints: [join(sourceDir, bot.entry)],
       bundle: true,
       write: false,
       format: 'iife',
