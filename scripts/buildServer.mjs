@@ -78,7 +78,7 @@ export async function buildServer(root, outDir = serverBuildDir(root)) {
       logLevel: 'warning',
       plugins: [packagesStayExternal],
     });
-    const inputs = Object.keys(result.metafile.inputs).filter((file) => !file.includes(':'));
+    const inputs = Object.keys(result.metafile.inputs);
     writeFileSync(join(staging, 'inputs.json'), `${JSON.stringify(inputs, null, 1)}\n`);
     mkdirSync(outDir, { recursive: true });
     for (const file of ['main.mjs.map', 'inputs.json', 'main.mjs']) renameSync(join(staging, file), join(outDir, file));

@@ -1,8 +1,8 @@
-import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { SearchParameter } from '@medplum/fhirtypes';
 import type { ServerConfig } from '../config/serverConfig';
+import { repositoryRoot } from '../config/repositoryRoot';
 import { buildApp } from './app';
 import { loadDefinitions } from './definitions/loadDefinitions';
 import { loadDefinitionIndex } from './definitions/definitionIndex';
@@ -23,8 +23,6 @@ import { ensurePrefixIndexStatistics } from './storage/prefixIndexStatistics';
 import { BinaryStorage, loadUrlSigningKey, UrlSigner, type BinaryEnvironment } from './binary';
 import { BotRunner, BotSubscriptions } from './bots';
 
-// One folder below the repository both as a source file (server/) and bundled (dist-server/main.mjs).
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const serverVersion = '0.1.0';
 
 export interface RuntimeOptions {
@@ -96,8 +94,7 @@ export async function createServerRuntime(config: ServerConfig, options: Runtime
     const demo =
       config.seed === 'demo'
         ? await seedDemo(repository, registry, {
-            fixturesDir: join(repoRoot, 'tests', 'fixtures', 'synthea'),
-            doseSpotBotsDir: join(repoRoot, 'config', 'bots', 'dosespot'),
+            fixturesDir: join(repositoryRoot, 'tests', 'fixtures', 'synthea'),
             fhirBase,
             log,
             admin: admin.state,
@@ -141,7 +138,7 @@ export async function createServerRuntime(config: ServerConfig, options: Runtime
       baseUrl: config.baseUrl,
       version: `${serverVersion} (definitions ${definitionsVersion})`,
       maxBodyBytes: config.maxBodyBytes,
-      webRoot: config.webRoot ?? join(repoRoot, 'dist'),
+      webRoot: config.webRoot ?? join(repositoryRoot, 'dist'),
       appFrameOrigins: config.appFrameOrigins,
       auth,
       binary,

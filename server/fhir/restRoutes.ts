@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Bundle, CapabilityStatement, Resource } from '@medplum/fhirtypes';
+import type { Bundle, Resource } from '@medplum/fhirtypes';
 import type { QueryParams } from '../search/searchRequest';
 import type { SearchParameterRegistry } from '../search/searchParameterRegistry';
 import { processBundle } from './bundleProcessor';
@@ -89,7 +89,7 @@ export async function fhirRestRoutes(app: FastifyInstance, options: FhirRoutesOp
     const parameters = request.caller ? registry.forProject(request.caller.ctx.projectId) : registry.baseRegistry();
     let entry = capabilities.get(parameters);
     if (entry?.version !== parameters.version) {
-      const statement: CapabilityStatement = buildCapabilityStatement(parameters, options.baseUrl, options.version);
+      const statement = buildCapabilityStatement(parameters, options.baseUrl, options.version);
       entry = { version: parameters.version, json: JSON.stringify(statement) };
     }
     capabilities.delete(parameters);

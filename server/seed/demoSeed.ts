@@ -29,8 +29,6 @@ export async function seedDemo(
   registry: SearchParameterRegistry,
   options: {
     fixturesDir: string;
-    /** config/bots/dosespot, when the server runs as one bundle (scripts/buildServer.mjs). */
-    doseSpotBotsDir?: string;
     fhirBase: string;
     log: (line: string) => void;
     admin: AdminState;
@@ -73,9 +71,7 @@ export async function seedDemo(
     }),
   );
   // The DoseSpot bots ship with the product; the demo clinic has them (its e-prescribing screen says which secrets to set).
-  await repository.transaction((session) =>
-    seedDoseSpotBots(session, { projectId: ctx.projectId, sourceDir: options.doseSpotBotsDir }),
-  );
+  await repository.transaction((session) => seedDoseSpotBots(session, { projectId: ctx.projectId }));
   // Tasks, messages, appointments, orders, documents, vitals…: every chart tab has something to show.
   const clinical = await repository.transaction((session) =>
     seedDemoClinicalData(session, { projectId: ctx.projectId, dataDir: options.dataDir }),

@@ -49,15 +49,11 @@ export function doseSpotBotMembership(
 
 /**
  * Installs the three DoseSpot bots in a new project (the demo clinic): bundled from their
- * TypeScript now, so the seeded code is always the shipped code. `sourceDir`: where their
- * sources are (config/bots/dosespot), when this code does not run from its own file.
+ * TypeScript now, so the seeded code is always the shipped code.
  */
-export async function seedDoseSpotBots(
-  session: RepositorySession,
-  options: { projectId: string; sourceDir?: string },
-): Promise<number> {
+export async function seedDoseSpotBots(session: RepositorySession, options: { projectId: string }): Promise<number> {
   const ctx = { projectId: options.projectId, author: systemAuthor };
-  const bundled = await bundleDoseSpotBots(options.sourceDir);
+  const bundled = await bundleDoseSpotBots();
   const policy = await session.create(ctx, doseSpotBotPolicy());
   for (const bot of bundled) {
     const created = (await session.create(ctx, doseSpotBotResource(bot))) as Bot;

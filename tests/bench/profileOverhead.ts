@@ -9,6 +9,7 @@ import { startBenchServer } from './benchServer';
 import { readableIds, readThroughServer, syntheaRequests } from './overheadBenchmark';
 import { freePort } from '../integration/freePort';
 import { profileWhile, type CpuProfile } from './inspectorProfiler';
+import { percentile } from './latencyStats';
 import { freshDatabase } from './realtimeBenchmark';
 
 /**
@@ -127,7 +128,6 @@ async function traceWarmReadsGc(url: string, requests: ImportRequests): Promise<
   await server.stop();
   const scavenges = lines.filter((line) => line.includes(' gc=s '));
   const sorted = (name: string) => scavenges.map((line) => gcField(line, name)).sort((a, b) => a - b);
-  const at = (values: number[], q: number) => values[Math.min(values.length - 1, Math.floor(values.length * q))] ?? 0;
   const pauses = sorted('pause');
   const promoted = sorted('promoted');
   console.log(
@@ -135,8 +135,8 @@ async function traceWarmReadsGc(url: string, requests: ImportRequests): Promise<
   );
   console.log(
     `scavenges ${scavenges.length} (one per ${(reads.count / Math.max(1, scavenges.length)).toFixed(0)} reads), ` +
-      `pause median ${at(pauses, 0.5).toFixed(1)} / p90 ${at(pauses, 0.9).toFixed(1)} / max ${at(pauses, 1).toFixed(1)} ms, ` +
-      `promoted median ${(at(promoted, 0.5) / 1024).toFixed(0)} KB; ` +
+      `pause median ${percentile(pauses, 50).toFixed(1)} / p90 ${percentile(pauses, 90).toFixed(1)} / max ${percentile(pauses, 100).toFixed(1)} ms, ` +
+      `promoted median ${(percentile(promoted, 50) / 1024).toFixed(0)} KB; ` +
       `full collections ${lines.filter((line) => line.includes(' gc=mc ')).length}`,
   );
 }

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { repositoryRoot } from '../../repositoryRoot';
 import { DOSESPOT_BOTS } from './dosespotBotIds';
 
 export interface BundledBot {
@@ -9,16 +9,14 @@ export interface BundledBot {
   code: string;
 }
 
-/** This folder, where the bots' sources are, when this module runs from its own file (tsx, tests). */
-const ownFolder = fileURLToPath(new URL('.', import.meta.url));
+/** Where the bots' sources are: this folder, found from the repository (also from the server's bundle). */
+const sourceDir = join(repositoryRoot, 'config', 'bots', 'dosespot');
 
 /**
  * Bundles each DoseSpot bot's TypeScript into one self-contained script (esbuild). An IIFE assigns
- * the handler to `exports`, the only module global the sandbox offers. `sourceDir` is this folder;
- * the server's bundle (scripts/buildServer.mjs), where this module is no longer a file of its own,
- * names it.
+ * the handler to `exports`, the only module global the sandbox offers.
  */
-export async function bundleDoseSpotBots(sourceDir = ownFolder): Promise<BundledBot[]> {
+export async function bundleDoseSpotBots(): Promise<BundledBot[]> {
   const { build } = await import('esbuild');
   const bundled: BundledBot[] = [];
   for (const bot of DOSESPOT_BOTS) {
