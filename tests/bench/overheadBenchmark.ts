@@ -11,6 +11,7 @@ import { benchFetch, benchHeaders } from './benchFetch';
 import { startBenchServer, type BenchServer } from './benchServer';
 import { summarize, type LatencySummary } from './latencyStats';
 import { startCpuMeter, type CpuShare } from './processCpu';
+import { rawHttpGetter, type RawHttpGetter } from './rawHttpGetter';
 
 /**
  * Issue 20: the server's overhead against the database's own limit, measured side by side in one
@@ -21,9 +22,10 @@ import { startCpuMeter, type CpuShare } from './processCpu';
 const readCount = Number(process.env.BENCH_READS ?? 10_000);
 /**
  * Reads sent before measuring, on both sides: the server's read path runs far slower until V8 has
- * optimised it (5,000 reads after a start: ~1,300/s; the next 5,000: ~2,500/s; then ~4,000/s).
+ * optimised it (through the thin client, in chunks of 5,000 after an import: ~3,000/s, ~6,400/s,
+ * then 7,000–8,500/s until ~20,000 reads, 8,000–9,800/s after).
  */
-const readWarmup = Number(process.env.BENCH_READ_WARMUP ?? 10_000);
+const readWarmup = Number(process.env.BENCH_READ_WARMUP ?? 20_000);
 const readClients = 8;
 const importInFlight = 2;
 
@@ -49,6 +51,8 @@ export interface OverheadResult {
   importServer: Timed & { perSecond: number; failed: number; cpu: CpuShare };
   readsSql: Measured;
   readsServer: Measured;
+  /** The same reads through node:http's client instead of the thin one: what passes 1–6 measured. */
+  readsServerNodeHttp: Measured;
   /** GET /healthcheck: the HTTP hop and one `SELECT 1`, what no read through any server here can beat. */
   httpFloor: Measured;
   /**
@@ -187,25 +191,40 @@ async function closedLoop(
 
 /**
  * `GET /fhir/R4/{type}/{id}`, `readClients` keep-alive connections (bodies read whole, not parsed).
- * node:http rather than fetch: on 2 shared cores, undici's per-request cost in the bench process
- * would be measured as the server's (the SQL side uses node-postgres, just as lean).
+ * A thin client (rawHttpGetter) rather than fetch or node:http: on 2 shared cores the load
+ * generator's own cost per request takes CPU from the server it measures (undici's most, node:http's
+ * ~130 µs, the thin client's ~35 µs; node-postgres on the SQL side ~55 µs). `client: 'node:http'`
+ * measures with node's own client, as the passes before the seventh did.
  */
 export async function readThroughServer(
   baseUrl: string,
   ids: readonly string[],
   count = readCount,
   meter?: () => () => CpuShare,
+  client: GetClient = 'thin',
+  warmup = readWarmup,
 ) {
   return getThroughServer(
     baseUrl,
     ids.map((id) => `/fhir/R4/${id}`),
     count,
     meter,
+    client,
+    warmup,
   );
 }
 
+/** The load generator's HTTP client: rawHttpGetter, or node:http's (how passes 1–6 measured). */
+export type GetClient = 'thin' | 'node:http';
+
+function getter(baseUrl: string, sockets: number, client: GetClient): RawHttpGetter {
+  return client === 'thin'
+    ? rawHttpGetter(baseUrl, sockets, { ...benchHeaders(), accept: 'application/fhir+json' })
+    : httpGetter(baseUrl, sockets);
+}
+
 /** A GET over `sockets` keep-alive connections answering the status (the body is read whole, not parsed). */
-function httpGetter(baseUrl: string, sockets: number): { get: (path: string) => Promise<number>; close: () => void } {
+function httpGetter(baseUrl: string, sockets: number): RawHttpGetter {
   const agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
   const { hostname, port } = new URL(baseUrl);
   const get = (path: string) =>
@@ -229,10 +248,12 @@ async function getThroughServer(
   paths: readonly string[],
   count = readCount,
   meter?: () => () => CpuShare,
+  client: GetClient = 'thin',
+  warmup = readWarmup,
 ) {
-  const { get, close } = httpGetter(baseUrl, readClients);
+  const { get, close } = getter(baseUrl, readClients, client);
   try {
-    await closedLoop(readWarmup, readClients, async (i) => void (await get(paths[i % paths.length])));
+    await closedLoop(warmup, readClients, async (i) => void (await get(paths[i % paths.length])));
     return await closedLoop(
       count,
       readClients,
@@ -256,7 +277,7 @@ async function readsBesideImport(
   ids: readonly string[],
   requests: readonly ImportRequest[],
 ): Promise<OverheadResult['readsBesideImport'] & { imported: number; failed: number }> {
-  const { get, close } = httpGetter(baseUrl, 1);
+  const { get, close } = getter(baseUrl, 1, 'thin');
   const readUntil = async (done: () => boolean) => {
     const latencies: number[] = [];
     const started = performance.now();
@@ -376,6 +397,7 @@ export async function benchOverhead(root: string, databaseUrl: string, log = con
   let importServer: OverheadResult['importServer'];
   let readsSql: OverheadResult['readsSql'];
   let readsServer: OverheadResult['readsServer'];
+  let readsServerNodeHttp: OverheadResult['readsServerNodeHttp'];
   let httpFloor: OverheadResult['httpFloor'];
   let readsBeside: OverheadResult['readsBesideImport'];
   try {
@@ -434,6 +456,12 @@ export async function benchOverhead(root: string, databaseUrl: string, log = con
       `  reads through Hearth: ${readsServer.perSecond.toFixed(0)}/s p50 ${readsServer.p50.toFixed(2)} p99 ${readsServer.p99.toFixed(2)} ms (load ${readsServer.load})`,
     );
     log(`    CPU: ${cpuLine(readsServer.cpu, readsServer.count)}`);
+    // The same reads through node's own HTTP client (a short warm-up of its own: the server is warm).
+    readsServerNodeHttp = await readThroughServer(server.baseUrl, ids, readCount, serverMeter, 'node:http', 2000);
+    log(
+      `  the same through node:http's client: ${readsServerNodeHttp.perSecond.toFixed(0)}/s p50 ${readsServerNodeHttp.p50.toFixed(2)} p99 ${readsServerNodeHttp.p99.toFixed(2)} ms (load ${readsServerNodeHttp.load})`,
+    );
+    log(`    CPU: ${cpuLine(readsServerNodeHttp.cpu, readsServerNodeHttp.count)}`);
     httpFloor = await getThroughServer(server.baseUrl, ['/healthcheck'], readCount, serverMeter);
     log(
       `  floor: GET /healthcheck (HTTP and SELECT 1): ${httpFloor.perSecond.toFixed(0)}/s p50 ${httpFloor.p50.toFixed(2)} p99 ${httpFloor.p99.toFixed(2)} ms (load ${httpFloor.load})`,
@@ -492,6 +520,7 @@ export async function benchOverhead(root: string, databaseUrl: string, log = con
     importServer,
     readsSql,
     readsServer,
+    readsServerNodeHttp,
     httpFloor,
     readsBesideImport: readsBeside,
   };
@@ -510,7 +539,11 @@ export function overheadSection(r: OverheadResult): string {
     'The SQL figures do the same work straight on the same database from the bench process (node-postgres):',
     'the import inserts the same JSON into one JSONB table (one INSERT per resource, one transaction per bundle, 2 in',
     `flight; the column compressed like Hearth's \`resources.content\`: ${r.importSql.compression}); the reads are \`SELECT content FROM resources WHERE resource_type = $1 AND id = $2\` (a prepared`,
-    'statement, 8 connections) for the same ids as the HTTP reads (node:http, 8 keep-alive connections). Neither side parses the answer.',
+    'statement, 8 connections) for the same ids as the HTTP reads (8 keep-alive connections, one request in flight on each). Neither side parses the answer.',
+    "The HTTP reads go through a thin client (tests/bench/rawHttpGetter.ts: a socket per connection, each answer's body",
+    'read whole by its length), as a load generator made for the job (wrk, autocannon) would: on these 2 shared cores the',
+    "client's CPU is taken from the server it measures. node:http's client, which passes 1–6 used, is measured too (its row",
+    'below): the server does the same work for both, only the load generator costs more.',
     `Each side first sends ${readWarmup.toLocaleString('en')} reads that are not counted (V8 optimises the server's read path only after a few thousand), then ${readCount.toLocaleString('en')} measured.`,
     'Load is the 1-minute load average when the phase ended (2 cores, shared with other work).',
     'Run alone with `npm run bench -- overhead`.',
@@ -520,6 +553,7 @@ export function overheadSection(r: OverheadResult): string {
     `| import, resources/s | ${r.importServer.perSecond.toFixed(0)} (load ${r.importServer.load.toFixed(1)}, ${r.importServer.failed} failed) | ${r.importSql.perSecond.toFixed(0)} (load ${r.importSql.load.toFixed(1)}) | **${importRatio.toFixed(2)}** | ≥ 0.35 ${ok(importRatio >= 0.35)} |`,
     `| read by id, 8 clients, reads/s | ${r.readsServer.perSecond.toFixed(0)} (load ${r.readsServer.load.toFixed(1)}) | ${r.readsSql.perSecond.toFixed(0)} (load ${r.readsSql.load.toFixed(1)}) | **${readRatio.toFixed(2)}** | ≥ 0.5 ${ok(readRatio >= 0.5)} |`,
     `| read by id p50 / p99 ms | ${r.readsServer.p50.toFixed(2)} / ${r.readsServer.p99.toFixed(2)} | ${r.readsSql.p50.toFixed(2)} / ${r.readsSql.p99.toFixed(2)} | | p99 ≤ 10 ${ok(r.readsServer.p99 <= 10)} |`,
+    `| the same reads through node:http's client, reads/s (p50 / p99 ms) | ${r.readsServerNodeHttp.perSecond.toFixed(0)} (load ${r.readsServerNodeHttp.load.toFixed(1)}; ${r.readsServerNodeHttp.p50.toFixed(2)} / ${r.readsServerNodeHttp.p99.toFixed(2)}) | | ${(r.readsServerNodeHttp.perSecond / r.readsSql.perSecond).toFixed(2)} | – |`,
     `| floor: \`GET /healthcheck\` (the HTTP hop and \`SELECT 1\`), requests/s | ${r.httpFloor.perSecond.toFixed(0)} (load ${r.httpFloor.load.toFixed(1)}), p50 ${r.httpFloor.p50.toFixed(2)} / p99 ${r.httpFloor.p99.toFixed(2)} ms | | read by id / floor: **${(r.readsServer.perSecond / r.httpFloor.perSecond).toFixed(2)}** | – |`,
     '',
     'CPU time per unit of work, from /proc (user + system) over the measured phase: the bench process (load',
@@ -530,6 +564,11 @@ export function overheadSection(r: OverheadResult): string {
     cpuRow('import through Hearth, per resource', r.importServer.cpu, r.resources),
     cpuRow('import straight in SQL, per resource', r.importSql.cpu, r.resources),
     cpuRow('read by id through Hearth, per read', r.readsServer.cpu, r.readsServer.count),
+    cpuRow(
+      "read by id through Hearth with node:http's client, per read",
+      r.readsServerNodeHttp.cpu,
+      r.readsServerNodeHttp.count,
+    ),
     cpuRow('read straight in SQL, per read', r.readsSql.cpu, r.readsSql.count),
     cpuRow('GET /healthcheck, per request', r.httpFloor.cpu, r.httpFloor.count),
     '',
