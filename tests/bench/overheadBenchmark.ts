@@ -27,6 +27,8 @@ const readCount = Number(process.env.BENCH_READS ?? 10_000);
  */
 const readWarmup = Number(process.env.BENCH_READ_WARMUP ?? 20_000);
 const readClients = 8;
+/** The measured reads of each side come in this many blocks, the two sides taking turns. */
+const readBlocks = 5;
 const importInFlight = 2;
 
 export interface Timed {
@@ -167,12 +169,22 @@ export async function readableIds(baseUrl: string): Promise<string[]> {
   return ids;
 }
 
-async function closedLoop(
+/** One closed loop's raw result: every latency (ms), its duration and the CPU each group spent. */
+interface Loop {
+  latencies: number[];
+  seconds: number;
+  cpu: CpuShare;
+}
+
+const noMeter = () => () => ({ bench: 0, postgres: 0 });
+
+/** `count` calls of `one`, `clients` at a time, each starting as soon as the client's last one ended. */
+async function runLoop(
   count: number,
   clients: number,
   one: (i: number) => Promise<void>,
-  meter: () => () => CpuShare = () => () => ({ bench: 0, postgres: 0 }),
-): Promise<Measured> {
+  meter: () => () => CpuShare = noMeter,
+): Promise<Loop> {
   const latencies: number[] = [];
   let next = 0;
   const cpu = meter();
@@ -186,7 +198,35 @@ async function closedLoop(
     }
   };
   await Promise.all(Array.from({ length: clients }, worker));
-  return { ...summarize(latencies, (performance.now() - started) / 1000), load: load1(), cpu: cpu() };
+  return { latencies, seconds: (performance.now() - started) / 1000, cpu: cpu() };
+}
+
+/** Loops of one side taken together: their latencies, their summed time and CPU. */
+function measuredOf(loops: readonly Loop[]): Measured {
+  const sum = (pick: (cpu: CpuShare) => number | undefined) =>
+    loops.reduce((total, loop) => total + (pick(loop.cpu) ?? 0), 0);
+  const hasServer = loops.some((loop) => loop.cpu.server !== undefined);
+  return {
+    ...summarize(
+      loops.flatMap((loop) => loop.latencies),
+      loops.reduce((total, loop) => total + loop.seconds, 0),
+    ),
+    load: load1(),
+    cpu: {
+      bench: sum((cpu) => cpu.bench),
+      server: hasServer ? sum((cpu) => cpu.server) : undefined,
+      postgres: sum((cpu) => cpu.postgres),
+    },
+  };
+}
+
+async function closedLoop(
+  count: number,
+  clients: number,
+  one: (i: number) => Promise<void>,
+  meter?: () => () => CpuShare,
+): Promise<Measured> {
+  return measuredOf([await runLoop(count, clients, one, meter)]);
 }
 
 /**
@@ -308,30 +348,59 @@ async function readsBesideImport(
   }
 }
 
-/** `SELECT content` by primary key of the same rows, `readClients` connections (content as text, not parsed). */
-async function readStraightInSql(url: string, ids: readonly string[], meter: () => () => CpuShare) {
+/** `SELECT content` by primary key of the given `type/id`s, `readClients` connections (content as text, not parsed). */
+function sqlReader(
+  url: string,
+  ids: readonly string[],
+): { read: (i: number) => Promise<void>; close: () => Promise<void> } {
   const asText = { getTypeParser: () => (value: string) => value };
   const pool = new pg.Pool({ connectionString: url, max: readClients, types: asText });
-  try {
-    const keys = ids.map((id) => id.split('/'));
-    const select = (i: number) =>
-      pool.query({
+  const keys = ids.map((id) => id.split('/'));
+  return {
+    read: async (i) => {
+      const result = await pool.query({
         name: 'bench_read',
         text: 'SELECT content FROM resources WHERE resource_type = $1 AND id = $2',
         values: keys[i % keys.length],
       });
-    await closedLoop(readWarmup, readClients, async (i) => void (await select(i)));
-    return await closedLoop(
-      readCount,
-      readClients,
-      async (i) => {
-        const result = await select(i);
-        if (result.rowCount !== 1) throw new Error(`No row for ${ids[i % ids.length]}`);
-      },
-      meter,
-    );
+      if (result.rowCount !== 1) throw new Error(`No row for ${ids[i % ids.length]}`);
+    },
+    close: () => pool.end(),
+  };
+}
+
+/**
+ * The reads by id straight in SQL and through Hearth, measured in `readBlocks` alternating blocks
+ * (SQL, Hearth, SQL, Hearth…) after each side's warm-up: on this shared machine the speed drifts
+ * within seconds, and one long phase per side let a fast or slow spell fall on one side only.
+ */
+async function readsSideBySide(
+  databaseUrl: string,
+  baseUrl: string,
+  ids: readonly string[],
+  meters: { sql: () => () => CpuShare; server: () => () => CpuShare },
+): Promise<{ sql: Measured; server: Measured }> {
+  const sql = sqlReader(databaseUrl, ids);
+  const http = getter(baseUrl, readClients, 'thin');
+  const paths = ids.map((id) => `/fhir/R4/${id}`);
+  const readHttp = async (i: number) => {
+    const status = await http.get(paths[i % paths.length]);
+    if (status !== 200) throw new Error(`GET ${paths[i % paths.length]} answered ${status}`);
+  };
+  try {
+    await runLoop(readWarmup, readClients, sql.read);
+    await runLoop(readWarmup, readClients, readHttp);
+    const block = Math.ceil(readCount / readBlocks);
+    const sqlLoops: Loop[] = [];
+    const serverLoops: Loop[] = [];
+    for (let b = 0; b < readBlocks; b++) {
+      sqlLoops.push(await runLoop(block, readClients, (i) => sql.read(b * block + i), meters.sql));
+      serverLoops.push(await runLoop(block, readClients, (i) => readHttp(b * block + i), meters.server));
+    }
+    return { sql: measuredOf(sqlLoops), server: measuredOf(serverLoops) };
   } finally {
-    await pool.end();
+    http.close();
+    await sql.close();
   }
 }
 
@@ -446,12 +515,14 @@ export async function benchOverhead(root: string, databaseUrl: string, log = con
 
     const ids = await readableIds(server.baseUrl);
     for (const id of ids.slice(0, 50)) await (await benchFetch(`${server.baseUrl}fhir/R4/${id}`)).arrayBuffer();
-    readsSql = await readStraightInSql(databaseUrl, ids, sqlMeter);
+    ({ sql: readsSql, server: readsServer } = await readsSideBySide(databaseUrl, server.baseUrl, ids, {
+      sql: sqlMeter,
+      server: serverMeter,
+    }));
     log(
       `  reads straight in SQL: ${readsSql.perSecond.toFixed(0)}/s p50 ${readsSql.p50.toFixed(2)} p99 ${readsSql.p99.toFixed(2)} ms (load ${readsSql.load})`,
     );
     log(`    CPU: ${cpuLine(readsSql.cpu, readsSql.count)}`);
-    readsServer = await readThroughServer(server.baseUrl, ids, readCount, serverMeter);
     log(
       `  reads through Hearth: ${readsServer.perSecond.toFixed(0)}/s p50 ${readsServer.p50.toFixed(2)} p99 ${readsServer.p99.toFixed(2)} ms (load ${readsServer.load})`,
     );
@@ -544,7 +615,8 @@ export function overheadSection(r: OverheadResult): string {
     'read whole by its length), as a load generator made for the job (wrk, autocannon) would: on these 2 shared cores the',
     "client's CPU is taken from the server it measures. node:http's client, which passes 1–6 used, is measured too (its row",
     'below): the server does the same work for both, only the load generator costs more.',
-    `Each side first sends ${readWarmup.toLocaleString('en')} reads that are not counted (V8 optimises the server's read path only after a few thousand), then ${readCount.toLocaleString('en')} measured.`,
+    `Each side first sends ${readWarmup.toLocaleString('en')} reads that are not counted (V8 optimises the server's read path only after a few thousand), then ${readCount.toLocaleString('en')} measured`,
+    `in ${readBlocks} blocks per side, the two sides taking turns (SQL, Hearth, SQL, …), so that both meet the same spells of this shared machine.`,
     'Load is the 1-minute load average when the phase ended (2 cores, shared with other work).',
     'Run alone with `npm run bench -- overhead`.',
     '',
