@@ -15,7 +15,7 @@ describe('mayHoldProtectedFields', () => {
     const texts = [
       { resourceType: 'Observation', id: 'o', code: { text: 'User reported pain' } },
       { resourceType: 'UserConfiguration', id: 'u', name: 'Username' },
-      { resourceType: 'Patient', id: 'p', name: [{ family: 'Login' + 's' }] },
+      { resourceType: 'Patient', id: 'p', name: [{ family: 'Logins' }] },
       { resourceType: 'Parameters', parameter: [{ name: 'PasswordChangeRequests' }] },
       // Ends like a type name: the quick search hits, the full pattern does not.
       { resourceType: 'Observation', id: 'o', code: { text: 'EndUser' }, note: [{ text: 'SSOLogin' }] },

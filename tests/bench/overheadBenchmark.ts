@@ -258,28 +258,30 @@ export async function readThroughServer(
 export type GetClient = 'thin' | 'node:http';
 
 function getter(baseUrl: string, sockets: number, client: GetClient): RawHttpGetter {
-  return client === 'thin'
-    ? rawHttpGetter(baseUrl, sockets, { ...benchHeaders(), accept: 'application/fhir+json' })
-    : httpGetter(baseUrl, sockets);
+  const headers = { ...benchHeaders(), accept: 'application/fhir+json' };
+  return client === 'thin' ? rawHttpGetter(baseUrl, sockets, headers) : httpGetter(baseUrl, sockets, headers);
 }
 
 /** A GET over `sockets` keep-alive connections answering the status (the body is read whole, not parsed). */
-function httpGetter(baseUrl: string, sockets: number): RawHttpGetter {
+function httpGetter(baseUrl: string, sockets: number, headers: Record<string, string>): RawHttpGetter {
   const agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
   const { hostname, port } = new URL(baseUrl);
   const get = (path: string) =>
     new Promise<number>((resolve, reject) => {
-      const request = http.get(
-        { agent, hostname, port, path, headers: { ...benchHeaders(), accept: 'application/fhir+json' } },
-        (response) => {
-          response.on('data', () => undefined);
-          response.on('end', () => resolve(response.statusCode ?? 0));
-          response.on('error', reject);
-        },
-      );
+      const request = http.get({ agent, hostname, port, path, headers }, (response) => {
+        response.on('data', () => undefined);
+        response.on('end', () => resolve(response.statusCode ?? 0));
+        response.on('error', reject);
+      });
       request.on('error', reject);
     });
   return { get, close: () => agent.destroy() };
+}
+
+/** A measured GET: anything but 200 stops the bench (a read that failed fast would flatter the rate). */
+async function getOk(get: RawHttpGetter['get'], path: string): Promise<void> {
+  const status = await get(path);
+  if (status !== 200) throw new Error(`GET ${path} answered ${status}`);
 }
 
 /** GETs of `paths` in turn, `readClients` keep-alive connections; every answer must be 200. */
@@ -294,15 +296,7 @@ async function getThroughServer(
   const { get, close } = getter(baseUrl, readClients, client);
   try {
     await closedLoop(warmup, readClients, async (i) => void (await get(paths[i % paths.length])));
-    return await closedLoop(
-      count,
-      readClients,
-      async (i) => {
-        const status = await get(paths[i % paths.length]);
-        if (status !== 200) throw new Error(`GET ${paths[i % paths.length]} answered ${status}`);
-      },
-      meter,
-    );
+    return await closedLoop(count, readClients, (i) => getOk(get, paths[i % paths.length]), meter);
   } finally {
     close();
   }
@@ -323,8 +317,7 @@ async function readsBesideImport(
     const started = performance.now();
     for (let i = 0; !done(); i++) {
       const t0 = performance.now();
-      const status = await get(`/fhir/R4/${ids[i % ids.length]}`);
-      if (status !== 200) throw new Error(`GET ${ids[i % ids.length]} answered ${status}`);
+      await getOk(get, `/fhir/R4/${ids[i % ids.length]}`);
       latencies.push(performance.now() - t0);
     }
     return { ...summarize(latencies, (performance.now() - started) / 1000), max: Math.max(...latencies) };
@@ -383,10 +376,7 @@ async function readsSideBySide(
   const sql = sqlReader(databaseUrl, ids);
   const http = getter(baseUrl, readClients, 'thin');
   const paths = ids.map((id) => `/fhir/R4/${id}`);
-  const readHttp = async (i: number) => {
-    const status = await http.get(paths[i % paths.length]);
-    if (status !== 200) throw new Error(`GET ${paths[i % paths.length]} answered ${status}`);
-  };
+  const readHttp = (i: number) => getOk(http.get, paths[i % paths.length]);
   try {
     await runLoop(readWarmup, readClients, sql.read);
     await runLoop(readWarmup, readClients, readHttp);
