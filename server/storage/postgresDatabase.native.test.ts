@@ -51,4 +51,46 @@ describe('native PostgreSQL pool', () => {
       .catch((error: { method?: string }) => error.method);
     expect(method).toBe('lz4');
   });
+
+  it("plans without parallel workers on every pool, keeps the generic plans of the read pool, and applies the URL's own options", async () => {
+    // Settings under which PostgreSQL plans even a tiny scan in parallel: a connection with the
+    // defaults gets a Gather, the server's connections must not. (SET LOCAL: only for the transaction.)
+    const eager =
+      'SET LOCAL parallel_setup_cost = 0; SET LOCAL parallel_tuple_cost = 0; SET LOCAL min_parallel_table_scan_size = 0';
+    const plan = async (run: (sql: string) => Promise<Record<string, unknown>[]>) => {
+      await run(eager);
+      const rows = await run('EXPLAIN SELECT count(*) FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid');
+      return rows.map((row) => row['QUERY PLAN']).join('\n');
+    };
+    const plain = new pg.Client({ connectionString: url });
+    await plain.connect();
+    try {
+      await plain.query('BEGIN');
+      expect(await plan(async (sql) => (await plain.query(sql)).rows)).toContain('Gather');
+      await plain.query('ROLLBACK');
+    } finally {
+      await plain.end();
+    }
+
+    const withOptions = new URL(url);
+    withOptions.searchParams.set('options', '-c statement_timeout=4321');
+    const server = await openPostgresDatabase(withOptions.toString());
+    try {
+      const settings = async (run: (sql: string) => Promise<unknown[]>) =>
+        run(
+          `SELECT current_setting('max_parallel_workers_per_gather') AS workers,
+                  current_setting('plan_cache_mode') AS plans, current_setting('statement_timeout') AS timeout`,
+        );
+      expect(await settings((sql) => server.query(sql))).toEqual([{ workers: '0', plans: 'auto', timeout: '4321ms' }]);
+      expect(await settings((sql) => server.genericPlans!.query(sql))).toEqual([
+        { workers: '0', plans: 'force_generic_plan', timeout: '4321ms' },
+      ]);
+      expect(await server.transaction((tx) => settings((sql) => tx.query(sql)))).toEqual([
+        { workers: '0', plans: 'auto', timeout: '4321ms' },
+      ]);
+      expect(await server.transaction((tx) => plan((sql) => tx.query(sql)))).not.toContain('Gather');
+    } finally {
+      await server.close();
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Database, QueryOptions, SqlExecutor } from './database';
+import { connectionConfig, serverSessionSettings } from './sessionSettings';
 
 // Return timestamps as text so that both backends hand the same shapes to the repository.
 pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, (value) => value);
@@ -24,14 +25,17 @@ function executorOn(target: pg.Pool | pg.PoolClient): SqlExecutor {
 }
 
 export async function openPostgresDatabase(connectionString: string): Promise<Database> {
-  const pool = openPool({ connectionString, max: 10 });
+  const pool = openPool({ ...connectionConfig(connectionString, serverSessionSettings), max: 10 });
   // Fail at start-up, not on the first request, when the server is unreachable.
   const probe = await pool.connect();
   probe.release();
   const listeners = new ListenConnection(connectionString);
   // For fhir/readBatcher.ts, which keeps one statement in flight (more only while one stalls):
   // two connections; a third or fourth stalled batch waits for one of them.
-  const genericPlanPool = openPool({ connectionString, max: 2, options: '-c plan_cache_mode=force_generic_plan' });
+  const genericPlanPool = openPool({
+    ...connectionConfig(connectionString, { ...serverSessionSettings, plan_cache_mode: 'force_generic_plan' }),
+    max: 2,
+  });
 
   return {
     kind: 'postgres',
