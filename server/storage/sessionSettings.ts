@@ -30,15 +30,17 @@ export function connectionConfig(
   connectionString: string,
   settings: Readonly<Record<string, string>>,
 ): ConnectionConfig {
-  const ours = Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`);
+  const ours = Object.entries(settings)
+    .map(([name, value]) => `-c ${name}=${value}`)
+    .join(' ');
   let url: URL;
   try {
     url = new URL(connectionString);
   } catch {
-    return { connectionString, options: ours.join(' ') };
+    return { connectionString, options: ours };
   }
   const theirs = url.searchParams.get('options');
-  if (theirs === null) return { connectionString, options: ours.join(' ') };
+  if (theirs === null) return { connectionString, options: ours };
   url.searchParams.delete('options');
-  return { connectionString: url.toString(), options: [...ours, theirs].join(' ') };
+  return { connectionString: url.toString(), options: `${ours} ${theirs}` };
 }

@@ -374,9 +374,9 @@ async function readsSideBySide(
   meters: { sql: () => () => CpuShare; server: () => () => CpuShare },
 ): Promise<{ sql: Measured; server: Measured }> {
   const sql = sqlReader(databaseUrl, ids);
-  const http = getter(baseUrl, readClients, 'thin');
+  const hearth = getter(baseUrl, readClients, 'thin');
   const paths = ids.map((id) => `/fhir/R4/${id}`);
-  const readHttp = (i: number) => getOk(http.get, paths[i % paths.length]);
+  const readHttp = (i: number) => getOk(hearth.get, paths[i % paths.length]);
   try {
     await runLoop(readWarmup, readClients, sql.read);
     await runLoop(readWarmup, readClients, readHttp);
@@ -389,7 +389,7 @@ async function readsSideBySide(
     }
     return { sql: measuredOf(sqlLoops), server: measuredOf(serverLoops) };
   } finally {
-    http.close();
+    hearth.close();
     await sql.close();
   }
 }
