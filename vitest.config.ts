@@ -4,6 +4,11 @@ import { defineConfig } from 'vitest/config';
 // On a shared 2-core machine an embedded database start or a big component render can take
 // longer than vitest's 5 s default while other work runs.
 const hangGuardMs = 30_000;
+// Test files share their worker and its module cache instead of a fresh process each: on this
+// 2-core machine the fresh processes cost more than the tests (vitest run 568 -> 350 s). It
+// relies on every test restoring what it changes (timers, globals, TZ) in afterEach; the suite
+// passes in shuffled file orders (--sequence.shuffle.files), which is how that was checked.
+const isolate = false;
 
 export default defineConfig({
   test: {
@@ -17,6 +22,7 @@ export default defineConfig({
             'tests/bench/**/*.test.ts',
           ],
           testTimeout: hangGuardMs,
+          isolate,
         },
       },
       {
@@ -27,6 +33,7 @@ export default defineConfig({
           environment: 'happy-dom',
           setupFiles: ['tests/setup/componentSetup.ts'],
           testTimeout: hangGuardMs,
+          isolate,
         },
       },
       {
@@ -41,6 +48,7 @@ export default defineConfig({
           // One real server (HTTP + database) for the whole run; see tests/integration/serverSetup.ts.
           globalSetup: ['tests/integration/serverSetup.ts'],
           fileParallelism: false,
+          isolate,
           testTimeout: 60_000,
           hookTimeout: 180_000,
         },
