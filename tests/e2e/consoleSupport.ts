@@ -1,9 +1,12 @@
 /**
- * Support for the resource console's end-to-end tests: the content area, signing in through the
- * real sign-in page, and FHIR calls made from the page with its own access token.
+ * Support for the resource console's end-to-end tests: the content area, signing in, and FHIR
+ * calls made from the page with its own access token.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
-import { demoPassword } from './signInSupport';
+import { LOGIN_STORAGE_KEYS } from '../../data-provider/client/loginStore';
+import type { LoginState } from '../../data-provider/client/authTypes';
+import { signIn } from '../../server/cli/passwordSignIn';
+import { base, demoPassword } from './signInSupport';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- FHIR JSON read back from the server, any shape
 type FhirJson = any;
@@ -13,13 +16,32 @@ export function main(page: Page): Locator {
   return page.getByRole('main');
 }
 
-/** Signs in through /signin with email and password (the demo accounts' password by default). */
+/**
+ * Signs in the way the web app does (PKCE, /auth/login, /oauth2/token) but through the API, and
+ * hands the tokens to the page as the app keeps them; then opens the home page. The sign-in page
+ * itself is tested in signIn.spec.ts and signInAndPatients.spec.ts: every other test starting
+ * there cost ~1.5 s each (a whole app load and the form) on this 2-core machine.
+ */
 export async function signInAs(page: Page, email: string, password = demoPassword): Promise<void> {
-  await page.goto('/signin');
-  await page.getByLabel('Email').fill(email);
-  await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByRole('textbox', { name: 'Password' }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  const tokens = await signIn(base, email, password);
+  const login: LoginState = {
+    accessToken: tokens.access_token,
+    refreshToken: tokens.refresh_token,
+    project: tokens.project,
+    profile: tokens.profile,
+  };
+  // A page of the app's origin that does not start the app, so that the login is in storage
+  // before the app first reads it.
+  await page.goto('/healthcheck');
+  await page.evaluate(
+    ({ keys, login }) => {
+      localStorage.setItem(keys.activeLogin, JSON.stringify(login));
+      localStorage.setItem(keys.logins, JSON.stringify([login]));
+    },
+    { keys: LOGIN_STORAGE_KEYS, login },
+  );
+  await page.goto('/');
+  await expect(page.getByRole('banner')).toBeVisible();
   await expect(page).not.toHaveURL(/\/signin/);
 }
 

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { injectAxe } from './axeInjection';
+import { signInAs } from './consoleSupport';
 
 const demoPassword = 'e2e-demo-password';
 const screenshots = 'docs/screenshots';
@@ -23,10 +24,8 @@ async function fillSignIn(page: Page, email: string, password = demoPassword): P
 }
 
 async function signIn(page: Page, email: string, password = demoPassword): Promise<void> {
-  await page.goto('/signin');
-  await fillSignIn(page, email, password);
-  // Password hashing makes a sign-in take a few seconds on a busy machine.
-  await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible({ timeout: 15_000 });
+  await signInAs(page, email, password);
+  await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible();
 }
 
 async function openUserMenu(page: Page): Promise<void> {
