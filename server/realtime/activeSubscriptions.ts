@@ -16,14 +16,34 @@ export function isActiveWebsocketSubscription(subscription: Subscription): boole
   return subscription.status === 'active' && subscription.channel?.type === 'websocket' && !!subscription.criteria;
 }
 
+/** A loaded Subscription, its criteria parsed by the registry (and registry version) noted with it. */
+interface LoadedSubscription {
+  id: string;
+  projectId: string | null;
+  criteria: string;
+  registry: SearchParameterRegistry;
+  version: number;
+  /** Undefined while the search API refuses the criteria (e.g. a parameter the project removed). */
+  parsed?: ParsedCriteria;
+}
+
+/** The Subscriptions of one type as loaded, and those whose criteria parse, as last computed. */
+interface TypeEntry {
+  loaded: LoadedSubscription[];
+  active: ActiveSubscription[];
+}
+
 /**
  * The active websocket Subscriptions of each resource type, loaded from the database on first need
  * and dropped whenever a Subscription is written on any process (`invalidate`), so that every
  * write does not have to read the Subscription table. Subscriptions whose criteria the search API
- * refuses are left out (binding to them reports why).
+ * refuses are left out (binding to them reports why). Criteria are parsed again when their
+ * project's search parameters change (the registry's version), so that a SearchParameter an
+ * implementer edits (say its type) takes effect for the Subscriptions already bound on it, as it
+ * does for searches.
  */
 export class ActiveSubscriptionCache {
-  private readonly byType = new Map<string, Promise<ActiveSubscription[]>>();
+  private readonly byType = new Map<string, Promise<TypeEntry>>();
   private generation = 0;
 
   constructor(
@@ -31,7 +51,7 @@ export class ActiveSubscriptionCache {
     private readonly registry: SearchParameterRegistry,
   ) {}
 
-  forType(resourceType: string): Promise<ActiveSubscription[]> {
+  async forType(resourceType: string): Promise<ActiveSubscription[]> {
     let entry = this.byType.get(resourceType);
     if (!entry) {
       const generation = this.generation;
@@ -41,7 +61,7 @@ export class ActiveSubscriptionCache {
       });
       this.byType.set(resourceType, entry);
     }
-    return entry;
+    return this.current(await entry);
   }
 
   invalidate(): void {
@@ -49,27 +69,56 @@ export class ActiveSubscriptionCache {
     this.byType.clear();
   }
 
-  private async load(resourceType: string): Promise<ActiveSubscription[]> {
+  /** The entry's parsed Subscriptions, parsed again where their project's parameters changed. */
+  private current(entry: TypeEntry): ActiveSubscription[] {
+    let changed = false;
+    for (const subscription of entry.loaded) {
+      const registry = this.registry.forProject(subscription.projectId);
+      if (registry === subscription.registry && registry.version === subscription.version) continue;
+      this.parse(subscription, registry);
+      changed = true;
+    }
+    if (changed) entry.active = activeOf(entry.loaded);
+    return entry.active;
+  }
+
+  private parse(subscription: LoadedSubscription, registry: SearchParameterRegistry): void {
+    subscription.registry = registry;
+    subscription.version = registry.version;
+    try {
+      subscription.parsed = parseCriteria(subscription.criteria, registry);
+    } catch {
+      subscription.parsed = undefined;
+    }
+  }
+
+  private async load(resourceType: string): Promise<TypeEntry> {
     const rows = await this.db.query<{ content: Subscription; project_id: string | null }>(
       `SELECT content, project_id FROM resources
        WHERE resource_type = 'Subscription' AND NOT deleted AND content->>'status' = 'active'
          AND content->'channel'->>'type' = 'websocket' AND split_part(content->>'criteria', '?', 1) = $1`,
       [resourceType],
     );
-    const result: ActiveSubscription[] = [];
-    for (const { content, project_id: projectId } of rows) {
-      try {
-        const criteria = content.criteria as string;
-        result.push({
-          id: content.id as string,
-          projectId,
-          criteria,
-          parsed: parseCriteria(criteria, this.registry.forProject(projectId)),
-        });
-      } catch {
-        continue;
-      }
-    }
-    return result;
+    const loaded = rows.map(({ content, project_id: projectId }): LoadedSubscription => {
+      const registry = this.registry.forProject(projectId);
+      const subscription: LoadedSubscription = {
+        id: content.id as string,
+        projectId,
+        criteria: content.criteria as string,
+        registry,
+        version: registry.version,
+      };
+      this.parse(subscription, registry);
+      return subscription;
+    });
+    return { loaded, active: activeOf(loaded) };
   }
+}
+
+function activeOf(loaded: readonly LoadedSubscription[]): ActiveSubscription[] {
+  const active: ActiveSubscription[] = [];
+  for (const { id, projectId, criteria, parsed } of loaded) {
+    if (parsed) active.push({ id, projectId, criteria, parsed });
+  }
+  return active;
 }

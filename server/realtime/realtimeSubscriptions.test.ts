@@ -323,6 +323,50 @@ describe('websocket subscriptions', () => {
     expect(client.messages.filter((m) => statusOf(m)?.type === 'event-notification')).toEqual([]);
   });
 
+  it("follows a change to its project's SearchParameter (its type) without a new binding", async () => {
+    const code = `rt-colour-${Date.now()}`;
+    const url = `http://example.org/SearchParameter/${code}`;
+    const colour = 'http://example.org/StructureDefinition/colour';
+    const parameter = await post('SearchParameter', {
+      resourceType: 'SearchParameter',
+      url,
+      name: code,
+      status: 'active',
+      description: 'Favourite colour',
+      code,
+      base: ['Patient'],
+      type: 'string',
+      expression: `Patient.extension.where(url = '${colour}').value`,
+    });
+    expect(parameter.status).toBe(201);
+    const id = await subscription(`Patient?${code}=blue`);
+    const client = await socket();
+    await client.bind((await bindingToken(id)).token, id);
+    const coloured = async (value: string) =>
+      (
+        await post('Patient', {
+          resourceType: 'Patient',
+          name: [{ family: 'Colour' }],
+          extension: [{ url: colour, valueCode: value }],
+        })
+      ).body.id as string;
+
+    const first = await coloured('blue');
+    expect((await client.notification(id)).entry[1].resource.id).toBe(first);
+
+    // As a token the parameter matches whole codes only: 'blue' no longer finds 'bluegreen'.
+    const changed = await http<any>('PUT', `fhir/R4/SearchParameter/${parameter.body.id}`, {
+      token: ownerToken,
+      body: { ...parameter.body, type: 'token' },
+    });
+    expect(changed.status).toBe(200);
+    await coloured('bluegreen');
+    const blue = await coloured('blue');
+    expect((await client.notification(id)).entry[1].resource.id).toBe(blue);
+    const searched = await http<any>('GET', `fhir/R4/Patient?${code}=blue`, { token: ownerToken });
+    expect(searched.body.entry.map((e: any) => e.resource.id)).toEqual([blue]);
+  });
+
   it('sends heartbeats for bound subscriptions', async () => {
     const heartbeat = await heartbeatSocket.next(
       (m) =>
