@@ -24,6 +24,8 @@ import { OperationOutcomeError } from '../../data-provider/outcomes';
 import { StatusBadge } from '../../src/datatypes/StatusBadge';
 import { canEditResourceType } from '../../src/resources/accessRules';
 import { useFhirClient } from '../../src/resources/useFhirClient';
+// The chip alone, not the tasks folder's index: the task screens stay in their own lazy chunk.
+import { TaskDueChip } from '../tasks/TaskDueChip';
 import { chartPath } from './chartPaths';
 import { useChartViewer } from './chartViewer';
 import { chartColumns, type ChartCell } from './tabColumns';
@@ -37,7 +39,9 @@ function isAccessDenied(error: Error): boolean {
 }
 
 function Cell({ cell }: { cell: ChartCell }) {
-  return cell.kind === 'status' ? <StatusBadge status={cell.status} /> : <>{cell.text}</>;
+  if (cell.kind === 'status') return <StatusBadge status={cell.status} />;
+  if (cell.kind === 'due') return <TaskDueChip due={cell.due} inDueColumn />;
+  return <>{cell.text}</>;
 }
 
 /** The row's link text: its title, or words saying it has none (a link must have a name). */

@@ -75,4 +75,25 @@ describe('chart tab columns (app-spec §2.3)', () => {
     expect(row[2]).toEqual(['Priority', { kind: 'status', status: 'urgent' }]);
     expect((row[4][1] as { text: string }).text).toMatch(/2030/);
   });
+
+  it('an open task shows how urgent its due date is; a done one, the plain day; when written, the day alone', () => {
+    const task = {
+      resourceType: 'Task',
+      code: { text: 'Call back' },
+      status: 'ready',
+      authoredOn: '2026-11-22T05:38:00Z',
+      restriction: { period: { end: '2026-11-26' } },
+    } as const;
+    const open = cells(task);
+    expect(open[4]).toEqual(['Due', { kind: 'due', due: '2026-11-26' }]);
+    expect(open[5][0]).toBe('Created');
+    expect((open[5][1] as { text: string }).text).toMatch(/2026/);
+    expect((open[5][1] as { text: string }).text).not.toMatch(/:/);
+
+    const done = cells({ ...task, status: 'completed' });
+    expect(done[4][1]).toMatchObject({ kind: 'text' });
+    expect((done[4][1] as { text: string }).text).toMatch(/2026/);
+    expect(cells({ ...task, status: 'cancelled' })[4][1]).toMatchObject({ kind: 'text' });
+    expect(cells({ ...task, restriction: undefined })[4]).toEqual(['Due', { kind: 'text', text: '' }]);
+  });
 });

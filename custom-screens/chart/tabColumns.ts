@@ -1,8 +1,13 @@
 import type { CodeableConcept, Reference, Resource } from '@medplum/fhirtypes';
 import { formatCodeableConcept, formatDate, formatDateTime } from '../../data-provider/formatting';
+import { OPEN_TASK_STATUSES } from '../tasks/myTaskRules';
 
-/** One cell of a chart tab list: plain text, a status badge, or a date as people read it. */
-export type ChartCell = { kind: 'text'; text: string } | { kind: 'status'; status: string };
+/**
+ * One cell of a chart tab list: plain text, a status badge, or the due date of work still to do
+ * (shown as overdue, due today or soon, in colour and words).
+ */
+export type ChartCell =
+  { kind: 'text'; text: string } | { kind: 'status'; status: string } | { kind: 'due'; due: string };
 
 export interface ChartColumn {
   label: string;
@@ -42,6 +47,23 @@ const statusColumn = (label = 'Status', path = 'status'): ChartColumn => ({
 });
 const conceptColumn = (label: string, path: string) => column(label, (r) => concept(get(r, path)));
 const dateColumn = (label: string, path: string) => column(label, (r) => when(get(r, path)));
+/** A day without its time, where the time of day tells the reader nothing (when a task was written). */
+const dayColumn = (label: string, path: string) =>
+  column(label, (r) => {
+    const value = get(r, path);
+    return typeof value === 'string' && value ? formatDate(value) : '';
+  });
+const openStatuses: ReadonlySet<string> = new Set(OPEN_TASK_STATUSES);
+/** A task's due date: how urgent while the task is open, a plain day once it is done or cancelled. */
+const taskDueColumn: ChartColumn = {
+  label: 'Due',
+  cell: (resource) => {
+    const due = get(resource, 'restriction.period.end');
+    if (typeof due !== 'string' || !due) return text('');
+    const status = get(resource, 'status');
+    return typeof status === 'string' && openStatuses.has(status) ? { kind: 'due', due } : text(when(due));
+  },
+};
 const referenceColumn = (label: string, path: string) => column(label, (r) => reference(get(r, path)));
 const textColumn = (label: string, path: string) =>
   column(label, (r) => {
@@ -56,8 +78,8 @@ const COLUMNS: Record<string, ChartColumn[]> = {
     statusColumn(),
     statusColumn('Priority', 'priority'),
     referenceColumn('Owner', 'owner'),
-    dateColumn('Due', 'restriction.period.end'),
-    dateColumn('Created', 'authoredOn'),
+    taskDueColumn,
+    dayColumn('Created', 'authoredOn'),
   ],
   MedicationRequest: [
     column(

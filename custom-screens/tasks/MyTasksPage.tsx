@@ -13,40 +13,12 @@ import {
   Typography,
 } from '@mui/material';
 import type { CodeableConcept, Patient, Task } from '@medplum/fhirtypes';
-import { formatCodeableConcept, formatDate, getDisplayString } from '../../data-provider/formatting';
+import { formatCodeableConcept, getDisplayString } from '../../data-provider/formatting';
 import { StatusBadge } from '../../src/datatypes/StatusBadge';
 import { useSession } from '../../src/shell/useSession';
 import { byDueDate, isForMyRoles, taskPath } from './myTaskRules';
-import { dueDateState } from './taskDueDate';
+import { TaskDueChip } from './TaskDueChip';
 import { useMyTasks } from './useMyTasks';
-
-// Darker shades in light mode and lighter ones in dark mode keep the chip text at WCAG AA contrast.
-const DUE_COLORS = {
-  overdue: { light: ['#ffdcdc', '#8f1111'], dark: ['#6b1a1a', '#ffd0d0'] },
-  today: { light: ['#fff1c2', '#6b4c00'], dark: ['#5a4500', '#ffe8a3'] },
-  soon: { light: ['#fff1c2', '#6b4c00'], dark: ['#5a4500', '#ffe8a3'] },
-  later: { light: ['#e8e8e8', '#333333'], dark: ['#444444', '#eeeeee'] },
-} as const;
-
-/** The due date as a coloured word: overdue (red), today or within 3 days (yellow), later (grey). */
-export function DueChip({ due }: { due: string | undefined }) {
-  const state = dueDateState(due);
-  if (state === 'none') return null;
-  const label =
-    state === 'overdue' ? `Overdue · ${formatDate(due)}` : state === 'today' ? 'Due today' : `Due ${formatDate(due)}`;
-  const colors = DUE_COLORS[state];
-  return (
-    <Chip
-      size="small"
-      label={label}
-      data-due={state}
-      sx={(theme) => {
-        const [background, text] = theme.palette.mode === 'dark' ? colors.dark : colors.light;
-        return { bgcolor: background, color: text, fontWeight: 600 };
-      }}
-    />
-  );
-}
 
 function TaskRow({ task, patients, note }: { task: Task; patients: Map<string, Patient>; note?: string }) {
   const patient = task.for?.reference ? patients.get(task.for.reference) : undefined;
@@ -59,7 +31,7 @@ function TaskRow({ task, patients, note }: { task: Task; patients: Map<string, P
             <Stack direction="row" spacing={1} alignItems="center" flexWrap="wrap" useFlexGap>
               <span>{formatCodeableConcept(task.code) || task.description || 'Task'}</span>
               <StatusBadge status={task.status} />
-              <DueChip due={task.restriction?.period?.end} />
+              <TaskDueChip due={task.restriction?.period?.end} />
               {note && <Chip size="small" variant="outlined" label={note} />}
             </Stack>
           }

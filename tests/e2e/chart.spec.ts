@@ -372,7 +372,10 @@ test.describe('patient chart', () => {
     await page.waitForLoadState('networkidle');
     await shoot(page, 'chart');
     await chartTabs(page).getByRole('tab', { name: 'Tasks', exact: true }).click();
-    await expect(main(page).getByRole('table', { name: 'Tasks' })).toBeVisible();
+    const tasks = main(page).getByRole('table', { name: 'Tasks' });
+    await expect(tasks).toBeVisible();
+    // An open task's due date is a chip coloured by how urgent it is (overdue also says so in words).
+    await expect(tasks.locator('[data-due]').first()).toBeVisible();
     await shoot(page, 'chart-tasks');
   });
 });

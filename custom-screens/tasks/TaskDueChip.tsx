@@ -1,0 +1,39 @@
+import { Chip } from '@mui/material';
+import { formatDate } from '../../data-provider/formatting';
+import { dueDateState, type DueDateState } from './taskDueDate';
+
+// Darker shades in light mode and lighter ones in dark mode keep the chip text at WCAG AA contrast.
+const DUE_COLORS = {
+  overdue: { light: ['#ffdcdc', '#8f1111'], dark: ['#6b1a1a', '#ffd0d0'] },
+  today: { light: ['#fff1c2', '#6b4c00'], dark: ['#5a4500', '#ffe8a3'] },
+  soon: { light: ['#fff1c2', '#6b4c00'], dark: ['#5a4500', '#ffe8a3'] },
+  later: { light: ['#e8e8e8', '#333333'], dark: ['#444444', '#eeeeee'] },
+} as const;
+
+function dueLabel(state: Exclude<DueDateState, 'none'>, day: string, inDueColumn: boolean): string {
+  if (state === 'overdue') return `Overdue · ${day}`;
+  if (state === 'today') return inDueColumn ? 'Today' : 'Due today';
+  return inDueColumn ? day : `Due ${day}`;
+}
+
+/**
+ * The due date as a coloured word: overdue (red), today or within 3 days (yellow), later (grey).
+ * Under a "Due" column heading (`inDueColumn`) the chip does not say "Due" again.
+ */
+export function TaskDueChip({ due, inDueColumn = false }: { due: string | undefined; inDueColumn?: boolean }) {
+  const state = dueDateState(due);
+  if (state === 'none') return null;
+  const label = dueLabel(state, formatDate(due), inDueColumn);
+  const colors = DUE_COLORS[state];
+  return (
+    <Chip
+      size="small"
+      label={label}
+      data-due={state}
+      sx={(theme) => {
+        const [background, text] = theme.palette.mode === 'dark' ? colors.dark : colors.light;
+        return { bgcolor: background, color: text, fontWeight: 600 };
+      }}
+    />
+  );
+}
