@@ -1,10 +1,11 @@
 import { Link as RouterLink } from 'react-router-dom';
 import { Alert, List, ListItem, ListItemButton, ListItemText, Paper, Stack, Typography } from '@mui/material';
 import type { Task } from '@medplum/fhirtypes';
-import { formatCodeableConcept, formatDate } from '../../data-provider/formatting';
+import { formatCodeableConcept } from '../../data-provider/formatting';
 import { StatusBadge } from '../../src/datatypes/StatusBadge';
+import { TaskDueChip } from '../tasks/TaskDueChip';
 
-/** "Required actions (n)": the patient's open tasks, each opening its task page. */
+/** "Required actions (n)": the patient's open tasks, how urgent each is, each opening its task page. */
 export function RequiredActions({
   patientId,
   tasks,
@@ -31,10 +32,8 @@ export function RequiredActions({
                     <Stack direction="row" spacing={1} alignItems="center" component="span">
                       <span>{formatCodeableConcept(task.code) || task.description || 'Task'}</span>
                       <StatusBadge status={task.status} />
+                      <TaskDueChip due={task.restriction?.period?.end} />
                     </Stack>
-                  }
-                  secondary={
-                    task.restriction?.period?.end ? `Due ${formatDate(task.restriction.period.end)}` : undefined
                   }
                   slotProps={{ primary: { component: 'div' } }}
                 />
