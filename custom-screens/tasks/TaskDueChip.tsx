@@ -32,7 +32,9 @@ export function TaskDueChip({ due, inDueColumn = false }: { due: string | undefi
       data-due={state}
       sx={(theme) => {
         const [background, text] = theme.palette.mode === 'dark' ? colors.dark : colors.light;
-        return { bgcolor: background, color: text, fontWeight: 600 };
+        // In a table column the label may wrap, so a long "Overdue · date" does not push columns off.
+        const wrap = inDueColumn ? { height: 'auto', py: 0.25, '& .MuiChip-label': { whiteSpace: 'normal' } } : {};
+        return { bgcolor: background, color: text, fontWeight: 600, ...wrap };
       }}
     />
   );
