@@ -10,6 +10,7 @@ import type { RepositorySession } from '../fhir/repository';
 import { parseSearchRequest } from '../search/searchRequest';
 import { loadBotCode } from './botCode';
 import { botFetch } from './botFetch';
+import { recordsRun } from './botRunRecord';
 import { runInSandbox, type BotValue, type BotFailure } from './botSandbox';
 import { RunLimiter } from './runLimiter';
 
@@ -97,7 +98,8 @@ export function botSecrets(
 /**
  * Runs bots: finds (or makes) the bot's project membership, signs a token for it, runs the code in
  * the sandbox with a FhirClient that calls this server over HTTP as the bot (so the bot's access
- * policy is enforced like anyone's), then ends the token and records an AuditEvent.
+ * policy is enforced like anyone's), then ends the token and records an AuditEvent (as the Bot's
+ * `auditEventTrigger` says: every run unless it narrows that, see botRunRecord.ts).
  */
 export class BotRunner {
   private readonly fhirBase: string;
@@ -207,16 +209,20 @@ export class BotRunner {
         .transaction((session) => revokeLogin(session, prepared.login.id as string))
         .catch((error: unknown) => console.error('could not end a bot login', error));
     }
-    await this.audit(invocation, result, traceId).catch((error: unknown) =>
-      console.error('could not record a bot run', error),
-    );
+    if (recordsRun(bot.auditEventTrigger, result)) {
+      await this.audit(invocation, result, traceId).catch((error: unknown) =>
+        console.error('could not record a bot run', error),
+      );
+    }
     return result;
   }
 
   /** Records a run that could not start (no code, no membership) like a failed run. */
   recordStartFailure(invocation: BotInvocation, error: unknown): Promise<void> {
     const message = error instanceof Error ? error.message : String(error);
-    return this.audit(invocation, { ok: false, failure: 'error', message, logs: [] }, randomUUID());
+    const result: BotRunResult = { ok: false, failure: 'error', message, logs: [] };
+    if (!recordsRun(invocation.bot.auditEventTrigger, result)) return Promise.resolve();
+    return this.audit(invocation, result, randomUUID());
   }
 
   /** One AuditEvent per run, in the bot's project: outcome, and the bot's log or its error. */

@@ -236,6 +236,30 @@ describe('Bot $execute', () => {
     expect(refused.body).toMatch(/^refused: .*Observation/);
   });
 
+  it("records runs as the Bot's auditEventTrigger says: on-error only failures, never none", async () => {
+    const code = `exports.handler = async (medplum, event) => {
+      console.log('ran');
+      if (event.input.fail) throw new Error('asked to fail');
+      return 'fine';
+    };`;
+    const onError = await createBot(code, { auditEventTrigger: 'on-error' });
+    expect((await execute(`Bot/${onError}/$execute`, '{"fail":false}')).status).toBe(200);
+    expect(await auditEventsOf(onError)).toEqual([]);
+    expect((await execute(`Bot/${onError}/$execute`, '{"fail":true}')).status).toBe(400);
+    const recorded = await auditEventsOf(onError);
+    expect(recorded.map((event) => event.outcome)).toEqual(['4']);
+    expect(recorded[0].outcomeDesc).toContain('asked to fail');
+
+    const never = await createBot(code, { auditEventTrigger: 'never' });
+    expect((await execute(`Bot/${never}/$execute`, '{"fail":true}')).status).toBe(400);
+    expect(await auditEventsOf(never)).toEqual([]);
+
+    // Without the field every run is recorded, as before.
+    const always = await createBot(code);
+    expect((await execute(`Bot/${always}/$execute`, '{"fail":false}')).status).toBe(200);
+    expect((await auditEventsOf(always)).map((event) => event.outcome)).toEqual(['0']);
+  });
+
   it('lets only project admins and members with a Bot policy entry execute', async () => {
     const botId = await createBot(`exports.handler = async () => 'ran';`);
     const member = async (policy?: Record<string, unknown>) => {

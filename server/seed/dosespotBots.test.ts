@@ -40,6 +40,13 @@ describe('deploy-dosespot', () => {
     expect(created.map((bot) => bot.identifier[0].value).sort()).toEqual([...identifiers].sort());
     expect(created.every((bot) => bot.identifier[0].system === 'https://www.medplum.com/bots')).toBe(true);
     expect(created.every((bot) => /exports\.handler = /.test(bot.code))).toBe(true);
+    // The counts bot is polled every 10 s per prescriber: only its failures become AuditEvents.
+    const triggers = Object.fromEntries(created.map((bot) => [bot.identifier[0].value, bot.auditEventTrigger]));
+    expect(triggers).toEqual({
+      'dosespot-patient-sync-bot': undefined,
+      'dosespot-iframe-bot': undefined,
+      'dosespot-notification-counts-bot': 'on-error',
+    });
 
     const second = await deploy(owner.projectId, owner.tokens.access_token);
     expect(second.stdout.match(/^Updated Bot\//gm)).toHaveLength(3);

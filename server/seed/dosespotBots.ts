@@ -2,12 +2,16 @@ import type { AccessPolicy, Bot, ProjectMembership, Reference } from '@medplum/f
 import type { RepositorySession } from '../fhir/repository';
 import { systemAuthor } from '../definitions/loadDefinitions';
 import { bundleDoseSpotBots } from '../../config/bots/dosespot/bundleDoseSpotBots';
-import { DOSESPOT_BOT_SYSTEM } from '../../config/bots/dosespot/dosespotBotIds';
+import { DOSESPOT_BOT_SYSTEM, DOSESPOT_NOTIFICATION_COUNTS_BOT } from '../../config/bots/dosespot/dosespotBotIds';
 
-/** The Bot resource of one bundled DoseSpot bot (identified as Medplum identifies its DoseSpot bots). */
+/**
+ * The Bot resource of one bundled DoseSpot bot (identified as Medplum identifies its DoseSpot bots).
+ * The counts bot is polled every 10 s for each prescriber's bell: only its failures are recorded.
+ */
 export function doseSpotBotResource(bot: { identifier: string; name: string; code: string }): Bot {
   return {
     resourceType: 'Bot',
+    ...(bot.identifier === DOSESPOT_NOTIFICATION_COUNTS_BOT ? { auditEventTrigger: 'on-error' as const } : {}),
     name: bot.name,
     description: `DoseSpot e-prescribing (${bot.identifier}); reads the project secrets DOSESPOT_CLINIC_ID, DOSESPOT_CLINIC_KEY, DOSESPOT_SUBSCRIPTION_KEY and DOSESPOT_BASE_URL`,
     identifier: [{ system: DOSESPOT_BOT_SYSTEM, value: bot.identifier }],
