@@ -72,24 +72,14 @@ export class ActiveSubscriptionCache {
   /** The entry's parsed Subscriptions, parsed again where their project's parameters changed. */
   private current(entry: TypeEntry): ActiveSubscription[] {
     let changed = false;
-    for (const subscription of entry.loaded) {
+    entry.loaded.forEach((subscription, index) => {
       const registry = this.registry.forProject(subscription.projectId);
-      if (registry === subscription.registry && registry.version === subscription.version) continue;
-      this.parse(subscription, registry);
+      if (registry === subscription.registry && registry.version === subscription.version) return;
+      entry.loaded[index] = parsedWith(subscription, registry);
       changed = true;
-    }
+    });
     if (changed) entry.active = activeOf(entry.loaded);
     return entry.active;
-  }
-
-  private parse(subscription: LoadedSubscription, registry: SearchParameterRegistry): void {
-    subscription.registry = registry;
-    subscription.version = registry.version;
-    try {
-      subscription.parsed = parseCriteria(subscription.criteria, registry);
-    } catch {
-      subscription.parsed = undefined;
-    }
   }
 
   private async load(resourceType: string): Promise<TypeEntry> {
@@ -99,20 +89,29 @@ export class ActiveSubscriptionCache {
          AND content->'channel'->>'type' = 'websocket' AND split_part(content->>'criteria', '?', 1) = $1`,
       [resourceType],
     );
-    const loaded = rows.map(({ content, project_id: projectId }): LoadedSubscription => {
-      const registry = this.registry.forProject(projectId);
-      const subscription: LoadedSubscription = {
-        id: content.id as string,
-        projectId,
-        criteria: content.criteria as string,
-        registry,
-        version: registry.version,
-      };
-      this.parse(subscription, registry);
-      return subscription;
-    });
+    const loaded = rows.map(({ content, project_id: projectId }) =>
+      parsedWith(
+        { id: content.id as string, projectId, criteria: content.criteria as string },
+        this.registry.forProject(projectId),
+      ),
+    );
     return { loaded, active: activeOf(loaded) };
   }
+}
+
+/** The Subscription with its criteria parsed by `registry` (undefined when the search API refuses them). */
+function parsedWith(
+  subscription: Pick<LoadedSubscription, 'id' | 'projectId' | 'criteria'>,
+  registry: SearchParameterRegistry,
+): LoadedSubscription {
+  const { id, projectId, criteria } = subscription;
+  let parsed: ParsedCriteria | undefined;
+  try {
+    parsed = parseCriteria(criteria, registry);
+  } catch {
+    parsed = undefined;
+  }
+  return { id, projectId, criteria, registry, version: registry.version, parsed };
 }
 
 function activeOf(loaded: readonly LoadedSubscription[]): ActiveSubscription[] {
