@@ -185,6 +185,23 @@ test.describe('application shell', () => {
     await expect(nav.getByRole('link', { name: 'Patients' })).toBeVisible();
   });
 
+  test('menus grow into place, or appear at once when the system asks for reduced motion', async ({ page }) => {
+    await signIn(page, 'alice@demo.hearth.example');
+    const menuTransition = async () => {
+      await openUserMenu(page);
+      const duration = await page
+        .getByRole('menu')
+        .evaluate((menu) => getComputedStyle(menu.closest('.MuiPaper-root') ?? menu).transitionDuration);
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('menu')).toHaveCount(0);
+      return duration;
+    };
+    // The project's browser setting (playwright.config.ts).
+    expect(await menuTransition()).toMatch(/^0s(, 0s)*$/);
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    expect(await menuTransition()).not.toMatch(/^0s(, 0s)*$/);
+  });
+
   test('switches between signed-in accounts and signs out', async ({ page }) => {
     await signIn(page, 'alice@demo.hearth.example');
     await openUserMenu(page);
