@@ -27,6 +27,7 @@ export { getStepState, getStepStates, type StepState } from './stepperStates';
 export { isAllowedRedirectUri, redirectUriProblem } from './redirectUri';
 export { adminSeatOf, lastAdminMessage, removesLastAdmin, type AdminSeat } from './lastProjectAdmin';
 export { projectSettingNameProblem } from './projectSettingName';
+export { tokenLifetimeProblem, tokenLifetimeSeconds } from './tokenLifetime';
 export {
   isSiteDomain,
   maxSites,

@@ -8,9 +8,10 @@ import {
   accountsProjectId,
   codeLifetimeMs,
   defaultClientId,
-  refreshTokenSeconds,
   type AuthEnvironment,
 } from './authEnvironment';
+import { tokenLifetimeSeconds } from '../../data-provider/rules';
+import { refreshTokenExpired } from './refreshTokenExpiry';
 import { systemAuthor } from '../definitions/loadDefinitions';
 import { mfaPending, requireMfaDone } from './mfaPending';
 import { clientProjectScope, outsideClientProject } from './clientProject';
@@ -374,9 +375,14 @@ export async function refreshTokens(
   const loginClient = login.client?.reference?.split('/')[1];
   if (clientId && loginClient && clientId !== loginClient)
     throw oauthError('invalid_grant', 'Refresh token was issued to another client');
-  const maxAge = (remembers(login) ? refreshTokenSeconds : 24 * 60 * 60) * 1000;
-  if (Date.now() - Date.parse(login.authTime as string) > maxAge)
-    throw oauthError('invalid_grant', 'Refresh token expired');
+  const client = loginClient ? await readClient(session, loginClient) : undefined;
+  const clock = {
+    authTime: login.authTime as string,
+    issuedAt: login.meta?.lastUpdated,
+    remembered: remembers(login),
+    clientLifetime: client?.refreshTokenLifetime,
+  };
+  if (refreshTokenExpired(clock, Date.now())) throw oauthError('invalid_grant', 'Refresh token expired');
   // Logins of the code flow without PKCE: a confidential client's refresh token needs its credentials too.
   if (login.authMethod !== 'exchange') requireClientCredentials(login, caller);
   if (!sameHash(secret, login.refreshSecret)) {
@@ -412,10 +418,7 @@ export function oauthError(error: string, description: string, status = 400): OA
   return new OAuthError(error, description, status);
 }
 
-/** ClientApplication.accessTokenLifetime: seconds, or `1h`, `30m`, `3600s`. */
+/** ClientApplication.accessTokenLifetime in seconds; the default one for a value that cannot be read. */
 export function parseLifetime(value: string): number {
-  const match = /^(\d+)\s*([smhd]?)$/.exec(value.trim());
-  if (!match) return accessTokenSeconds;
-  const unit = { '': 1, s: 1, m: 60, h: 3600, d: 86400 }[match[2] as '' | 's' | 'm' | 'h' | 'd'];
-  return Number(match[1]) * unit;
+  return tokenLifetimeSeconds(value) ?? accessTokenSeconds;
 }

@@ -1,0 +1,32 @@
+import { tokenLifetimeSeconds } from '../../data-provider/rules';
+import { refreshTokenSeconds } from './authEnvironment';
+
+/** How long a sign-in without "Remember me" can be kept alive by refreshing. */
+export const sessionSecondsWithoutRemember = 24 * 60 * 60;
+
+export interface RefreshTokenClock {
+  /** When the person signed in (Login.authTime). */
+  authTime: string;
+  /** When this refresh token was issued: the Login is saved with each new refresh secret. */
+  issuedAt?: string;
+  /** Whether "Remember me" was ticked at sign-in. */
+  remembered: boolean;
+  /** The client's ClientApplication.refreshTokenLifetime, when it has one. */
+  clientLifetime?: string;
+}
+
+/**
+ * Whether a refresh token may no longer be used. The sign-in's own limit always holds: 1 day, or
+ * 14 days with "Remember me". A client's `refreshTokenLifetime` (Medplum's meaning: each refresh
+ * token lasts that long after it was issued, and every refresh issues a new one) can end a session
+ * left unused sooner, never keep one past the limit the person chose at sign-in: an app's
+ * settings, written by a project admin, do not lengthen its users' sessions. A lifetime that cannot
+ * be read (saved before the write check) is ignored.
+ */
+export function refreshTokenExpired(clock: RefreshTokenClock, now: number): boolean {
+  const sessionSeconds = clock.remembered ? refreshTokenSeconds : sessionSecondsWithoutRemember;
+  if (now - Date.parse(clock.authTime) > sessionSeconds * 1000) return true;
+  const perToken = clock.clientLifetime ? tokenLifetimeSeconds(clock.clientLifetime) : undefined;
+  if (perToken === undefined) return false;
+  return now - Date.parse(clock.issuedAt ?? clock.authTime) > perToken * 1000;
+}
