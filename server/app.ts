@@ -32,6 +32,7 @@ import { emailRoutes } from './email';
 import { keyValueRoutes } from './keyvalue';
 import { adminRoutes } from './admin';
 import { addSecurityHeaders } from './securityHeaders';
+import { addCors } from './cors';
 
 export interface AppOptions {
   db: Database;
@@ -79,6 +80,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const repository = options.auth.repository;
   const contextOf = (request: FastifyRequest): RequestContext => callerOf(request).ctx;
 
+  addCors(app);
   addSecurityHeaders(app, {
     baseUrl: options.baseUrl,
     frameOrigins: options.appFrameOrigins,

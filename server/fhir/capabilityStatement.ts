@@ -117,7 +117,8 @@ function smartSecurity(baseUrl: string) {
   const endpoints = oauthEndpoints(baseUrl);
   const uri = (url: string, valueUri: string) => ({ url, valueUri });
   return {
-    cors: false,
+    // server/cors.ts: any origin, bearer tokens only.
+    cors: true,
     service: [
       {
         coding: [
