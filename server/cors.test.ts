@@ -34,8 +34,14 @@ describe('CORS for browser apps on other origins', () => {
     // A cookie or other ambient credential is never invited.
     expect(answer.headers.get('access-control-allow-credentials')).toBeNull();
     expect(await answer.text()).toBe('');
-    // The token endpoint and the discovery documents too.
-    expect((await preflight('oauth2/token', 'POST', 'content-type')).status).toBe(204);
+    // The token endpoint too, for the caller's own origin with credentials: Medplum's client sends
+    // its token request with credentials 'include', for which browsers refuse '*'.
+    const token = await preflight('oauth2/token', 'POST', 'content-type');
+    expect(token.status).toBe(204);
+    expect(token.headers.get('access-control-allow-origin')).toBe(appOrigin);
+    expect(token.headers.get('access-control-allow-credentials')).toBe('true');
+    expect(token.headers.get('vary')).toContain('Origin');
+    // And the discovery documents.
     const discovery = await fetch(new URL('fhir/R4/.well-known/smart-configuration', baseUrl()), {
       headers: { origin: appOrigin },
     });

@@ -9,6 +9,14 @@ import type { FastifyInstance } from 'fastify';
 const corsPrefixes = ['/fhir/', '/.well-known/'];
 const corsPaths = new Set(['/fhir/R4', '/oauth2/token', '/oauth2/userinfo', '/oauth2/revoke', '/oauth2/logout']);
 
+/**
+ * Where a browser client sends `credentials: 'include'`: Medplum's client does on the token request.
+ * The browser refuses `*` for such a request, so these answer the caller's own origin and allow
+ * credentials. This server sets and reads no cookie there (a refresh is authorised by its token and
+ * PKCE or the client's secret in the body), so the credentials a browser might add carry nothing.
+ */
+const credentialedPaths = new Set(['/oauth2/token']);
+
 export function isCorsPath(path: string): boolean {
   return corsPaths.has(path) || corsPrefixes.some((prefix) => path.startsWith(prefix));
 }
@@ -32,7 +40,8 @@ const preflightMaxAgeSeconds = 600;
 
 /**
  * CORS for SMART apps and other browser clients served from their own origin (CapabilityStatement
- * `rest.security.cors: true`). Every origin may call, without credentials (`*`): this API
+ * `rest.security.cors: true`). Every origin may call, without credentials (`*`; the token endpoint
+ * with them, see `credentialedPaths`): this API
  * authenticates only by the bearer token a request carries, never by a cookie or anything else a
  * browser adds by itself, so a page of another origin gains nothing it did not already hold — and
  * every check behind the token (access policy, SMART scopes, project) applies as to anyone.
@@ -42,10 +51,18 @@ const preflightMaxAgeSeconds = 600;
  */
 export function addCors(app: FastifyInstance): void {
   app.addHook('onRequest', (request, reply, done) => {
-    if (request.headers.origin === undefined) return done();
+    const origin = request.headers.origin;
+    if (origin === undefined) return done();
     const query = request.url.indexOf('?');
-    if (!isCorsPath(query < 0 ? request.url : request.url.slice(0, query))) return done();
-    reply.header('access-control-allow-origin', '*');
+    const path = query < 0 ? request.url : request.url.slice(0, query);
+    if (!isCorsPath(path)) return done();
+    if (credentialedPaths.has(path)) {
+      reply.header('access-control-allow-origin', origin);
+      reply.header('access-control-allow-credentials', 'true');
+      reply.header('vary', 'Origin');
+    } else {
+      reply.header('access-control-allow-origin', '*');
+    }
     if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined) {
       reply
         .code(204)

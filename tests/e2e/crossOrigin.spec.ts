@@ -49,6 +49,8 @@ test('an app on another origin reads the FHIR API and refreshes its token; the s
           refresh: await call('oauth2/token', {
             method: 'POST',
             headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            // As Medplum's client sends it.
+            credentials: 'include',
             body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }).toString(),
           }),
           me: await call('auth/me', { headers: bearer }),
