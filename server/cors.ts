@@ -41,10 +41,10 @@ const preflightMaxAgeSeconds = 600;
 /**
  * CORS for SMART apps and other browser clients served from their own origin (CapabilityStatement
  * `rest.security.cors: true`). Every origin may call, without credentials (`*`; the token endpoint
- * with them, see `credentialedPaths`): this API
- * authenticates only by the bearer token a request carries, never by a cookie or anything else a
- * browser adds by itself, so a page of another origin gains nothing it did not already hold — and
- * every check behind the token (access policy, SMART scopes, project) applies as to anyone.
+ * with them, see `credentialedPaths`): this API authenticates only by the bearer token a request
+ * carries, never by a cookie or anything else a browser adds by itself, so a page of another origin
+ * gains nothing it did not already hold — and every check behind the token (access policy, SMART
+ * scopes, project) applies as to anyone.
  *
  * One synchronous hook, first of all: answers a preflight before any route or sign-in check, and
  * costs a header lookup on requests without `Origin` (every same-origin or server-side call).
