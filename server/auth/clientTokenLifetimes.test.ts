@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { http, issueExpressions, issueText } from '../../tests/integration/fhirClient';
-import { postJson, registerProjectOwner, tokenRequest } from '../../tests/integration/accounts';
-import { pkcePair } from '../../tests/integration/signIn';
+import { registerProjectOwner, signInThroughClient, tokenRequest } from '../../tests/integration/accounts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the auth answers are free-form JSON */
 
@@ -27,21 +26,7 @@ describe("a ClientApplication's token lifetimes", () => {
 
   /** The owner signs in through the client (PKCE, as a public app does) and gets its tokens. */
   async function signInThrough(clientId: string) {
-    const { verifier, challenge } = pkcePair();
-    const start = await postJson('auth/login', {
-      email: owner.email,
-      password: owner.password,
-      clientId,
-      codeChallenge: challenge,
-      codeChallengeMethod: 'S256',
-    });
-    expect(typeof start.body.code).toBe('string');
-    const tokens = await tokenRequest({
-      grant_type: 'authorization_code',
-      code: start.body.code,
-      code_verifier: verifier,
-      client_id: clientId,
-    });
+    const tokens = await signInThroughClient(owner.email, owner.password, clientId);
     expect(tokens.status).toBe(200);
     return tokens.body;
   }

@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { http } from '../../tests/integration/fhirClient';
-import { postJson, registerProjectOwner, tokenRequest } from '../../tests/integration/accounts';
-import { pkcePair } from '../../tests/integration/signIn';
+import { postJson, registerProjectOwner, signInThroughClient, tokenRequest } from '../../tests/integration/accounts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the auth answers are free-form JSON */
 
@@ -101,20 +100,7 @@ describe('codes issued without PKCE need the client credentials', () => {
   });
 
   it('the same client signing in with PKCE stays a public client: the verifier is enough', async () => {
-    const { verifier, challenge } = pkcePair();
-    const start = await postJson('auth/login', {
-      email: owner.email,
-      password: owner.password,
-      clientId,
-      codeChallenge: challenge,
-      codeChallengeMethod: 'S256',
-    });
-    const tokens = await tokenRequest({
-      grant_type: 'authorization_code',
-      code: start.body.code,
-      code_verifier: verifier,
-      client_id: clientId,
-    });
+    const tokens = await signInThroughClient(owner.email, owner.password, clientId);
     expect(tokens.status).toBe(200);
     const refreshed = await tokenRequest({
       grant_type: 'refresh_token',

@@ -77,3 +77,25 @@ export async function signInWithScope(email: string, password: string, scope: st
   if (typeof step.body.code !== 'string') throw new Error(`No code: ${JSON.stringify(step.body)}`);
   return exchangeCode(baseUrl(), step.body.code, verifier);
 }
+
+/**
+ * Signs in through a ClientApplication as a public app does (PKCE, the client id at the token
+ * endpoint); answers the token endpoint's reply, whatever its status.
+ */
+export async function signInThroughClient(email: string, password: string, clientId: string) {
+  const { verifier, challenge } = pkcePair();
+  const start = await postJson('auth/login', {
+    email,
+    password,
+    clientId,
+    codeChallenge: challenge,
+    codeChallengeMethod: 'S256',
+  });
+  if (typeof start.body.code !== 'string') throw new Error(`No code: ${JSON.stringify(start.body)}`);
+  return tokenRequest({
+    grant_type: 'authorization_code',
+    code: start.body.code,
+    code_verifier: verifier,
+    client_id: clientId,
+  });
+}
