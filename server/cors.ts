@@ -17,7 +17,7 @@ const corsPaths = new Set(['/fhir/R4', '/oauth2/token', '/oauth2/userinfo', '/oa
  */
 const credentialedPaths = new Set(['/oauth2/token']);
 
-export function isCorsPath(path: string): boolean {
+function isCorsPath(path: string): boolean {
   return corsPaths.has(path) || corsPrefixes.some((prefix) => path.startsWith(prefix));
 }
 

@@ -30,5 +30,7 @@ export const defaultClientId = 'hearth-emr-app';
 
 export const accessTokenSeconds = 60 * 60;
 export const refreshTokenSeconds = 14 * 24 * 60 * 60;
+/** How long a sign-in without "Remember me" can be kept alive by refreshing. */
+export const sessionSecondsWithoutRemember = 24 * 60 * 60;
 /** An authorization code must be exchanged this soon after sign-in. */
 export const codeLifetimeMs = 10 * 60_000;

@@ -301,11 +301,15 @@ export async function grantTokens(
   env: AuthEnvironment,
   session: RepositorySession,
   login: Login,
+  /** The login's ClientApplication when the caller has already read it (the refresh grant). */
+  knownClient?: ClientApplication,
 ): Promise<TokenResponse> {
   if (!login.membership) throw oauthError('invalid_grant', 'Login has no profile yet');
   const membership = await readReference<ProjectMembership>(session, login.membership);
   if (!membership || membership.active === false) throw oauthError('invalid_grant', 'Membership not found');
-  const client = login.client ? await readClient(session, login.client.reference?.split('/')[1] as string) : undefined;
+  const client =
+    knownClient ??
+    (login.client ? await readClient(session, login.client.reference?.split('/')[1] as string) : undefined);
   const clientId = client?.id ?? defaultClientId;
   const lifetime = client?.accessTokenLifetime ? parseLifetime(client.accessTokenLifetime) : accessTokenSeconds;
   const refreshSecret = newSecret();
@@ -392,7 +396,7 @@ export async function refreshTokens(
     error.revokeLoginId = login.id;
     throw error;
   }
-  return grantTokens(env, session, login);
+  return grantTokens(env, session, login, client);
 }
 
 export async function revokeLogin(session: RepositorySession, loginId: string): Promise<void> {

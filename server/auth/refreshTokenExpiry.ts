@@ -1,8 +1,5 @@
 import { tokenLifetimeSeconds } from '../../data-provider/rules';
-import { refreshTokenSeconds } from './authEnvironment';
-
-/** How long a sign-in without "Remember me" can be kept alive by refreshing. */
-export const sessionSecondsWithoutRemember = 24 * 60 * 60;
+import { refreshTokenSeconds, sessionSecondsWithoutRemember } from './authEnvironment';
 
 export interface RefreshTokenClock {
   /** When the person signed in (Login.authTime). */
