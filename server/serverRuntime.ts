@@ -96,6 +96,7 @@ export async function createServerRuntime(config: ServerConfig, options: Runtime
         ? await seedDemo(repository, registry, {
             fixturesDir: join(repositoryRoot, 'tests', 'fixtures', 'synthea'),
             fhirBase,
+            baseUrl: config.baseUrl,
             log,
             admin: admin.state,
             password: config.demoPassword,

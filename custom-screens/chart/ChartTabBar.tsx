@@ -19,7 +19,7 @@ export function ChartTabBar(props: {
       scrollButtons="auto"
       allowScrollButtonsMobile
       aria-label="Chart tabs"
-      sx={{ borderBottom: 1, borderColor: 'divider', minHeight: 44 }}
+      sx={{ minHeight: 44 }}
     >
       {tabs.map((tab) => (
         <Tab

@@ -24,7 +24,8 @@ export { LOOSE_NUMBER_TOLERANCE, preciseEquals, quantityEquals, STRICT_NUMBER_TO
 export { getReferenceString, parseReferenceString } from './referenceString';
 export { isKnownResourceType, knownResourceTypes } from './resourceTypes';
 export { getStepState, getStepStates, type StepState } from './stepperStates';
-export { isAllowedRedirectUri, redirectUriProblem } from './redirectUri';
+export { appAddressProblem, isAllowedRedirectUri, redirectUriProblem } from './redirectUri';
+export { appLaunchUrl, launchUriProblem } from './appLaunch';
 export { adminSeatOf, lastAdminMessage, removesLastAdmin, type AdminSeat } from './lastProjectAdmin';
 export { projectSettingNameProblem } from './projectSettingName';
 export { tokenLifetimeProblem, tokenLifetimeSeconds } from './tokenLifetime';

@@ -6,16 +6,24 @@
  * a ClientApplication is saved and before a browser is sent there.
  */
 export function redirectUriProblem(address: string): string | undefined {
+  return appAddressProblem(address, 'Redirect URI');
+}
+
+/**
+ * The same rule for any address of an app the browser is sent to (`what` names it in the message):
+ * its launch URI too, where the chart sends a clinician's browser with a launch id.
+ */
+export function appAddressProblem(address: string, what: string): string | undefined {
   let url: URL;
   try {
     url = new URL(address);
   } catch {
-    return 'Redirect URI must be an absolute URL';
+    return `${what} must be an absolute URL`;
   }
   if (url.protocol === 'https:') return undefined;
   if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return undefined;
-  if (url.protocol === 'http:') return 'Redirect URI must use https (http only for localhost or 127.0.0.1)';
-  return `Redirect URI scheme "${url.protocol}" is not allowed: use https`;
+  if (url.protocol === 'http:') return `${what} must use https (http only for localhost or 127.0.0.1)`;
+  return `${what} scheme "${url.protocol}" is not allowed: use https`;
 }
 
 export function isAllowedRedirectUri(address: string): boolean {

