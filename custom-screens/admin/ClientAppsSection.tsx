@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Alert, Button, Link, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { Link as RouterLink } from 'react-router-dom';
+import { launchUriProblem } from '../../data-provider/rules';
 import { AdminSection } from './AdminSection';
 import { MaskedSecretField } from './MaskedSecretField';
 import { NewAppDialog } from './NewAppDialog';
@@ -42,6 +43,11 @@ export function ClientAppsSection() {
                   <Link component={RouterLink} to={`/ClientApplication/${app.id}`}>
                     {app.name ?? 'Unnamed client'}
                   </Link>
+                  {app.launchUri && !launchUriProblem(app.launchUri) && (
+                    <Typography variant="caption" color="text.secondary" display="block">
+                      In the chart&apos;s Apps menu
+                    </Typography>
+                  )}
                 </TableCell>
                 <TableCell sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>{app.id}</TableCell>
                 <TableCell>

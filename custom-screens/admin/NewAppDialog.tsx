@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
-import { redirectUriProblem } from '../../data-provider/rules';
+import { launchUriProblem, redirectUriProblem } from '../../data-provider/rules';
 import { fieldErrors } from '../account/fieldErrors';
 import { useProjectAdminActions } from './useProjectAdmin';
 
-type Field = 'name' | 'description' | 'redirectUri';
+type Field = 'name' | 'description' | 'redirectUri' | 'launchUri';
 
 /**
  * New client application (`POST /admin/projects/{id}/client`, with a generated secret) or new bot
@@ -12,7 +12,12 @@ type Field = 'name' | 'description' | 'redirectUri';
  */
 export function NewAppDialog({ kind, onClose }: { kind: 'client' | 'bot'; onClose: (message?: string) => void }) {
   const actions = useProjectAdminActions();
-  const [form, setForm] = useState<Record<Field, string>>({ name: '', description: '', redirectUri: '' });
+  const [form, setForm] = useState<Record<Field, string>>({
+    name: '',
+    description: '',
+    redirectUri: '',
+    launchUri: '',
+  });
   const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
   const [general, setGeneral] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -27,6 +32,11 @@ export function NewAppDialog({ kind, onClose }: { kind: 'client' | 'bot'; onClos
       const problem = redirectUriProblem(redirect);
       if (problem) problems.redirectUri = problem;
     }
+    const launch = form.launchUri.trim();
+    if (kind === 'client' && launch) {
+      const problem = launchUriProblem(launch);
+      if (problem) problems.launchUri = problem;
+    }
     setErrors(problems);
     setGeneral(undefined);
     if (Object.keys(problems).length > 0) return;
@@ -36,11 +46,16 @@ export function NewAppDialog({ kind, onClose }: { kind: 'client' | 'bot'; onClos
         name: form.name.trim(),
         ...(form.description.trim() ? { description: form.description.trim() } : {}),
       };
-      if (kind === 'client') await actions.createClient({ ...input, ...(redirect ? { redirectUri: redirect } : {}) });
+      if (kind === 'client')
+        await actions.createClient({
+          ...input,
+          ...(redirect ? { redirectUri: redirect } : {}),
+          ...(launch ? { launchUri: launch } : {}),
+        });
       else await actions.createBot(input);
       onClose(`Created the ${noun} ${input.name}`);
     } catch (error) {
-      const { byField, general: rest } = fieldErrors(error, ['name', 'description', 'redirectUri']);
+      const { byField, general: rest } = fieldErrors(error, ['name', 'description', 'redirectUri', 'launchUri']);
       setErrors(byField);
       setGeneral(rest);
     } finally {
@@ -48,14 +63,14 @@ export function NewAppDialog({ kind, onClose }: { kind: 'client' | 'bot'; onClos
     }
   };
 
-  const field = (name: Field, label: string, required = false) => (
+  const field = (name: Field, label: string, required = false, hint?: string) => (
     <TextField
       label={label}
       required={required}
       value={form[name]}
       onChange={(event) => setForm({ ...form, [name]: event.target.value })}
       error={errors[name] !== undefined}
-      helperText={errors[name]}
+      helperText={errors[name] ?? hint}
     />
   );
 
@@ -69,6 +84,13 @@ export function NewAppDialog({ kind, onClose }: { kind: 'client' | 'bot'; onClos
             {field('name', 'Name', true)}
             {field('description', 'Description')}
             {kind === 'client' && field('redirectUri', 'Redirect URI')}
+            {kind === 'client' &&
+              field(
+                'launchUri',
+                'Launch URI',
+                false,
+                'For a SMART app: where the chart’s “Apps” menu starts an EHR launch',
+              )}
           </Stack>
         </DialogContent>
         <DialogActions>

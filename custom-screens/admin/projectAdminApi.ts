@@ -73,7 +73,7 @@ export const projectAdminApi = {
   createClient(
     client: FhirClient,
     projectId: string,
-    input: { name: string; description?: string; redirectUri?: string },
+    input: { name: string; description?: string; redirectUri?: string; launchUri?: string },
   ): Promise<ClientApplication> {
     return client.post<ClientApplication>(adminUrl(client, projectId, 'client'), input, json);
   },

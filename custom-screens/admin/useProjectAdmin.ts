@@ -77,7 +77,7 @@ export function useProjectAdminActions() {
       invite: then((request: InviteRequest) => projectAdminApi.invite(client, projectId, request)),
       saveSecrets: then((secrets: ProjectSetting[]) => projectAdminApi.saveSecrets(client, projectId, secrets)),
       saveSites: then((sites: ProjectSite[]) => projectAdminApi.saveSites(client, projectId, sites)),
-      createClient: then((input: { name: string; description?: string; redirectUri?: string }) =>
+      createClient: then((input: { name: string; description?: string; redirectUri?: string; launchUri?: string }) =>
         projectAdminApi.createClient(client, projectId, input),
       ),
       createBot: then((input: { name: string; description?: string }) =>

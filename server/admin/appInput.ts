@@ -1,4 +1,4 @@
-import { redirectUriProblem } from '../../data-provider/rules';
+import { launchUriProblem, redirectUriProblem } from '../../data-provider/rules';
 import { errors } from '../fhir/fhirError';
 
 export interface AppInput {
@@ -6,6 +6,7 @@ export interface AppInput {
   description?: string;
   runtimeVersion?: string;
   redirectUri?: string;
+  launchUri?: string;
 }
 
 function optionalString(body: Record<string, unknown>, field: string): string | undefined {
@@ -35,5 +36,14 @@ export function parseAppInput(body: unknown, kind: 'bot' | 'client'): AppInput {
   // The rule of every ClientApplication write: https, or http on loopback only (codes in clear otherwise).
   const problem = redirectUri ? redirectUriProblem(redirectUri) : undefined;
   if (problem) throw errors.invalid(problem, 'redirectUri');
-  return { name, ...(description ? { description } : {}), ...(redirectUri ? { redirectUri } : {}) };
+  // Where the chart's "Apps" menu sends a clinician's browser: the same rule.
+  const launchUri = optionalString(fields, 'launchUri');
+  const launchProblem = launchUri ? launchUriProblem(launchUri) : undefined;
+  if (launchProblem) throw errors.invalid(launchProblem, 'launchUri');
+  return {
+    name,
+    ...(description ? { description } : {}),
+    ...(redirectUri ? { redirectUri } : {}),
+    ...(launchUri ? { launchUri } : {}),
+  };
 }

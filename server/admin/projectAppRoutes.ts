@@ -69,6 +69,7 @@ export async function projectAppRoutes(app: FastifyInstance, env: AuthEnvironmen
         name: input.name,
         ...(input.description ? { description: input.description } : {}),
         ...(input.redirectUri ? { redirectUri: input.redirectUri } : {}),
+        ...(input.launchUri ? { launchUri: input.launchUri } : {}),
         secret: randomBytes(32).toString('hex'),
       }),
     );

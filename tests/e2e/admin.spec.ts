@@ -140,7 +140,7 @@ test.describe('project administration: changes', () => {
     await expect(row).toContainText('Front desk');
   });
 
-  test('New client: a bad redirect URI is refused under its field; the secret is masked until focused', async ({
+  test('New client: a bad redirect or launch URI is refused under its field; the secret is masked until focused', async ({
     page,
   }) => {
     const name = `Lab feed ${Date.now()}`;
@@ -152,6 +152,12 @@ test.describe('project administration: changes', () => {
     await expect(dialog.getByText(/scheme "javascript:" is not allowed/)).toBeVisible();
     await expect(dialog.getByLabel('Name')).toHaveValue(name);
     await dialog.getByLabel('Redirect URI').fill('https://lab.example/callback');
+    // A launch URI too is where a browser is sent: plain http to another host is refused, typed text kept.
+    await dialog.getByLabel('Launch URI').fill('http://lab.example/launch');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expect(dialog.getByText('Launch URI must use https (http only for localhost or 127.0.0.1)')).toBeVisible();
+    await expect(dialog.getByLabel('Redirect URI')).toHaveValue('https://lab.example/callback');
+    await dialog.getByLabel('Launch URI').fill('https://lab.example/launch');
     await dialog.getByRole('button', { name: 'Create' }).click();
     await expect(dialog).toHaveCount(0);
     const clients = main(page).getByRole('table', { name: 'Client applications' });

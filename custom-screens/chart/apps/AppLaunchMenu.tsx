@@ -32,7 +32,7 @@ export function AppLaunchMenu({
   context: { patientId: string; encounterId?: string };
   openTab?: () => LaunchTab | undefined;
 }) {
-  const apps = useLaunchableApps(true);
+  const apps = useLaunchableApps();
   const launch = useAppLaunch();
   const toast = useToast();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);

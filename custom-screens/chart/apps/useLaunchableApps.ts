@@ -9,11 +9,10 @@ const APPS_SEARCHED = 100;
  * The SMART apps of the caller's project that have a launch URI. A caller whose access policy
  * does not let them search ClientApplications gets none: the chart then offers no launch.
  */
-export function useLaunchableApps(enabled: boolean) {
+export function useLaunchableApps() {
   const client = useFhirClient();
   return useQuery<LaunchableApp[], Error>({
     queryKey: ['hearth-launchable-apps'],
-    enabled,
     queryFn: async ({ signal }) =>
       launchableApps(await client.searchResources('ClientApplication', { _count: String(APPS_SEARCHED) }, { signal })),
     retry: false,

@@ -46,10 +46,11 @@ describe('POST /admin/projects/{id}/bot and /client', () => {
   it('creates a ClientApplication with a secret that signs in by client_credentials', async () => {
     const answer = await http<any>('POST', `admin/projects/${owner.projectId}/client`, {
       token: owner.tokens.access_token,
-      body: { name: 'Lab feed', redirectUri: 'https://lab.example/callback' },
+      body: { name: 'Lab feed', redirectUri: 'https://lab.example/callback', launchUri: 'https://lab.example/launch' },
     });
     expect(answer.status, JSON.stringify(answer.body)).toBe(201);
     expect(answer.body.resourceType).toBe('ClientApplication');
+    expect(answer.body.launchUri).toBe('https://lab.example/launch');
     expect(answer.body.secret).toMatch(/^[0-9a-f]{64}$/);
     const token = await tokenRequest({
       grant_type: 'client_credentials',
@@ -86,6 +87,15 @@ describe('POST /admin/projects/{id}/bot and /client', () => {
     });
     expect(clearRedirect.status).toBe(400);
     expect(JSON.stringify(clearRedirect.body.issue)).toContain('redirectUri');
+    const scriptLaunch = await http<any>('POST', `admin/projects/${owner.projectId}/client`, {
+      token: owner.tokens.access_token,
+      body: { name: 'x', launchUri: 'javascript:alert(1)//' },
+    });
+    expect(scriptLaunch.status).toBe(400);
+    expect(scriptLaunch.body.issue[0]).toMatchObject({
+      expression: ['launchUri'],
+      details: { text: 'Launch URI scheme "javascript:" is not allowed: use https' },
+    });
     expect(await countOf(owner.tokens.access_token, 'ClientApplication')).toBe(clientsBefore);
     expect(await countOf(owner.tokens.access_token, 'Bot')).toBe(before);
   });
