@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { main, signInAs } from './consoleSupport';
+import { expect, test } from '@playwright/test';
+import { openPatient, signInAs } from './consoleSupport';
 import { collectErrors, demoPassword, expectAccessible, shoot } from './signInSupport';
 
 /**
@@ -8,15 +8,6 @@ import { collectErrors, demoPassword, expectAccessible, shoot } from './signInSu
  * the chart's patient with its token. The app is the demo clinic's SMART launch check
  * (public/smart-launch-check/): real OAuth2, real token, real FHIR reads.
  */
-
-async function openPatient(page: Page, name: RegExp): Promise<string> {
-  await page.goto('/');
-  const row = main(page).getByRole('row', { name });
-  await expect(row).toBeVisible();
-  await row.click();
-  await expect(page).toHaveURL(/\/Patient\/[^/]+$/);
-  return new URL(page.url()).pathname.split('/')[2];
-}
 
 test('a clinician launches a SMART app from the chart; it signs in and receives this patient', async ({ page }) => {
   test.setTimeout(120_000);

@@ -1,6 +1,6 @@
 import { injectAxe } from './axeInjection';
 import { expect, test, type Page } from '@playwright/test';
-import { api, main, signInAs } from './consoleSupport';
+import { api, main, openPatient, signInAs } from './consoleSupport';
 import { collectErrors, shoot } from './signInSupport';
 
 /**
@@ -48,19 +48,6 @@ async function expectChartAccessibleInBothSchemes(page: Page): Promise<void> {
     .not.toBe('rgb(255, 255, 255)');
   await expectChartAccessible(page);
   await page.emulateMedia({ colorScheme: 'light' });
-}
-
-/**
- * A Synthea patient of the demo clinic, opened from the home list as a user would. Each test that
- * writes uses its own patient, so the screenshots' patient (Wendy Littel) stays as seeded.
- */
-async function openFirstPatient(page: Page, name: RegExp = /Wendy/): Promise<string> {
-  await page.goto('/');
-  const row = main(page).getByRole('row', { name });
-  await expect(row).toBeVisible();
-  await row.click();
-  await expect(page).toHaveURL(/\/Patient\/[^/]+$/);
-  return new URL(page.url()).pathname.split('/')[2];
 }
 
 test.describe('patient chart', () => {
@@ -149,7 +136,7 @@ test.describe('patient chart', () => {
   test('create from a tab with the patient prefilled; details and edit stay inside the chart', async ({ page }) => {
     test.setTimeout(120_000);
     await signInAs(page, 'alice@demo.hearth.example');
-    const patientId = await openFirstPatient(page, /Geoffrey/);
+    const patientId = await openPatient(page, /Geoffrey/);
     await chartTabs(page).getByRole('tab', { name: 'Care Plans', exact: true }).click();
     const before = (await api(page, 'GET', `CarePlan?patient=Patient/${patientId}&_summary=count`)).total as number;
     await chartContent(page).getByRole('link', { name: 'New' }).click();
@@ -207,7 +194,7 @@ test.describe('patient chart', () => {
   test('timeline: urgent first, then newest; pinned urgent messages; patient edits as a diff', async ({ page }) => {
     test.setTimeout(120_000);
     await signInAs(page, 'alice@demo.hearth.example');
-    const patientId = await openFirstPatient(page, /Malcolm/);
+    const patientId = await openPatient(page, /Malcolm/);
     const patient = `Patient/${patientId}`;
     const stamp = Date.now();
     await api(page, 'POST', 'Task', {
@@ -270,7 +257,7 @@ test.describe('patient chart', () => {
   test('edit against US Core, onboarding to a new chart, and keyboard use of the tabs', async ({ page }) => {
     test.setTimeout(120_000);
     await signInAs(page, 'alice@demo.hearth.example');
-    const patientId = await openFirstPatient(page);
+    const patientId = await openPatient(page);
     await chartTabs(page).getByRole('tab', { name: 'Edit', exact: true }).click();
     await expect(page).toHaveURL(`/Patient/${patientId}/edit`);
     await expect(main(page).getByLabel('Profiles')).toHaveValue(/US Core Patient/i);
@@ -332,7 +319,7 @@ test.describe('patient chart', () => {
   test('front desk (ben) sees the tabs his policy allows and is told calmly about the rest', async ({ page }) => {
     test.setTimeout(120_000);
     await signInAs(page, 'ben@demo.hearth.example');
-    const patientId = await openFirstPatient(page);
+    const patientId = await openPatient(page);
     // No DoseSpot id on his membership: no e-prescribing tab, and its route goes up to the chart.
     await expect(chartTabs(page).getByRole('tab', { name: 'DoseSpot' })).toHaveCount(0);
     await page.goto(`/Patient/${patientId}/dosespot`);

@@ -17,6 +17,19 @@ export function main(page: Page): Locator {
 }
 
 /**
+ * A Synthea patient of the demo clinic, opened from the home list as a user would; answers their id.
+ * Each test that writes uses its own patient, so the screenshots' patient (Wendy Littel) stays as seeded.
+ */
+export async function openPatient(page: Page, name: RegExp = /Wendy/): Promise<string> {
+  await page.goto('/');
+  const row = main(page).getByRole('row', { name });
+  await expect(row).toBeVisible();
+  await row.click();
+  await expect(page).toHaveURL(/\/Patient\/[^/]+$/);
+  return new URL(page.url()).pathname.split('/')[2];
+}
+
+/**
  * Signs in the way the web app does (PKCE, /auth/login, /oauth2/token) but through the API, and
  * hands the tokens to the page as the app keeps them; then opens the home page. The sign-in page
  * itself is tested in signIn.spec.ts and signInAndPatients.spec.ts: every other test starting
