@@ -127,6 +127,8 @@ describe('ChartPage', { timeout: 30_000 }, () => {
         'Observation',
         'Appointment',
         'Encounter',
+        // The Apps menu's search of the project's SMART apps rides in the same batch.
+        'ClientApplication',
       ]),
     );
     expect(fake.calls.filter((call) => call.method === 'GET' && call.url.includes('/fhir/R4/'))).toEqual([]);
