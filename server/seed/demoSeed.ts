@@ -26,31 +26,47 @@ export interface DemoState {
   passwordFile?: string;
 }
 
-/** The demo clinic: its project and the Synthea patients shipped in tests/fixtures. */
+interface DemoSeedOptions {
+  fixturesDir: string;
+  fhirBase: string;
+  /** BASE_URL: where the SMART launch check is served and registered. */
+  baseUrl: string;
+  log: (line: string) => void;
+  admin: AdminState;
+  password?: string;
+  dataDir: string;
+}
+
+/**
+ * The demo clinic: its project and the Synthea patients shipped in tests/fixtures, seeded on the
+ * first start; on every start, its SMART launch check registered for this BASE_URL (demo databases
+ * from before the app get it too).
+ */
 export async function seedDemo(
   repository: Repository,
   registry: SearchParameterRegistry,
-  options: {
-    fixturesDir: string;
-    fhirBase: string;
-    /** BASE_URL: where the SMART launch check is served and registered. */
-    baseUrl: string;
-    log: (line: string) => void;
-    admin: AdminState;
-    password?: string;
-    dataDir: string;
-  },
+  options: DemoSeedOptions,
 ): Promise<DemoState> {
   const existing = await readState<DemoState>(repository.db, 'demo');
-  if (existing) {
-    const launchCheckClientId = existing.launchCheckClientId ?? randomUUID();
-    await repository.transaction((session) =>
-      seedLaunchCheckApp(session, { projectId: existing.projectId, baseUrl: options.baseUrl, id: launchCheckClientId }),
-    );
-    if (!existing.launchCheckClientId) await writeState(repository.db, 'demo', { ...existing, launchCheckClientId });
-    return { ...existing, launchCheckClientId };
+  const state = existing ?? (await seedDemoClinic(repository, registry, options));
+  const launchCheckClientId = state.launchCheckClientId ?? randomUUID();
+  await repository.transaction((session) =>
+    seedLaunchCheckApp(session, { projectId: state.projectId, baseUrl: options.baseUrl, id: launchCheckClientId }),
+  );
+  if (!existing?.launchCheckClientId) {
+    // The generated password is shown once, never stored.
+    const { generatedPassword: _password, passwordFile: _file, ...kept } = state;
+    await writeState(repository.db, 'demo', { ...kept, launchCheckClientId });
   }
+  return { ...state, launchCheckClientId };
+}
 
+/** The first start's clinic: project, patients, accounts, bots and clinical work (the state is saved by the caller). */
+async function seedDemoClinic(
+  repository: Repository,
+  registry: SearchParameterRegistry,
+  options: DemoSeedOptions,
+): Promise<DemoState> {
   const ctx = { projectId: randomUUID(), author: systemAuthor };
   await repository.transaction((session) =>
     session.create(
@@ -93,21 +109,13 @@ export async function seedDemo(
   resources += await repository.transaction((session) =>
     seedDemoQuestionnaireTasks(session, { projectId: ctx.projectId }),
   );
-  // A SMART app to launch from the chart's "Apps" menu.
-  const launchCheckClientId = randomUUID();
-  await repository.transaction((session) =>
-    seedLaunchCheckApp(session, { projectId: ctx.projectId, baseUrl: options.baseUrl, id: launchCheckClientId }),
-  );
-  const state: DemoState = {
+  options.log(`Seeded the Demo Clinic: ${files.length} patients, ${resources} resources`);
+  return {
     projectId: ctx.projectId,
     patients: files.length,
     resources,
     accounts: people.accounts,
-    launchCheckClientId,
+    generatedPassword: people.generatedPassword,
+    passwordFile: people.passwordFile,
   };
-  await writeState(repository.db, 'demo', state);
-  state.generatedPassword = people.generatedPassword;
-  state.passwordFile = people.passwordFile;
-  options.log(`Seeded the Demo Clinic: ${files.length} patients, ${resources} resources`);
-  return state;
 }

@@ -54,19 +54,20 @@ export async function tokenRequest(form: Record<string, string>, headers: Record
   return { status: response.status, body: (await response.json()) as Record<string, string> };
 }
 
+/** `auth/login` with a fresh PKCE pair (S256): the first step's answer, and the verifier its code needs. */
+async function pkceLogin(fields: Record<string, unknown>) {
+  const { verifier, challenge } = pkcePair();
+  const step = await postJson('auth/login', { ...fields, codeChallenge: challenge, codeChallengeMethod: 'S256' });
+  return { step, verifier };
+}
+
 /**
  * Signs in with a SMART `scope` and confirms all of it (the consent step third-party apps get);
  * `project` picks the membership when the account has several.
  */
 export async function signInWithScope(email: string, password: string, scope: string, project?: string) {
-  const { verifier, challenge } = pkcePair();
-  let step = await postJson('auth/login', {
-    email,
-    password,
-    scope,
-    codeChallenge: challenge,
-    codeChallengeMethod: 'S256',
-  });
+  const { step: first, verifier } = await pkceLogin({ email, password, scope });
+  let step = first;
   if (step.status !== 200) throw new Error(`Sign-in failed: ${JSON.stringify(step.body)}`);
   if (step.body.memberships) {
     const memberships = step.body.memberships as { id: string; project: { reference: string } }[];
@@ -83,14 +84,7 @@ export async function signInWithScope(email: string, password: string, scope: st
  * endpoint); answers the token endpoint's reply, whatever its status.
  */
 export async function signInThroughClient(email: string, password: string, clientId: string) {
-  const { verifier, challenge } = pkcePair();
-  const start = await postJson('auth/login', {
-    email,
-    password,
-    clientId,
-    codeChallenge: challenge,
-    codeChallengeMethod: 'S256',
-  });
+  const { step: start, verifier } = await pkceLogin({ email, password, clientId });
   if (typeof start.body.code !== 'string') throw new Error(`No code: ${JSON.stringify(start.body)}`);
   return tokenRequest({
     grant_type: 'authorization_code',
