@@ -17,6 +17,7 @@ import type { AuthEnvironment } from './auth/authEnvironment';
 import { authenticate, authenticateForRead, callerOf, withCheckedCaller } from './auth/authenticate';
 import { authRoutes } from './auth/authRoutes';
 import { mfaRoutes } from './auth/mfaRoutes';
+import { sessionContinuationRoutes } from './auth/sessionContinuation';
 import { externalAuthRoutes } from './auth/externalAuthRoutes';
 import { oauthRoutes } from './auth/oauthRoutes';
 import { smartDiscoveryRoutes } from './auth/smartDiscovery';
@@ -198,6 +199,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(authRoutes, options.auth);
   await app.register(mfaRoutes, options.auth);
+  await app.register(sessionContinuationRoutes, options.auth);
   await app.register(externalAuthRoutes, options.auth);
   await app.register(oauthRoutes, options.auth);
   await app.register(smartDiscoveryRoutes, options.auth);

@@ -1,9 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { jsonResponse } from '../../data-provider/client/fakeFetch';
+import { fakeJwt, jsonResponse } from '../../data-provider/client/fakeFetch';
 import { OAuthPage, redirectWithCode, thirdPartyRequest } from './OAuthPage';
-import { fakeServer, renderAt, sentJson, server } from './signInTestSupport';
+import { fakeServer, refusal, renderAt, sentJson, server } from './signInTestSupport';
 
 const authorize =
   '/oauth?response_type=code&client_id=app-7&redirect_uri=https%3A%2F%2Fapp.example%2Fcb&scope=openid%20patient%2F*.read%20launch&state=st-1&code_challenge=CH&code_challenge_method=S256';
@@ -75,5 +75,87 @@ describe('OAuthPage (/oauth)', { timeout: 20_000 }, () => {
     expect(sentJson(fake.callsTo('POST', /auth\/scope/)[0])).toEqual({ login: 'l1', scope: 'patient/*.read' });
     // The app exchanges its code itself: this page never calls the token endpoint.
     expect(fake.callsTo('POST', /oauth2\/token/)).toHaveLength(0);
+  });
+
+  describe('when someone is signed in to Hearth EMR in this browser', () => {
+    const launchLink = `${authorize}&launch=L-9`;
+
+    function signedInServer(me: Response = jsonResponse(aliceSession)) {
+      const { fake, client } = fakeServer(undefined, me);
+      const token = fakeJwt({ exp: Math.floor(Date.now() / 1000) + 3600 });
+      client.setAccessToken(token);
+      return { fake, client, token };
+    }
+
+    const aliceSession = {
+      user: { resourceType: 'User', id: 'u1', email: 'alice@demo.example' },
+      profile: { resourceType: 'Practitioner', id: 'dr1', name: [{ given: ['Alice'], family: 'Carter' }] },
+      project: { resourceType: 'Project', id: 'p1', name: 'Demo Clinic' },
+      membership: { resourceType: 'ProjectMembership', id: 'm1' },
+    };
+
+    it('continues as that person with one click: no password, the consent step, then the code to the app', async () => {
+      const { fake, client, token } = signedInServer();
+      const redirect = vi.fn();
+      fake.on('POST', `${server}auth/continue`, jsonResponse({ login: 'l2', scopes: ['patient/*.read', 'launch'] }));
+      fake.on('POST', `${server}auth/scope`, jsonResponse({ login: 'l2', code: 'continued-code' }));
+      renderAt(<OAuthPage client={client} redirect={redirect} />, launchLink);
+      expect(await screen.findByText('Demo Clinic')).toBeInTheDocument();
+      expect(screen.getByText('alice@demo.example')).toBeInTheDocument();
+      expect(screen.queryByLabelText(/Email/)).not.toBeInTheDocument();
+      const user = userEvent.setup({ delay: null });
+      await user.click(screen.getByRole('button', { name: 'Continue as Alice Carter' }));
+      expect(await screen.findByRole('heading', { name: 'Choose scope' })).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Set scope' }));
+      await waitFor(() =>
+        expect(redirect).toHaveBeenCalledWith('https://app.example/cb?code=continued-code&state=st-1'),
+      );
+      const [sent] = fake.callsTo('POST', /auth\/continue/);
+      expect(sentJson(sent!)).toEqual({
+        clientId: 'app-7',
+        redirectUri: 'https://app.example/cb',
+        scope: 'openid patient/*.read launch',
+        codeChallenge: 'CH',
+        codeChallengeMethod: 'S256',
+        launch: 'L-9',
+      });
+      // happy-dom's Headers keeps the header's case as the client wrote it.
+      expect(sent!.headers.Authorization).toBe(`Bearer ${token}`);
+      expect(fake.callsTo('POST', /auth\/login/)).toHaveLength(0);
+    });
+
+    it('offers another account instead, with the ordinary sign-in', async () => {
+      const { fake, client } = signedInServer();
+      renderAt(<OAuthPage client={client} redirect={vi.fn()} />, launchLink);
+      const user = userEvent.setup({ delay: null });
+      await user.click(await screen.findByRole('button', { name: 'Use another account' }));
+      expect(screen.getByLabelText(/Email/)).toBeInTheDocument();
+      expect(fake.callsTo('POST', /auth\/continue/)).toHaveLength(0);
+    });
+
+    it("shows the server's refusal and keeps the choice of another account", async () => {
+      const { fake, client } = signedInServer();
+      const redirect = vi.fn();
+      fake.on(
+        'POST',
+        `${server}auth/continue`,
+        refusal('This application belongs to a project you are not a member of', undefined, 403),
+      );
+      renderAt(<OAuthPage client={client} redirect={redirect} />, launchLink);
+      const user = userEvent.setup({ delay: null });
+      await user.click(await screen.findByRole('button', { name: 'Continue as Alice Carter' }));
+      expect(
+        await screen.findByText('This application belongs to a project you are not a member of'),
+      ).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Use another account' })).toBeEnabled();
+      expect(redirect).not.toHaveBeenCalled();
+    });
+
+    it('asks for credentials when the stored session has ended', async () => {
+      const { client } = signedInServer(refusal('Unauthorized', undefined, 401));
+      renderAt(<OAuthPage client={client} redirect={vi.fn()} />, launchLink);
+      expect(await screen.findByLabelText(/Email/)).toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: /Continue as/ })).not.toBeInTheDocument();
+    });
   });
 });

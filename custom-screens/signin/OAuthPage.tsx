@@ -1,10 +1,13 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router-dom';
-import { Alert, Typography } from '@mui/material';
+import { Alert, CircularProgress, Stack, Typography } from '@mui/material';
 import type { FhirClient } from '../../data-provider/client';
 import { redirectUriProblem } from '../../data-provider/rules';
 import { SignInDialog } from './SignInDialog';
+import { IssueList } from './IssueList';
 import { SignInSteps } from './SignInSteps';
+import { ContinueSessionStep } from './steps/ContinueSessionStep';
+import { useOpenSession } from './useOpenSession';
 import { useSignIn, type ThirdPartyRequest } from './useSignIn';
 import { useSignInToast } from './useSignInToast';
 
@@ -46,7 +49,9 @@ const answerParams = ['login', 'code', 'error'];
 /**
  * `/oauth`: signs a user in for a third-party app (SMART on FHIR, OAuth2 code flow) with the same
  * steps as `/signin`, then sends the browser to the app's redirect URI with `code` and `state`. The
- * code is bound to the app's client id and PKCE challenge, so only that app can exchange it.
+ * code is bound to the app's client id and PKCE challenge, so only that app can exchange it. When
+ * someone is signed in to Hearth EMR in this browser (an app launched from the chart), the page
+ * offers to continue as them instead of asking for the password again.
  */
 export function OAuthPage({
   client,
@@ -66,6 +71,9 @@ export function OAuthPage({
     finish: async (code) => redirect(redirectWithCode(request as ThirdPartyRequest, code)),
     onToast: toast,
   });
+
+  const openSession = useOpenSession(client);
+  const [otherAccount, setOtherAccount] = useState(false);
 
   const resumed = useRef(false);
   useEffect(() => {
@@ -96,6 +104,28 @@ export function OAuthPage({
           This sign-in link is incomplete: it needs the application&apos;s client_id and redirect_uri. Start the sign-in
           again from the application.
         </Alert>
+      </SignInDialog>
+    );
+  }
+  const resuming = answerParams.some((name) => new URLSearchParams(location.search).has(name));
+  const offerSession = flow.state.step === 'email' && !otherAccount && !resuming && !resumed.current;
+  if (offerSession && openSession === undefined) {
+    return (
+      <SignInDialog>
+        <Stack alignItems="center" py={2}>
+          <CircularProgress aria-label="Loading your session" />
+        </Stack>
+      </SignInDialog>
+    );
+  }
+  if (offerSession && openSession) {
+    return (
+      <SignInDialog heading="Continue to the application">
+        <Typography variant="body2" color="text.secondary" textAlign="center">
+          An application asks to use your Hearth EMR account. You are signed in as:
+        </Typography>
+        <IssueList issues={flow.state.issues} />
+        <ContinueSessionStep flow={flow} session={openSession} onOtherAccount={() => setOtherAccount(true)} />
       </SignInDialog>
     );
   }

@@ -32,12 +32,22 @@ export function membership(id: string, profile: string, project: string) {
   };
 }
 
-/** A client whose server is `fake`; registration open unless told otherwise, and a code exchange that works. */
+const clinicSession = jsonResponse({
+  profile: { resourceType: 'Practitioner', id: 'dr1' },
+  project: { resourceType: 'Project', id: 'p1', name: 'Clinic' },
+  membership: { resourceType: 'ProjectMembership', id: 'm1' },
+});
+
+/**
+ * A client whose server is `fake`; registration open unless told otherwise, a code exchange that
+ * works, and `me` as the answer of `auth/me`.
+ */
 export function fakeServer(
   registration: { registration: 'open' | 'closed'; googleClientId: string | null } = {
     registration: 'open',
     googleClientId: null,
   },
+  me: Response = clinicSession,
 ) {
   const fake = new FakeFetch();
   fake.on('GET', `${server}auth/registration`, jsonResponse(registration));
@@ -51,15 +61,7 @@ export function fakeServer(
       profile: { reference: 'Practitioner/dr1' },
     }),
   );
-  fake.on(
-    'GET',
-    `${server}auth/me`,
-    jsonResponse({
-      profile: { resourceType: 'Practitioner', id: 'dr1' },
-      project: { resourceType: 'Project', id: 'p1', name: 'Clinic' },
-      membership: { resourceType: 'ProjectMembership', id: 'm1' },
-    }),
-  );
+  fake.on('GET', `${server}auth/me`, me);
   const client = new FhirClient({ baseUrl: server, fetch: fake.fetch, storage: new MemoryStorage(), autoBatchTime: 0 });
   return { fake, client };
 }

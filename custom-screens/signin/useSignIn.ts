@@ -174,6 +174,22 @@ export function useSignIn(client: FhirClient, options: SignInOptions) {
           }),
         );
       }),
+    /** On `/oauth`: the app's sign-in as the person already signed in to Hearth EMR here (no password). */
+    continueSession: () =>
+      run(async () => {
+        const app = thirdParty();
+        if (!app) return;
+        await advance(
+          await client.continueSignIn({
+            clientId: app.clientId,
+            redirectUri: app.redirectUri,
+            scope: app.scope,
+            nonce: app.nonce,
+            launch: app.launch,
+            ...thirdPartyPkce(),
+          }),
+        );
+      }),
     submitMfa: (token: string) =>
       run(async () => {
         requireValue('token', token, 'MFA code');

@@ -51,6 +51,21 @@ export interface LoginRequest {
 }
 
 /**
+ * `POST auth/continue`: a third-party app's sign-in taken on from the session this client holds
+ * (no password: the session's person, project and profile). Everything the app sent to
+ * `/oauth2/authorize`, which the server checks again.
+ */
+export interface ContinueSignInRequest {
+  clientId: string;
+  redirectUri: string;
+  scope?: string;
+  nonce?: string;
+  codeChallenge?: string;
+  codeChallengeMethod?: string;
+  launch?: string;
+}
+
+/**
  * The answer of the auth/* sign-in steps: a code to exchange for tokens, or the next step (a
  * second factor, or a choice between memberships).
  */

@@ -44,6 +44,7 @@ import type {
   AuthMethodResponse,
   LoginStatus,
   RegistrationOptions,
+  ContinueSignInRequest,
 } from './authTypes';
 import {
   BROWSER_CACHE_TIME,
@@ -1015,6 +1016,14 @@ export class FhirClient extends EventTarget {
     );
   }
 
+  /**
+   * Starts a third-party app's sign-in as the person signed in here (their session's bearer token),
+   * instead of asking for the password again; the answer's next step is the consent or a code.
+   */
+  continueSignIn(request: ContinueSignInRequest, options: RequestOptions = {}): Promise<LoginResponse> {
+    return this.postAuth('auth/continue', request, options);
+  }
+
   verifyMfa(login: string, token: string, options: RequestOptions = {}): Promise<LoginResponse> {
     return this.postAuth('auth/mfa/verify', { login, token }, options);
   }
@@ -1410,6 +1419,11 @@ export class FhirClient extends EventTarget {
 
   getProject(): Project | undefined {
     return this.sessionDetails?.project;
+  }
+
+  /** The signed-in account (e-mail, names) from `auth/me`; undefined for a client signed in as itself. */
+  getSessionUser(): SessionDetails['user'] {
+    return this.sessionDetails?.user;
   }
 
   getProjectMembership(): ProjectMembership | undefined {

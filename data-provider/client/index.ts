@@ -22,6 +22,7 @@ export type {
   AuthMethodResponse,
   ExternalAuthRequest,
   GoogleLoginRequest,
+  ContinueSignInRequest,
   LoginRequest,
   LoginResponse,
   LoginState,

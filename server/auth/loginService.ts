@@ -56,6 +56,8 @@ export interface LoginStart {
   projectId?: string;
   /** SMART EHR launch: the id of the SmartAppLaunch the EHR saved (launchContext.ts). */
   launch?: string;
+  /** A sign-in continued from this Hearth EMR session (sessionContinuation.ts): its two-factor step counts. */
+  continuedFrom?: Login;
 }
 
 export async function createLogin(session: RepositorySession, start: LoginStart): Promise<Login> {
@@ -78,18 +80,27 @@ export async function createLogin(session: RepositorySession, start: LoginStart)
     ...(launchReference(start.launch) ? { launch: launchReference(start.launch) } : {}),
     remoteAddress: start.remoteAddress,
     userAgent: start.userAgent,
-    mfaVerified: false,
+    mfaVerified: start.continuedFrom?.mfaVerified === true,
     granted: false,
     revoked: false,
-    // `remember` asks for a long-lived refresh token; kept on the record for the refresh grant.
-    ...(start.remember ? { extension: [rememberExtension] } : {}),
+    extension: [
+      // `remember` asks for a long-lived refresh token; kept on the record for the refresh grant.
+      ...(start.remember ? [rememberExtension] : []),
+      ...(start.continuedFrom
+        ? [{ url: continuedFromUrl, valueReference: { reference: `Login/${start.continuedFrom.id}` } }]
+        : []),
+    ],
   };
+  if (login.extension?.length === 0) delete login.extension;
   return (await session.create(loginContext(login), login, { trusted: true })) as Login;
 }
 
 const rememberExtension = { url: 'https://hearth-emr.org/fhir/StructureDefinition/login-remember', valueBoolean: true };
 
-function remembers(login: Login): boolean {
+/** Names the session a sign-in was continued from, so the account's history shows where it came from. */
+export const continuedFromUrl = 'https://hearth-emr.org/fhir/StructureDefinition/login-continued-from';
+
+export function remembers(login: Login): boolean {
   return (login.extension ?? []).some((e) => e.url === rememberExtension.url && e.valueBoolean === true);
 }
 

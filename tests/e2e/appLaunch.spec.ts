@@ -4,7 +4,8 @@ import { collectErrors, demoPassword, expectAccessible, shoot } from './signInSu
 
 /**
  * SMART EHR launch from the chart: the clinician picks an app under "Apps", a new tab opens the
- * app with `iss` and `launch`, the app signs in through the server's /oauth page (PKCE) and gets
+ * app with `iss` and `launch`, the app signs in through the server's /oauth page (PKCE) — where the
+ * clinician continues as the person already signed in, or signs in with another account — and gets
  * the chart's patient with its token. The app is the demo clinic's SMART launch check
  * (public/smart-launch-check/): real OAuth2, real token, real FHIR reads.
  */
@@ -35,10 +36,12 @@ test('a clinician launches a SMART app from the chart; it signs in and receives 
   // It is another app: nothing of the chart's window is reachable from it.
   expect(await app.evaluate(() => window.opener)).toBeNull();
 
-  await app.getByLabel('Email').fill('alice@demo.hearth.example');
-  await app.getByRole('button', { name: 'Next' }).click();
-  await app.getByLabel('Password', { exact: false }).first().fill(demoPassword);
-  await app.getByRole('button', { name: 'Sign in' }).click();
+  // Signed in to Hearth EMR in this browser: one click, no password; the consent step follows.
+  await expect(app.getByText('Demo Clinic')).toBeVisible();
+  await expect(app.getByLabel('Email')).toHaveCount(0);
+  await expectAccessible(app);
+  await shoot(app, 'oauth-continue-session');
+  await app.getByRole('button', { name: /^Continue as .*Alice Carter/ }).click();
   await expect(app.getByRole('heading', { name: 'Choose scope' })).toBeVisible();
   await app.getByRole('button', { name: 'Set scope' }).click();
 
@@ -54,6 +57,21 @@ test('a clinician launches a SMART app from the chart; it signs in and receives 
   expect(new URL(app.url()).search).toBe('');
   await shoot(app, 'smart-launch-check');
   await app.close();
+
+  // Launched again, with another account: the ordinary sign-in, then the same patient.
+  await apps.click();
+  const [again] = await Promise.all([
+    page.context().waitForEvent('page'),
+    page.getByRole('menuitem', { name: /SMART launch check/ }).click(),
+  ]);
+  await again.getByRole('button', { name: 'Use another account' }).click({ timeout: 20_000 });
+  await again.getByLabel('Email').fill('alice@demo.hearth.example');
+  await again.getByRole('button', { name: 'Next' }).click();
+  await again.getByLabel('Password', { exact: false }).first().fill(demoPassword);
+  await again.getByRole('button', { name: 'Sign in' }).click();
+  await again.getByRole('button', { name: 'Set scope' }).click();
+  await expect(again.locator('#result')).toContainText(`Patient/${patientId}`, { timeout: 20_000 });
+  await again.close();
   expect(errors).toEqual([]);
 });
 

@@ -1,0 +1,204 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { http, issueExpressions, issueText } from '../../tests/integration/fhirClient';
+import { postJson, registerProjectOwner, tokenRequest } from '../../tests/integration/accounts';
+import { exchangeCode, pkcePair } from '../../tests/integration/signIn';
+import { baseUrl } from '../../tests/integration/fhirClient';
+import { totpCode } from './totp';
+import { continuedFromUrl } from './loginService';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- the auth answers are free-form JSON */
+
+const onlyHearthSessions =
+  'Only a Hearth EMR session can continue into another application: sign in on this page instead';
+const outsideProject = 'This application belongs to a project you are not a member of';
+const redirectUri = 'https://continue-app.example/callback';
+
+function loginIdOf(accessToken: string): string {
+  const payload = JSON.parse(Buffer.from(accessToken.split('.')[1] as string, 'base64url').toString('utf8'));
+  return payload.login_id as string;
+}
+
+/**
+ * `POST /auth/continue`: the `/oauth` page continues a third-party app's sign-in from the Hearth
+ * EMR session open in the browser. The attacks replayed: an app's own token minting a sign-in for
+ * another app, an app of another project, addresses the client never registered, a signed-out
+ * session, and a session that skipped the two-factor step.
+ */
+describe('continuing the Hearth EMR session into an app', () => {
+  let owner: Awaited<ReturnType<typeof registerProjectOwner>>;
+  let clientId: string;
+  let userId: string;
+
+  beforeAll(async () => {
+    owner = await registerProjectOwner('Continue Clinic');
+    const client = await http<any>('POST', 'fhir/R4/ClientApplication', {
+      token: owner.tokens.access_token,
+      body: { resourceType: 'ClientApplication', name: 'Growth charts', redirectUri },
+    });
+    expect(client.status).toBe(201);
+    clientId = client.body.id;
+    userId = (await http<any>('GET', 'auth/me', { token: owner.tokens.access_token })).body.user.id;
+  });
+
+  const loginCount = async () =>
+    (await http<any>('GET', `fhir/R4/Login?user=User/${userId}&_summary=count`)).body.total as number;
+
+  function continueFrom(token: string | undefined, extra: Record<string, unknown> = {}) {
+    const { verifier, challenge } = pkcePair();
+    return postJson(
+      'auth/continue',
+      {
+        clientId,
+        redirectUri,
+        scope: 'openid fhirUser user/Patient.read',
+        codeChallenge: challenge,
+        codeChallengeMethod: 'S256',
+        ...extra,
+      },
+      token,
+    ).then((answer) => ({ ...answer, verifier }));
+  }
+
+  it('asks for consent, then gives a code only that app can redeem, for the session’s own profile', async () => {
+    const start = await continueFrom(owner.tokens.access_token);
+    expect(start.status).toBe(200);
+    expect(start.body.scopes).toEqual(['user/Patient.read']);
+    expect(start.body.code).toBeUndefined();
+
+    const chosen = await postJson('auth/scope', { login: start.body.login, scope: 'user/Patient.read' });
+    expect(typeof chosen.body.code).toBe('string');
+    const otherClient = await tokenRequest({
+      grant_type: 'authorization_code',
+      code: chosen.body.code,
+      code_verifier: start.verifier,
+      client_id: 'some-other-app',
+    });
+    expect(otherClient.status).toBe(401);
+    expect(otherClient.body.access_token).toBeUndefined();
+    const tokens = await tokenRequest({
+      grant_type: 'authorization_code',
+      code: chosen.body.code,
+      code_verifier: start.verifier,
+      client_id: clientId,
+    });
+    expect(tokens.status).toBe(200);
+    expect(tokens.body.scope).toBe('openid fhirUser user/Patient.read');
+    expect(tokens.body.profile).toEqual(owner.tokens.profile);
+    expect(tokens.body.project).toEqual(owner.tokens.project);
+
+    // A Login of its own, for the app, that names the session it came from.
+    const login = await http<any>('GET', `fhir/R4/Login/${start.body.login}`);
+    expect(login.body.client.reference).toBe(`ClientApplication/${clientId}`);
+    expect(login.body.extension).toContainEqual({
+      url: continuedFromUrl,
+      valueReference: { reference: `Login/${loginIdOf(owner.tokens.access_token)}` },
+    });
+    expect(login.body.authMethod).toBe('password');
+  });
+
+  it('refuses a caller without a session, and an app’s own token, creating no sign-in', async () => {
+    const before = await loginCount();
+    const anonymous = await continueFrom(undefined);
+    expect(anonymous.status).toBe(401);
+
+    // The app signed in above now tries to mint a sign-in for an app with wider scopes.
+    const start = await continueFrom(owner.tokens.access_token, { scope: 'openid' });
+    expect(typeof start.body.code).toBe('string');
+    const appTokens = await tokenRequest({
+      grant_type: 'authorization_code',
+      code: start.body.code,
+      code_verifier: start.verifier,
+      client_id: clientId,
+    });
+    expect(appTokens.status).toBe(200);
+    const countAfterApp = await loginCount();
+    expect(countAfterApp).toBe(before + 1);
+    const fromApp = await continueFrom(appTokens.body.access_token, { scope: 'openid user/*.*' });
+    expect(fromApp.status).toBe(403);
+    expect(issueText(fromApp.body)).toBe(onlyHearthSessions);
+    expect(await loginCount()).toBe(countAfterApp);
+  });
+
+  it('refuses what a password sign-in refuses, naming the field, and saves nothing', async () => {
+    const before = await loginCount();
+    const token = owner.tokens.access_token;
+    const cases: [Record<string, unknown>, string][] = [
+      [{ clientId: 'no-such-client' }, 'clientId'],
+      [{ clientId: undefined }, 'clientId'],
+      [{ redirectUri: 'https://continue-app.example/elsewhere' }, 'redirectUri'],
+      [{ redirectUri: undefined }, 'redirectUri'],
+      [{ codeChallenge: undefined, codeChallengeMethod: undefined }, 'codeChallenge'],
+      [{ codeChallengeMethod: 'plain' }, 'codeChallengeMethod'],
+      [{ launch: '../Patient/1' }, 'launch'],
+    ];
+    for (const [extra, field] of cases) {
+      const answer = await continueFrom(token, extra);
+      expect(answer.status, JSON.stringify(extra)).toBe(400);
+      expect(issueExpressions(answer.body), JSON.stringify(extra)).toEqual([field]);
+    }
+    expect(await loginCount()).toBe(before);
+  });
+
+  it('refuses an app registered by another project: nothing one project saves acts in another', async () => {
+    const other = await registerProjectOwner('Other Project');
+    const foreign = await http<any>('POST', 'fhir/R4/ClientApplication', {
+      token: other.tokens.access_token,
+      body: { resourceType: 'ClientApplication', name: 'Foreign app', redirectUri: 'https://foreign.example/cb' },
+    });
+    const answer = await continueFrom(owner.tokens.access_token, {
+      clientId: foreign.body.id,
+      redirectUri: 'https://foreign.example/cb',
+    });
+    expect(answer.status).toBe(403);
+    expect(issueText(answer.body)).toBe(outsideProject);
+  });
+
+  it('a signed-out session cannot continue', async () => {
+    const session = await registerProjectOwner('Signed-out Clinic');
+    const app = await http<any>('POST', 'fhir/R4/ClientApplication', {
+      token: session.tokens.access_token,
+      body: { resourceType: 'ClientApplication', name: 'App', redirectUri },
+    });
+    const loggedOut = await fetch(new URL('oauth2/logout', baseUrl()), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${session.tokens.access_token}` },
+    });
+    expect(loggedOut.status).toBeLessThan(400);
+    const answer = await continueFrom(session.tokens.access_token, { clientId: app.body.id });
+    expect(answer.status).toBe(401);
+  });
+
+  it('a session that passed two-factor sign-in continues without it; one begun before enrolling must pass it', async () => {
+    const person = await registerProjectOwner('MFA Continue Clinic');
+    const app = await http<any>('POST', 'fhir/R4/ClientApplication', {
+      token: person.tokens.access_token,
+      body: { resourceType: 'ClientApplication', name: 'App', redirectUri },
+    });
+    const status = await http<any>('GET', 'auth/mfa/status', { token: person.tokens.access_token });
+    const secret = new URL(status.body.enrollUri).searchParams.get('secret') as string;
+    const enrolled = await postJson('auth/mfa/enroll', { token: totpCode(secret) }, person.tokens.access_token);
+    expect(enrolled.body.enrolled).toBe(true);
+
+    // The session from registration began before enrolling: the code is asked for here.
+    const older = await continueFrom(person.tokens.access_token, { clientId: app.body.id });
+    expect(older.status).toBe(200);
+    expect(older.body).toEqual({ login: older.body.login, mfaRequired: true });
+    const refused = await postJson('auth/scope', { login: older.body.login, scope: 'user/Patient.read' });
+    expect(refused.status).toBe(403);
+    const verified = await postJson('auth/mfa/verify', { login: older.body.login, token: totpCode(secret) });
+    expect(verified.body.scopes).toEqual(['user/Patient.read']);
+
+    // A session that passed it: straight to the consent step.
+    const { verifier, challenge } = pkcePair();
+    const start = await postJson('auth/login', {
+      email: person.email,
+      password: person.password,
+      codeChallenge: challenge,
+      codeChallengeMethod: 'S256',
+    });
+    const done = await postJson('auth/mfa/verify', { login: start.body.login, token: totpCode(secret) });
+    const fresh = await exchangeCode(baseUrl(), done.body.code, verifier);
+    const continued = await continueFrom(fresh.access_token, { clientId: app.body.id });
+    expect(continued.body.scopes).toEqual(['user/Patient.read']);
+  });
+});

@@ -1,0 +1,79 @@
+import type { FastifyInstance } from 'fastify';
+import type { Login, User } from '@medplum/fhirtypes';
+import { errors } from '../fhir/fhirError';
+import type { RepositorySession } from '../fhir/repository';
+import { readClient, readReference } from './accountStore';
+import type { AuthEnvironment } from './authEnvironment';
+import { authBody, optionalString, pkceParameters, requiredString } from './authInput';
+import { authenticate } from './authenticate';
+import type { Caller } from './callerResolver';
+import { isRegisteredRedirectUri } from './clientRedirect';
+import { clientProjectScope, outsideClientProject } from './clientProject';
+import { chooseMembership, createLogin, remembers, type LoginStart, type LoginStep } from './loginService';
+import { mfaPending } from './mfaPending';
+
+export const onlyHearthSessions =
+  'Only a Hearth EMR session can continue into another application: sign in on this page instead';
+
+/**
+ * Only the web app's own session may start another application's sign-in. A token issued to a
+ * ClientApplication (a SMART app, a token exchange, a client signing in as itself) must never mint a
+ * sign-in for a second app: that would let one app widen its own access through another's scopes.
+ */
+function requireHearthSession(caller: Caller): void {
+  if (caller.login.client || !caller.login.user?.reference?.startsWith('User/')) {
+    throw errors.forbidden(onlyHearthSessions);
+  }
+}
+
+/**
+ * `POST /auth/continue`: a third-party app's sign-in (the `/oauth` page, OAuth2 code flow) started
+ * from the Hearth EMR session already open in this browser, so a clinician who launches an app
+ * from the chart does not type their password again. It checks what `/auth/login` checks (the
+ * client, its registered redirect URI, PKCE) and then takes the session's person, project and
+ * profile instead of credentials; the consent step (the scopes) still follows, and the code goes
+ * only to the app's registered address. The new sign-in is a Login of its own: it outlives neither
+ * the session's length (`remember` is the session's) nor its two-factor step (a session that has
+ * not passed it passes it here).
+ */
+export async function sessionContinuationRoutes(app: FastifyInstance, env: AuthEnvironment): Promise<void> {
+  app.post('/auth/continue', async (request) => {
+    const caller = await authenticate(env, request);
+    requireHearthSession(caller);
+    const body = authBody(request.body);
+    const clientId = requiredString(body, 'clientId', 'Client');
+    const redirectUri = requiredString(body, 'redirectUri', 'Redirect URI');
+    const pkce = pkceParameters(body);
+    return env.repository.transaction(async (session): Promise<LoginStep> => {
+      const client = await readClient(session, clientId);
+      if (!client) throw errors.invalid('Client not found', 'clientId');
+      if (!isRegisteredRedirectUri(client, redirectUri)) throw errors.invalid('Invalid redirect_uri', 'redirectUri');
+      if (!pkce.codeChallenge && !client.pkceOptional) throw errors.invalid('Missing codeChallenge', 'codeChallenge');
+      const user = await readReference<User>(session, caller.login.user);
+      if (!user) throw errors.forbidden(onlyHearthSessions);
+      const login = await createLogin(session, {
+        user,
+        client,
+        authMethod: caller.login.authMethod as LoginStart['authMethod'],
+        scope: optionalString(body, 'scope'),
+        nonce: optionalString(body, 'nonce'),
+        remember: remembers(caller.login),
+        remoteAddress: request.ip,
+        userAgent: request.headers['user-agent'],
+        projectId: caller.project.id,
+        launch: optionalString(body, 'launch'),
+        continuedFrom: caller.login,
+        ...pkce,
+      });
+      return continueAs(session, login, caller);
+    });
+  });
+}
+
+async function continueAs(session: RepositorySession, login: Login, caller: Caller): Promise<LoginStep> {
+  const confined = await clientProjectScope(session, login);
+  if (confined && confined !== caller.project.id) throw errors.forbidden(outsideClientProject);
+  // A session begun before the account enrolled two-factor sign-in has not passed it: it does now.
+  if (await mfaPending(session, login)) return { login: login.id as string, mfaRequired: true };
+  return chooseMembership(session, login, caller.membership);
+}
