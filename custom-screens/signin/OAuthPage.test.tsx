@@ -54,13 +54,18 @@ describe('OAuthPage (/oauth)', { timeout: 20_000 }, () => {
     fake.on('POST', `${server}auth/method`, jsonResponse({ method: 'password' }));
     fake.on('POST', `${server}auth/login`, jsonResponse({ login: 'l1', scopes: ['patient/*.read', 'launch'] }));
     fake.on('POST', `${server}auth/scope`, jsonResponse({ login: 'l1', code: 'app-code' }));
+    fake.on('GET', `${server}auth/clientinfo/app-7`, jsonResponse({ id: 'app-7', name: 'Growth charts' }));
     renderAt(<OAuthPage client={client} redirect={redirect} />, authorize);
+    expect(
+      await screen.findByText('Growth charts asks to use your Hearth EMR account. Sign in to continue.'),
+    ).toBeInTheDocument();
     const user = userEvent.setup({ delay: null });
     await user.type(screen.getByLabelText(/Email/), 'alice@demo.example');
     await user.click(screen.getByRole('button', { name: 'Next' }));
     await user.type(await screen.findByLabelText(/Password/), 'pw');
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByRole('heading', { name: 'Choose scope' })).toBeInTheDocument();
+    expect(screen.getByText(/^Growth charts asks for this access/)).toBeInTheDocument();
     expect(screen.getByLabelText('patient/*.read')).toBeChecked();
     await user.click(screen.getByLabelText('launch'));
     await user.click(screen.getByRole('button', { name: 'Set scope' }));

@@ -7,6 +7,7 @@ import { SignInDialog } from './SignInDialog';
 import { IssueList } from './IssueList';
 import { SignInSteps } from './SignInSteps';
 import { ContinueSessionStep } from './steps/ContinueSessionStep';
+import { useAppName } from './useAppName';
 import { useOpenSession } from './useOpenSession';
 import { useSignIn, type ThirdPartyRequest } from './useSignIn';
 import { useSignInToast } from './useSignInToast';
@@ -73,6 +74,8 @@ export function OAuthPage({
   });
 
   const openSession = useOpenSession(client);
+  const appName = useAppName(client, request?.clientId);
+  const asker = appName ?? 'An application';
   const [otherAccount, setOtherAccount] = useState(false);
 
   const resumed = useRef(false);
@@ -120,9 +123,9 @@ export function OAuthPage({
   }
   if (offerSession && openSession) {
     return (
-      <SignInDialog heading="Continue to the application">
+      <SignInDialog heading={`Continue to ${appName ?? 'the application'}`}>
         <Typography variant="body2" color="text.secondary" textAlign="center">
-          An application asks to use your Hearth EMR account. You are signed in as:
+          {asker} asks to use your Hearth EMR account. You are signed in as:
         </Typography>
         <IssueList issues={flow.state.issues} />
         <ContinueSessionStep flow={flow} session={openSession} onOtherAccount={() => setOtherAccount(true)} />
@@ -132,9 +135,9 @@ export function OAuthPage({
   return (
     <SignInDialog>
       <Typography variant="body2" color="text.secondary" textAlign="center">
-        An application asks to use your Hearth EMR account. Sign in to continue.
+        {asker} asks to use your Hearth EMR account. Sign in to continue.
       </Typography>
-      <SignInSteps flow={flow} resetPasswordPath="/resetpassword" />
+      <SignInSteps flow={flow} resetPasswordPath="/resetpassword" appName={appName} />
     </SignInDialog>
   );
 }

@@ -15,11 +15,14 @@ export function SignInSteps({
   registerPath,
   resetPasswordPath,
   externalButton,
+  appName,
 }: {
   flow: SignInFlow;
   registerPath?: string;
   resetPasswordPath: string;
   externalButton?: ReactNode;
+  /** The third-party app the sign-in is for (`/oauth`), named in the consent step. */
+  appName?: string;
 }) {
   const { step, issues } = flow.state;
   return (
@@ -30,7 +33,7 @@ export function SignInSteps({
       {step === 'mfa' && <MfaStep flow={flow} />}
       {step === 'profile' && <ChooseProfileStep flow={flow} />}
       {step === 'newProject' && <NewProjectStep flow={flow} />}
-      {step === 'scope' && <ChooseScopeStep flow={flow} />}
+      {step === 'scope' && <ChooseScopeStep flow={flow} appName={appName} />}
       {step === 'success' && (
         <Stack spacing={2} alignItems="center">
           {issues.length === 0 && (

@@ -112,6 +112,12 @@ export interface LoginStatus {
   scope?: string;
 }
 
+/** The answer of `GET auth/clientinfo/{clientId}`: what a sign-in page may show of a third-party app. */
+export interface ClientInfo {
+  id: string;
+  name: string | null;
+}
+
 /** The answer of `GET auth/registration`: whether self-registration and Google sign-in are offered. */
 export interface RegistrationOptions {
   registration: 'open' | 'closed';

@@ -45,6 +45,7 @@ import type {
   LoginStatus,
   RegistrationOptions,
   ContinueSignInRequest,
+  ClientInfo,
 } from './authTypes';
 import {
   BROWSER_CACHE_TIME,
@@ -1072,6 +1073,11 @@ export class FhirClient extends EventTarget {
   /** `GET auth/login/{login}`: where a sign-in in progress stands (MFA still due, memberships to choose from). */
   getLoginStatus(login: string, options: RequestOptions = {}): Promise<LoginStatus> {
     return this.get(this.urls.url(`auth/login/${encodeURIComponent(login)}`), { ...options, cache: 'no-store' });
+  }
+
+  /** `GET auth/clientinfo/{clientId}`: the name of the app a sign-in is for (public, like the client id). */
+  getClientInfo(clientId: string, options: RequestOptions = {}): Promise<ClientInfo> {
+    return this.get(this.urls.url(`auth/clientinfo/${encodeURIComponent(clientId)}`), options);
   }
 
   /** `GET auth/registration`: whether this server lets people register and its Google client id. */

@@ -22,6 +22,7 @@ export type {
   AuthMethodResponse,
   ExternalAuthRequest,
   GoogleLoginRequest,
+  ClientInfo,
   ContinueSignInRequest,
   LoginRequest,
   LoginResponse,

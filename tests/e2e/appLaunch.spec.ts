@@ -28,7 +28,9 @@ test('a clinician launches a SMART app from the chart; it signs in and receives 
   const [app] = await Promise.all([page.context().waitForEvent('page'), item.click()]);
   await expect(page.getByText('SMART launch check opened in a new tab with this patient')).toBeVisible();
   // The app asked the server to sign the clinician in for it: the server's own page, with PKCE.
-  await expect(app.getByText('An application asks to use your Hearth EMR account')).toBeVisible({ timeout: 20_000 });
+  await expect(app.getByText('SMART launch check asks to use your Hearth EMR account')).toBeVisible({
+    timeout: 20_000,
+  });
   const authorize = new URL(app.url());
   expect(authorize.pathname).toBe('/oauth');
   expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');

@@ -222,11 +222,13 @@ test.describe('sign-in', () => {
       authorize.searchParams.set(key, value);
     await page.goto(authorize.toString());
     await expect(page).toHaveURL(/\/oauth\?/);
-    await expect(page.getByText('An application asks to use your Hearth EMR account')).toBeVisible();
+    // The page names the app that asks (its registered name), here and in the consent step.
+    await expect(page.getByText('E2E SMART app asks to use your Hearth EMR account')).toBeVisible();
     await typeEmail(page, alice);
     await typePassword(page, demoPassword);
     await expect(page.getByRole('heading', { name: 'Choose scope' })).toBeVisible();
     await expect(page.getByLabel('patient/*.read')).toBeChecked();
+    await expect(page.getByText('E2E SMART app asks for this access')).toBeVisible();
     await shoot(page, 'oauth-choose-scope');
     await expectAccessible(page);
     await page.getByLabel('launch').uncheck();

@@ -3,7 +3,7 @@ import { Button, Checkbox, FormControlLabel, FormGroup, Stack, Typography } from
 import type { SignInFlow } from '../useSignIn';
 
 /** Choose scope: a checkbox per scope the app asked for (all ticked at first), Set scope. */
-export function ChooseScopeStep({ flow }: { flow: SignInFlow }) {
+export function ChooseScopeStep({ flow, appName }: { flow: SignInFlow; appName?: string }) {
   const { scopes, busy } = flow.state;
   const [chosen, setChosen] = useState<string[]>(scopes);
   const toggle = (scope: string, on: boolean) =>
@@ -21,7 +21,7 @@ export function ChooseScopeStep({ flow }: { flow: SignInFlow }) {
           Choose scope
         </Typography>
         <Typography variant="body2" color="text.secondary">
-          The application asks for this access. Untick what you do not want to grant.
+          {appName ?? 'The application'} asks for this access. Untick what you do not want to grant.
         </Typography>
         <FormGroup aria-labelledby="scope-heading">
           {scopes.map((scope) => (
