@@ -2,14 +2,19 @@ import { errors } from '../fhir/fhirError';
 import type { Caller } from './callerResolver';
 
 /**
- * Did this session's person prove the account's own credentials (password, Google, or an identity
- * provider a super admin configured for the e-mail domain)? A token exchange is vouched for by an
- * identity provider that one project's admin configured on a ClientApplication, and a client acts as
- * itself: such sessions work in their project but may not change the account's security (two-factor
- * sign-in, password, other sessions), which spans every project the person belongs to.
+ * Is this a Hearth EMR session of a person who proved the account's own credentials (password,
+ * Google, or an identity provider a super admin configured for the e-mail domain)? The account's
+ * security (two-factor sign-in, password, other sessions) spans every project the person belongs
+ * to, so only such a session may see or change it:
+ * - a token exchange is vouched for by an identity provider that one project's admin configured on
+ *   a ClientApplication, and a client signing in as itself is no person;
+ * - a token issued to a third-party app (any login with a ClientApplication, e.g. a SMART app
+ *   signed in with the person's password) serves that app in its project: an app registered by a
+ *   project admin must not read the account's sessions or enrol a second factor only it knows.
  */
 export function hasOwnCredentials(caller: Caller): boolean {
-  return caller.login.authMethod !== 'exchange' && caller.login.authMethod !== 'client';
+  const { login } = caller;
+  return !login.client && login.authMethod !== 'exchange' && login.authMethod !== 'client';
 }
 
 export function requireOwnCredentials(caller: Caller): void {
