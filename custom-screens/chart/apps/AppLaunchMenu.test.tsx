@@ -2,9 +2,9 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
-import type { ClientApplication, SmartAppLaunch } from '@medplum/fhirtypes';
+import type { AccessPolicy, ClientApplication, SmartAppLaunch } from '@medplum/fhirtypes';
 import { FhirClient } from '../../../data-provider/client';
-import { FakeFetch, jsonResponse } from '../../../data-provider/client/fakeFetch';
+import { FakeFetch, fakeJwt, jsonResponse } from '../../../data-provider/client/fakeFetch';
 import { FhirClientContext } from '../../../src/resources/useFhirClient';
 import { ToastProvider } from '../../../src/shell/toasts';
 import { AppLaunchMenu, type LaunchTab } from './AppLaunchMenu';
@@ -26,8 +26,18 @@ const apps: ClientApplication[] = [
   { resourceType: 'ClientApplication', id: 'j', name: 'Old script', launchUri: 'javascript:alert(1)' },
 ];
 
-function setup(clients: ClientApplication[], options: { failLaunch?: string } = {}) {
+function setup(clients: ClientApplication[], options: { failLaunch?: string; policy?: AccessPolicy } = {}) {
   const fake = new FakeFetch();
+  fake.on(
+    'GET',
+    `${base}auth/me`,
+    jsonResponse({
+      profile: { resourceType: 'Practitioner', id: 'ben' },
+      project: { resourceType: 'Project', id: 'p1' },
+      membership: { resourceType: 'ProjectMembership', id: 'm1' },
+      accessPolicy: options.policy,
+    }),
+  );
   fake.on('GET', /\/fhir\/R4\/ClientApplication\?/, () =>
     jsonResponse({ resourceType: 'Bundle', type: 'searchset', entry: clients.map((resource) => ({ resource })) }),
   );
@@ -43,6 +53,10 @@ function setup(clients: ClientApplication[], options: { failLaunch?: string } = 
       : jsonResponse({ ...JSON.parse(call.body as string), id: 'launch-1' }, 201),
   );
   const client = new FhirClient({ baseUrl: base, fetch: fake.fetch, autoBatchTime: 0 });
+  const signIn = async () => {
+    client.setAccessToken(fakeJwt({ exp: Math.floor(Date.now() / 1000) + 3600 }));
+    await client.refreshProfile();
+  };
   const tab = { go: vi.fn<(url: string) => void>(), close: vi.fn<() => void>() };
   const openTab = vi.fn<() => LaunchTab | undefined>(() => tab);
   const renderMenu = (context: { patientId: string; encounterId?: string }) =>
@@ -57,7 +71,7 @@ function setup(clients: ClientApplication[], options: { failLaunch?: string } = 
     );
   const launches = () =>
     fake.callsTo('POST', /\/SmartAppLaunch$/).map((call) => JSON.parse(call.body as string) as SmartAppLaunch);
-  return { renderMenu, tab, openTab, launches };
+  return { renderMenu, tab, openTab, launches, signIn, fake };
 }
 
 describe('launchableApps and chartLaunchContext', () => {
@@ -131,5 +145,29 @@ describe('AppLaunchMenu', { timeout: 20_000 }, () => {
     // The search has answered (nothing launchable) and nothing is shown.
     await waitFor(() => expect(document.body.textContent).toBe(''));
     expect(screen.queryByRole('button', { name: 'Apps' })).toBeNull();
+  });
+
+  it('does not ask for apps when the access policy does not let the caller read them (the front desk)', async () => {
+    const frontDesk: AccessPolicy = {
+      resourceType: 'AccessPolicy',
+      name: 'Front desk',
+      resource: [{ resourceType: 'Patient' }, { resourceType: 'Appointment' }],
+    };
+    const { renderMenu, signIn, fake } = setup(apps, { policy: frontDesk });
+    await signIn();
+    renderMenu({ patientId: 'p1' });
+    await waitFor(() => expect(document.body.textContent).toBe(''));
+    expect(fake.callsTo('GET', /ClientApplication/)).toEqual([]);
+  });
+
+  it('asks when the policy lists ClientApplication', async () => {
+    const policy: AccessPolicy = {
+      resourceType: 'AccessPolicy',
+      resource: [{ resourceType: 'Patient' }, { resourceType: 'ClientApplication', readonly: true }],
+    };
+    const { renderMenu, signIn } = setup(apps, { policy });
+    await signIn();
+    renderMenu({ patientId: 'p1' });
+    expect(await screen.findByRole('button', { name: 'Apps' })).toBeInTheDocument();
   });
 });
