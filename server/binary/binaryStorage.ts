@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
@@ -96,9 +97,13 @@ export class BinaryStorage {
     const counter = new LimitedHash(maxBytes);
     // Readable.from hands a Buffer or string over as one chunk (it does not iterate it).
     const source = content instanceof Readable ? content : Readable.from(asBuffer(content));
+    const sink = createWriteStream(path, { flags: 'wx' });
     try {
-      await pipeline(source, counter, createWriteStream(path, { flags: 'wx' }));
+      await pipeline(source, counter, sink);
     } catch (error) {
+      // A stream that fails before the file is open still opens it (then closes it): removing the
+      // file before that would leave it behind, so the removal waits for the close.
+      if (!sink.closed) await once(sink, 'close').catch(() => undefined);
       await rm(path, { force: true });
       throw error;
     }
