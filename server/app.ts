@@ -19,6 +19,7 @@ import { authRoutes } from './auth/authRoutes';
 import { mfaRoutes } from './auth/mfaRoutes';
 import { sessionContinuationRoutes } from './auth/sessionContinuation';
 import { clientInfoRoutes } from './auth/clientInfoRoute';
+import { launchPatientRoutes } from './auth/launchPatientChoice';
 import { externalAuthRoutes } from './auth/externalAuthRoutes';
 import { oauthRoutes } from './auth/oauthRoutes';
 import { smartDiscoveryRoutes } from './auth/smartDiscovery';
@@ -202,6 +203,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(mfaRoutes, options.auth);
   await app.register(sessionContinuationRoutes, options.auth);
   await app.register(clientInfoRoutes, options.auth);
+  await app.register(launchPatientRoutes, options.auth);
   await app.register(externalAuthRoutes, options.auth);
   await app.register(oauthRoutes, options.auth);
   await app.register(smartDiscoveryRoutes, options.auth);

@@ -66,8 +66,11 @@ describe('OAuthPage (/oauth)', { timeout: 20_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByRole('heading', { name: 'Choose scope' })).toBeInTheDocument();
     expect(screen.getByText(/^Growth charts asks for this access/)).toBeInTheDocument();
-    expect(screen.getByLabelText('patient/*.read')).toBeChecked();
-    await user.click(screen.getByLabelText('launch'));
+    // Each scope in words, with the scope itself.
+    expect(
+      screen.getByLabelText('Read and search all records of the patient it is about patient/*.read'),
+    ).toBeChecked();
+    await user.click(screen.getByLabelText(/^Know which patient \(and visit\) is open in the chart launch$/));
     await user.click(screen.getByRole('button', { name: 'Set scope' }));
     await waitFor(() => expect(redirect).toHaveBeenCalledWith('https://app.example/cb?code=app-code&state=st-1'));
     expect(sentJson(fake.callsTo('POST', /auth\/login/)[0])).toMatchObject({
@@ -80,6 +83,54 @@ describe('OAuthPage (/oauth)', { timeout: 20_000 }, () => {
     expect(sentJson(fake.callsTo('POST', /auth\/scope/)[0])).toEqual({ login: 'l1', scope: 'patient/*.read' });
     // The app exchanges its code itself: this page never calls the token endpoint.
     expect(fake.callsTo('POST', /oauth2\/token/)).toHaveLength(0);
+  });
+
+  it("asks a clinician's standalone launch which patient, among those the server lists", async () => {
+    const { fake, client } = fakeServer();
+    const redirect = vi.fn();
+    fake.on('POST', `${server}auth/method`, jsonResponse({ method: 'password' }));
+    fake.on(
+      'POST',
+      `${server}auth/login`,
+      jsonResponse({ login: 'l3', scopes: ['launch/patient', 'patient/*.read'], patientChoice: true }),
+    );
+    fake.on(
+      'GET',
+      /auth\/login\/l3\/patients\?name=/,
+      jsonResponse({ patients: [{ id: 'p9', name: 'Nora Quillfeather', birthDate: '1980-02-03', gender: 'female' }] }),
+    );
+    fake.on('POST', `${server}auth/scope`, jsonResponse({ login: 'l3', code: 'standalone-code' }));
+    renderAt(<OAuthPage client={client} redirect={redirect} />, authorize);
+    const user = userEvent.setup({ delay: null });
+    await user.type(screen.getByLabelText(/Email/), 'alice@demo.example');
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await user.type(await screen.findByLabelText(/Password/), 'pw');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('heading', { name: 'Choose scope' })).toBeInTheDocument();
+
+    // Nothing chosen: said under the field, nothing sent.
+    await user.click(screen.getByRole('button', { name: 'Set scope' }));
+    expect(await screen.findByText('Choose the patient the application is about')).toBeInTheDocument();
+    expect(fake.callsTo('POST', /auth\/scope/)).toHaveLength(0);
+
+    // Unticking launch/patient takes the question away; ticking it brings it back.
+    await user.click(screen.getByLabelText(/launch\/patient$/));
+    expect(screen.queryByRole('combobox', { name: /Patient/ })).not.toBeInTheDocument();
+    await user.click(screen.getByLabelText(/launch\/patient$/));
+
+    await user.type(screen.getByRole('combobox', { name: /Patient/ }), 'Nora');
+    await user.click(await screen.findByRole('option', { name: /Nora Quillfeather · born .*1980 · female/ }));
+    await user.click(screen.getByRole('button', { name: 'Set scope' }));
+    await waitFor(() =>
+      expect(redirect).toHaveBeenCalledWith('https://app.example/cb?code=standalone-code&state=st-1'),
+    );
+    expect(sentJson(fake.callsTo('POST', /auth\/scope/)[0])).toEqual({
+      login: 'l3',
+      scope: 'launch/patient patient/*.read',
+      patient: 'p9',
+    });
+    const searched = fake.callsTo('GET', /patients\?name=/).map((call) => new URL(call.url).searchParams.get('name'));
+    expect(searched).toContain('Nora');
   });
 
   describe('when someone is signed in to Hearth EMR in this browser', () => {

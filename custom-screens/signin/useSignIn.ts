@@ -49,6 +49,8 @@ export interface SignInState {
   issues: string[];
   memberships: MembershipOption[];
   scopes: string[];
+  /** The consent step also asks which patient the app is about (a clinician's standalone launch). */
+  patientChoice: boolean;
 }
 
 const initialState: SignInState = {
@@ -59,6 +61,7 @@ const initialState: SignInState = {
   issues: [],
   memberships: [],
   scopes: [],
+  patientChoice: false,
 };
 
 function membershipOption(membership: ProjectMembership): MembershipOption {
@@ -114,7 +117,8 @@ export function useSignIn(client: FhirClient, options: SignInOptions) {
       setState((s) => ({ ...s, step: 'mfa' }));
     } else if (response.scopes && response.scopes.length > 0) {
       const scopes = response.scopes;
-      setState((s) => ({ ...s, step: 'scope', scopes }));
+      const patientChoice = response.patientChoice === true;
+      setState((s) => ({ ...s, step: 'scope', scopes, patientChoice }));
     } else if (response.memberships && response.memberships.length > 0) {
       const memberships = response.memberships.map(membershipOption);
       setState((s) => ({ ...s, step: 'profile', memberships }));
@@ -202,7 +206,12 @@ export function useSignIn(client: FhirClient, options: SignInOptions) {
         requireValue('projectName', projectName, 'Project Name');
         await advance(await client.startNewProject({ login: login(), projectName: projectName.trim() }));
       }),
-    setScope: (scopes: string[]) => run(async () => advance(await client.chooseScope(login(), scopes.join(' ')))),
+    /** The scopes granted, and the patient chosen when the consent step asks for one. */
+    setScope: (scopes: string[], patient?: string) =>
+      run(async () => advance(await client.chooseScope(login(), scopes.join(' '), patient))),
+    /** The patients the person may choose for the app (consent step of a standalone launch). */
+    searchLaunchPatients: (name: string, signal?: AbortSignal) =>
+      client.searchLaunchPatients(login(), name, { signal }),
     signInWithGoogle: (googleClientId: string, googleCredential: string) =>
       run(async () => advance(await client.startGoogleLogin({ googleClientId, googleCredential }))),
     /** Back from an identity provider: `code` when done, else `login` to continue (MFA, profile...). */

@@ -20,6 +20,7 @@ export {
   type AccessInteraction,
 } from './accessPolicy';
 export { expressionPaths, hiddenFieldsReadBy } from './searchExpressionFields';
+export { describeScope } from './scopeDescription';
 export {
   isResourceScopeText,
   parseResourceScope,

@@ -76,6 +76,16 @@ export interface LoginResponse {
   memberships?: ProjectMembership[];
   /** Scopes the user must confirm (a third-party app asked for resource scopes). */
   scopes?: string[];
+  /** A clinician's standalone SMART launch: the consent step also asks which patient the app is about. */
+  patientChoice?: boolean;
+}
+
+/** One answer of `GET auth/login/{login}/patients`: a patient the person may choose for the app. */
+export interface LaunchPatientOption {
+  id: string;
+  name: string;
+  birthDate?: string;
+  gender?: string;
 }
 
 /** The answer of `POST auth/method`: sign in with a password, or at the e-mail domain's identity provider. */

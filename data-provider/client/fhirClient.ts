@@ -46,6 +46,7 @@ import type {
   RegistrationOptions,
   ContinueSignInRequest,
   ClientInfo,
+  LaunchPatientOption,
 } from './authTypes';
 import {
   BROWSER_CACHE_TIME,
@@ -1034,8 +1035,21 @@ export class FhirClient extends EventTarget {
     return this.postAuth('auth/profile', { login, profile }, options);
   }
 
-  chooseScope(login: string, scope: string, options: RequestOptions = {}): Promise<LoginResponse> {
-    return this.postAuth('auth/scope', { login, scope }, options);
+  /** The scopes granted to a third-party app, and for a clinician's standalone launch the patient chosen. */
+  chooseScope(login: string, scope: string, patient?: string, options: RequestOptions = {}): Promise<LoginResponse> {
+    return this.postAuth('auth/scope', { login, scope, ...(patient ? { patient } : {}) }, options);
+  }
+
+  /** The patients a sign-in's person may choose for a standalone-launched app, by name. */
+  async searchLaunchPatients(
+    login: string,
+    name: string,
+    options: RequestOptions = {},
+  ): Promise<LaunchPatientOption[]> {
+    const url = this.urls.url(`auth/login/${encodeURIComponent(login)}/patients`);
+    url.searchParams.set('name', name);
+    const answer = await this.get<{ patients: LaunchPatientOption[] }>(url, { ...options, cache: 'no-store' });
+    return answer.patients;
   }
 
   async startNewUser(request: NewUserRequest, options: RequestOptions = {}): Promise<LoginResponse> {

@@ -24,6 +24,7 @@ export type {
   GoogleLoginRequest,
   ClientInfo,
   ContinueSignInRequest,
+  LaunchPatientOption,
   LoginRequest,
   LoginResponse,
   LoginState,

@@ -28,6 +28,8 @@ import { endSessions } from './endSessions';
 import { hasOwnCredentials, requireOwnCredentials } from './ownCredentials';
 import { systemAuthor } from '../definitions/loadDefinitions';
 import { seedBundledQuestionnaires } from '../seed/bundledQuestionnaires';
+import { needsPatientChoice } from './launchContext';
+import { chooseLaunchPatient } from './launchPatientChoice';
 
 // Verifying against a fixed hash when the e-mail is unknown keeps both answers equally slow.
 const dummyHashPromise = hashPassword('not-a-real-password-hearth');
@@ -159,7 +161,18 @@ export async function authRoutes(app: FastifyInstance, env: AuthEnvironment): Pr
   app.post('/auth/scope', async (request) => {
     const body = authBody(request.body);
     const scope = requiredString(body, 'scope', 'Scope');
-    return tx(async (session) => confirmScope(session, await pendingLogin(session, body.login), scope));
+    const patient = optionalString(body, 'patient');
+    return tx(async (session) => {
+      let login = await pendingLogin(session, body.login);
+      // A clinician's standalone launch names its patient here, unless launch/patient was unticked.
+      if (needsPatientChoice(login) && scope.split(/\s+/).includes('launch/patient')) {
+        if (!patient) throw errors.invalid('Choose the patient the application is about', 'patient');
+        login = await chooseLaunchPatient(session, env, login, patient);
+      } else if (patient) {
+        throw errors.invalid('This sign-in does not ask for a patient', 'patient');
+      }
+      return confirmScope(session, login, scope);
+    });
   });
 
   app.post('/auth/newuser', async (request) => {

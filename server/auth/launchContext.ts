@@ -22,13 +22,25 @@ export function launchReference(launch: string | undefined): Reference<SmartAppL
 const scopesOf = (login: Login) => new Set((login.scope ?? '').split(/\s+/));
 
 /**
+ * Does this login, bound to a membership, still need a patient chosen for its app? A SMART
+ * standalone launch (`launch/patient`, no EHR launch) by anyone but a patient, who is their own
+ * (launchPatientChoice.ts).
+ */
+export function needsPatientChoice(login: Login): boolean {
+  return (
+    scopesOf(login).has('launch/patient') && !login.launch && !!login.membership && login.profileType !== 'Patient'
+  );
+}
+
+/**
  * The context of a login about to receive tokens, and the Login as it should be saved with it:
  * - EHR launch (`launch` scope and a `launch` parameter): the SmartAppLaunch must be one of the
  *   login's own project (a launch id of another project, or a made-up one, is `invalid_grant`:
  *   an app cannot borrow another clinic's patient context);
+ * - standalone `launch/patient` by a clinician: the patient chosen in the consent step, saved as a
+ *   SmartAppLaunch of the project then (launchPatientChoice.ts) and read here like an EHR launch;
  * - standalone `launch/patient` by a patient: their own record, recorded as a new SmartAppLaunch so
- *   the Login names its launch patient the same way in both cases. A practitioner's standalone
- *   launch gets no patient (there is no patient picker yet; docs/interoperability.md).
+ *   the Login names its launch patient the same way in both cases.
  */
 export async function launchContextFor(
   session: RepositorySession,
@@ -39,7 +51,8 @@ export async function launchContextFor(
   const scopes = scopesOf(login);
   if (login.launch) {
     const launch = await readReference<SmartAppLaunch>(session, login.launch);
-    if (!launch || !projectId || launch.meta?.project !== projectId || !scopes.has('launch'))
+    const asked = scopes.has('launch') || scopes.has('launch/patient');
+    if (!launch || !projectId || launch.meta?.project !== projectId || !asked)
       throw oauthError('invalid_grant', 'Unknown launch context');
     return { login, context: contextOf(launch) };
   }

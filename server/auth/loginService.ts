@@ -15,7 +15,7 @@ import { refreshTokenExpired } from './refreshTokenExpiry';
 import { systemAuthor } from '../definitions/loadDefinitions';
 import { mfaPending, requireMfaDone } from './mfaPending';
 import { clientProjectScope, outsideClientProject } from './clientProject';
-import { launchContextFor, launchReference } from './launchContext';
+import { launchContextFor, launchReference, needsPatientChoice } from './launchContext';
 
 /** The sign-in record's lifecycle: created at the first step, completed by a code, ended by logout. */
 
@@ -134,7 +134,7 @@ export type LoginStep =
   | { login: string; code: string }
   | { login: string; mfaRequired: true }
   | { login: string; memberships: MembershipChoice[] }
-  | { login: string; scopes: string[] };
+  | { login: string; scopes: string[]; patientChoice?: true };
 
 export interface MembershipChoice {
   id: string;
@@ -202,7 +202,12 @@ export async function chooseMembership(
   const toConfirm = scopesToConfirm(login.scope);
   if (toConfirm.length > 0 && !hasScopeConfirmation(login)) {
     const saved = await saveLogin(session, bound);
-    return { login: saved.id as string, scopes: toConfirm };
+    // A clinician's standalone launch: the consent step also asks which patient (launchPatientChoice.ts).
+    return {
+      login: saved.id as string,
+      scopes: toConfirm,
+      ...(needsPatientChoice(bound) ? { patientChoice: true as const } : {}),
+    };
   }
   return issueCode(session, bound);
 }

@@ -260,6 +260,16 @@ export class RepositorySession {
     private readonly readOnly = false,
   ) {}
 
+  /**
+   * A session on this same transaction that reads as `access` (its project's search parameters, its
+   * policy): to find out, inside a system transaction, what a person may see. It writes nothing.
+   * (A second session from the Repository would wait for this transaction's connection on the
+   * embedded database, which has one.)
+   */
+  readingAs(access: AccessGuard): RepositorySession {
+    return new RepositorySession(this.tx, this.registry.forProject(access.options.projectId), access, true);
+  }
+
   /** What the caller may see of a resource (hidden fields removed). */
   private visible<T extends Resource>(resource: T): T {
     return this.access ? this.access.redact(resource) : resource;

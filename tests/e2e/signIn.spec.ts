@@ -227,11 +227,13 @@ test.describe('sign-in', () => {
     await typeEmail(page, alice);
     await typePassword(page, demoPassword);
     await expect(page.getByRole('heading', { name: 'Choose scope' })).toBeVisible();
-    await expect(page.getByLabel('patient/*.read')).toBeChecked();
+    await expect(
+      page.getByLabel('Read and search all records of the patient it is about patient/*.read'),
+    ).toBeChecked();
     await expect(page.getByText('E2E SMART app asks for this access')).toBeVisible();
     await shoot(page, 'oauth-choose-scope');
     await expectAccessible(page);
-    await page.getByLabel('launch').uncheck();
+    await page.getByLabel('Know which patient (and visit) is open in the chart launch').uncheck();
     await page.getByRole('button', { name: 'Set scope' }).click();
     await expect(page).toHaveURL(/^https:\/\/app\.example\.test\/callback\?code=[^&]+&state=app-state-1$/);
     const code = new URL(page.url()).searchParams.get('code') as string;
@@ -239,6 +241,54 @@ test.describe('sign-in', () => {
     expect(tokens.access_token).toBeTruthy();
     expect(tokens.scope).toContain('patient/*.read');
     expect(tokens.scope).not.toContain('launch');
+  });
+
+  test("standalone launch: a clinician chooses the app's patient in the consent step", async ({ page }) => {
+    const aliceTokens = await signIn(base, alice, demoPassword);
+    const redirectUri = 'https://standalone.example.test/callback';
+    const created = await postJson(
+      'fhir/R4/ClientApplication',
+      { resourceType: 'ClientApplication', name: 'E2E standalone app', redirectUri },
+      aliceTokens.access_token,
+    );
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const clientId = created.body.id as string;
+    await page.route('https://standalone.example.test/**', (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html', body: '<title>App</title><p>Back in the app</p>' }),
+    );
+    const { verifier, challenge } = pkcePair();
+    const authorize = new URL('oauth2/authorize', base);
+    for (const [key, value] of Object.entries({
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: redirectUri,
+      scope: 'openid launch/patient patient/*.read',
+      aud: new URL('fhir/R4', base).toString(),
+      state: 'standalone-1',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    }))
+      authorize.searchParams.set(key, value);
+    await page.goto(authorize.toString());
+    await typeEmail(page, alice);
+    await typePassword(page, demoPassword);
+    await expect(page.getByRole('heading', { name: 'Choose scope' })).toBeVisible();
+    await page.getByRole('button', { name: 'Set scope' }).click();
+    await expect(page.getByText('Choose the patient the application is about')).toBeVisible();
+    await page.getByRole('combobox', { name: 'Patient' }).fill('Wendy');
+    const option = page.getByRole('option', { name: /Wendy/ });
+    await expect(option).toHaveCount(1);
+    await shoot(page, 'oauth-choose-patient');
+    await expectAccessible(page);
+    await option.click();
+    await page.getByRole('button', { name: 'Set scope' }).click();
+    await expect(page).toHaveURL(/^https:\/\/standalone\.example\.test\/callback\?code=[^&]+&state=standalone-1$/);
+    const code = new URL(page.url()).searchParams.get('code') as string;
+    const tokens = (await exchangeCode(base, code, verifier, clientId)) as { patient?: string; access_token: string };
+    expect(tokens.patient).toBeTruthy();
+    const patient = await getJson(`fhir/R4/Patient/${tokens.patient}`, tokens.access_token);
+    expect(patient.resourceType).toBe('Patient');
+    expect(JSON.stringify(patient.name)).toContain('Wendy');
   });
 
   test('a /oauth link whose redirect_uri runs script is refused before anyone signs in', async ({ page }) => {

@@ -1,0 +1,172 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { http, issueExpressions, issueText } from '../../tests/integration/fhirClient';
+import { postJson, registerProjectOwner, tokenRequest } from '../../tests/integration/accounts';
+import { pkcePair } from '../../tests/integration/signIn';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- the auth answers are free-form JSON */
+
+const redirectUri = 'https://standalone-app.example/cb';
+
+/**
+ * SMART standalone launch by a clinician: an app asks for `launch/patient` without an EHR launch,
+ * so the consent step asks which patient, among those the clinician may open. The attacks
+ * replayed: a patient of another project, a patient the person's access policy hides, and the
+ * patient search on a login that asked for no patient.
+ */
+describe('a clinician chooses the patient of a standalone SMART launch', () => {
+  let owner: Awaited<ReturnType<typeof registerProjectOwner>>;
+  let other: Awaited<ReturnType<typeof registerProjectOwner>>;
+  let clientId: string;
+  let ours: string;
+  let theirs: string;
+
+  const createPatient = async (token: string, family: string, given: string) =>
+    (
+      await http<any>('POST', 'fhir/R4/Patient', {
+        token,
+        body: {
+          resourceType: 'Patient',
+          name: [{ given: [given], family }],
+          birthDate: '1980-02-03',
+          gender: 'female',
+        },
+      })
+    ).body.id as string;
+
+  beforeAll(async () => {
+    owner = await registerProjectOwner('Standalone Clinic');
+    other = await registerProjectOwner('Other Standalone Clinic');
+    const client = await http<any>('POST', 'fhir/R4/ClientApplication', {
+      token: owner.tokens.access_token,
+      body: { resourceType: 'ClientApplication', name: 'Growth charts', redirectUri },
+    });
+    clientId = client.body.id;
+    ours = await createPatient(owner.tokens.access_token, 'Quillfeather', 'Nora');
+    await createPatient(owner.tokens.access_token, 'Quillon', 'Ada');
+    theirs = await createPatient(other.tokens.access_token, 'Quillfeather', 'Elsewhere');
+  });
+
+  async function startStandalone(scope = 'openid launch/patient patient/*.read') {
+    const { verifier, challenge } = pkcePair();
+    const start = await postJson('auth/login', {
+      email: owner.email,
+      password: owner.password,
+      clientId,
+      redirectUri,
+      scope,
+      codeChallenge: challenge,
+      codeChallengeMethod: 'S256',
+    });
+    expect(start.status).toBe(200);
+    return { login: start.body.login as string, body: start.body, verifier };
+  }
+
+  const patientsFor = (login: string, name: string) =>
+    http<any>('GET', `auth/login/${login}/patients?name=${encodeURIComponent(name)}`, { token: null });
+
+  it('asks for a patient, lists only this project’s, and gives the app a token about the one chosen', async () => {
+    const { login, body, verifier } = await startStandalone();
+    expect(body.scopes).toEqual(['launch/patient', 'patient/*.read']);
+    expect(body.patientChoice).toBe(true);
+
+    const found = await patientsFor(login, 'Quillf');
+    expect(found.status).toBe(200);
+    expect(found.body.patients).toEqual([
+      { id: ours, name: 'Nora Quillfeather', birthDate: '1980-02-03', gender: 'female' },
+    ]);
+    expect((await patientsFor(login, 'Quill')).body.patients.map((p: any) => p.name)).toEqual([
+      'Nora Quillfeather',
+      'Ada Quillon',
+    ]);
+
+    const missing = await postJson('auth/scope', { login, scope: 'launch/patient patient/*.read' });
+    expect(missing.status).toBe(400);
+    expect(issueExpressions(missing.body)).toEqual(['patient']);
+    expect(issueText(missing.body)).toBe('Choose the patient the application is about');
+
+    const chosen = await postJson('auth/scope', { login, scope: 'launch/patient patient/*.read', patient: ours });
+    expect(typeof chosen.body.code).toBe('string');
+    const tokens = await tokenRequest({
+      grant_type: 'authorization_code',
+      code: chosen.body.code,
+      code_verifier: verifier,
+      client_id: clientId,
+    });
+    expect(tokens.status).toBe(200);
+    expect(tokens.body.patient).toBe(ours);
+    const read = await http<any>('GET', `fhir/R4/Patient/${ours}`, { token: tokens.body.access_token });
+    expect(read.status).toBe(200);
+  });
+
+  it('refuses a patient of another project, or made up, with the same message, and saves no launch', async () => {
+    const { login } = await startStandalone();
+    const launchesBefore = (await http<any>('GET', 'fhir/R4/SmartAppLaunch?_summary=count')).body.total;
+    for (const patient of [theirs, 'no-such-patient', '../Patient/x']) {
+      const refused = await postJson('auth/scope', { login, scope: 'launch/patient patient/*.read', patient });
+      expect(refused.status, patient).toBe(400);
+      expect(issueExpressions(refused.body)).toEqual(['patient']);
+      expect(issueText(refused.body)).toBe('Patient not found');
+    }
+    expect((await patientsFor(login, 'Elsewhere')).body.patients).toEqual([]);
+    expect((await http<any>('GET', 'fhir/R4/SmartAppLaunch?_summary=count')).body.total).toBe(launchesBefore);
+  });
+
+  it('asks no patient when launch/patient is unticked, or was not asked for', async () => {
+    const unticked = await startStandalone();
+    const answer = await postJson('auth/scope', { login: unticked.login, scope: 'patient/*.read' });
+    expect(typeof answer.body.code).toBe('string');
+
+    const { login, body } = await startStandalone('openid user/Patient.read');
+    expect(body.patientChoice).toBeUndefined();
+    const search = await patientsFor(login, 'Quill');
+    expect(search.status).toBe(400);
+    expect(issueExpressions(search.body)).toEqual(['login']);
+    const named = await postJson('auth/scope', { login, scope: 'user/Patient.read', patient: ours });
+    expect(named.status).toBe(400);
+    expect(issueExpressions(named.body)).toEqual(['patient']);
+  });
+
+  it('lists and accepts only the patients the person’s access policy lets them see', async () => {
+    // A member whose policy reads only Patients with a given family name.
+    const policy = await http<any>('POST', 'fhir/R4/AccessPolicy', {
+      token: owner.tokens.access_token,
+      body: {
+        resourceType: 'AccessPolicy',
+        name: 'Only the Quillons',
+        resource: [{ resourceType: 'Patient', criteria: 'Patient?family=Quillon' }],
+      },
+    });
+    expect(policy.status).toBe(201);
+    const email = `restricted-${Date.now()}@test.example`;
+    const invited = await http<any>('POST', `admin/projects/${owner.projectId}/invite`, {
+      token: owner.tokens.access_token,
+      headers: { 'content-type': 'application/json' },
+      body: {
+        resourceType: 'Practitioner',
+        firstName: 'Res',
+        lastName: 'Tricted',
+        email,
+        password: 'restricted password 1',
+        sendEmail: false,
+        accessPolicy: { reference: `AccessPolicy/${policy.body.id}` },
+      },
+    });
+    expect(invited.status, JSON.stringify(invited.body)).toBe(200);
+    const { challenge } = pkcePair();
+    const start = await postJson('auth/login', {
+      email,
+      password: 'restricted password 1',
+      clientId,
+      redirectUri,
+      scope: 'openid launch/patient patient/*.read',
+      codeChallenge: challenge,
+      codeChallengeMethod: 'S256',
+    });
+    expect(start.body.patientChoice).toBe(true);
+    const login = start.body.login as string;
+    expect((await patientsFor(login, 'Quill')).body.patients.map((p: any) => p.name)).toEqual(['Ada Quillon']);
+    const hidden = await postJson('auth/scope', { login, scope: 'launch/patient patient/*.read', patient: ours });
+    expect(hidden.status).toBe(400);
+    expect(issueText(hidden.body)).toBe('Patient not found');
+  });
+});
