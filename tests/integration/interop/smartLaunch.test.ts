@@ -58,7 +58,7 @@ describe("SMART launch with fhirclient's authorize → ready", () => {
   }
 
   /** The user agent: app launch → /oauth2/authorize → the /oauth page's calls → code → app callback. */
-  async function launchAs(email: string, password: string, launch?: string) {
+  async function launchAs(email: string, password: string, launch?: string, chooseFamily?: string) {
     lastReady = undefined;
     const query = new URLSearchParams({ iss: fhirBase(), ...(launch ? { launch } : {}) });
     const toAuthorize = await fetch(`${appUrl}launch?${query}`, { redirect: 'manual' });
@@ -79,8 +79,20 @@ describe("SMART launch with fhirclient's authorize → ready", () => {
       codeChallengeMethod: asked.code_challenge_method,
       ...(asked.launch ? { launch: asked.launch } : {}),
     });
+    let patient: string | undefined;
+    if (step.body.patientChoice && chooseFamily) {
+      // The consent step's patient search, as the page's "Patient" field makes it.
+      const found = await http<any>('GET', `auth/login/${step.body.login}/patients?name=${chooseFamily}`, {
+        token: null,
+      });
+      patient = found.body.patients[0]?.id;
+    }
     if (step.body.scopes)
-      step = await postJson('auth/scope', { login: step.body.login, scope: step.body.scopes.join(' ') });
+      step = await postJson('auth/scope', {
+        login: step.body.login,
+        scope: step.body.scopes.join(' '),
+        ...(patient ? { patient } : {}),
+      });
     expect(typeof step.body.code, JSON.stringify(step.body)).toBe('string');
     const back = new URL(asked.redirect_uri);
     back.searchParams.set('code', step.body.code);
@@ -188,5 +200,14 @@ describe("SMART launch with fhirclient's authorize → ready", () => {
     expect(ready.tokenResponse.fhirUser).toBe(profile);
     expect(ready.fhirUser).toBe(profile);
     expect(ready.patient.name[0].family).toBe('Standalone');
+  });
+
+  it('standalone launch/patient by a clinician: the patient chosen in the consent step reaches the app', async () => {
+    const ready = await launchAs(owner.email, owner.password, undefined, 'Launched');
+    expect(ready.error).toBeUndefined();
+    expect(ready.tokenResponse.patient).toBe(patientId);
+    expect(ready.patientId).toBe(patientId);
+    expect(ready.patient.name[0].family).toBe('Launched');
+    expect(ready.fhirUser).toBe(owner.tokens.profile.reference);
   });
 });
