@@ -1,6 +1,6 @@
 import { useCallback, useRef, useState } from 'react';
 import type { ProjectMembership } from '@medplum/fhirtypes';
-import type { FhirClient, LoginResponse } from '../../data-provider/client';
+import type { ContinueSignInRequest, FhirClient, LoginResponse } from '../../data-provider/client';
 import { issueError, requireEmail, requireValue, sortSignInError } from './signInErrors';
 
 /** The steps of app-spec §2.11 and §4, in order. */
@@ -134,6 +134,16 @@ export function useSignIn(client: FhirClient, options: SignInOptions) {
     const app = thirdParty();
     return app ? { codeChallenge: app.codeChallenge, codeChallengeMethod: app.codeChallengeMethod } : {};
   };
+  /** What the app sent to `/oauth2/authorize`, as the server's sign-in calls take it. */
+  const appRequest = (app: ThirdPartyRequest): ContinueSignInRequest => ({
+    clientId: app.clientId,
+    redirectUri: app.redirectUri,
+    scope: app.scope,
+    nonce: app.nonce,
+    launch: app.launch,
+    codeChallenge: app.codeChallenge,
+    codeChallengeMethod: app.codeChallengeMethod,
+  });
 
   return {
     state,
@@ -165,16 +175,7 @@ export function useSignIn(client: FhirClient, options: SignInOptions) {
             email: state.email,
             password,
             remember,
-            ...(app
-              ? {
-                  clientId: app.clientId,
-                  redirectUri: app.redirectUri,
-                  scope: app.scope,
-                  nonce: app.nonce,
-                  launch: app.launch,
-                  ...thirdPartyPkce(),
-                }
-              : {}),
+            ...(app ? appRequest(app) : {}),
           }),
         );
       }),
@@ -183,16 +184,7 @@ export function useSignIn(client: FhirClient, options: SignInOptions) {
       run(async () => {
         const app = thirdParty();
         if (!app) return;
-        await advance(
-          await client.continueSignIn({
-            clientId: app.clientId,
-            redirectUri: app.redirectUri,
-            scope: app.scope,
-            nonce: app.nonce,
-            launch: app.launch,
-            ...thirdPartyPkce(),
-          }),
-        );
+        await advance(await client.continueSignIn(appRequest(app)));
       }),
     submitMfa: (token: string) =>
       run(async () => {

@@ -39,6 +39,43 @@ async function expectSignedIn(page: Page): Promise<void> {
   await expect(page).not.toHaveURL(/\/signin|\/register|\/oauth/);
 }
 
+/**
+ * A third-party app registered by alice (redirect URI on `host`, answered by Playwright), and the
+ * browser sent to `/oauth2/authorize` for it with a fresh PKCE pair, as the app would send it.
+ */
+async function authorizeThirdPartyApp(
+  page: Page,
+  app: { name: string; host: string; scope: string; state: string },
+): Promise<{ clientId: string; verifier: string }> {
+  const aliceTokens = await signIn(base, alice, demoPassword);
+  // Redirect URIs are https (http only on loopback).
+  const redirectUri = `https://${app.host}/callback`;
+  const created = await postJson(
+    'fhir/R4/ClientApplication',
+    { resourceType: 'ClientApplication', name: app.name, redirectUri },
+    aliceTokens.access_token,
+  );
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  await page.route(`https://${app.host}/**`, (route) =>
+    route.fulfill({ status: 200, contentType: 'text/html', body: '<title>App</title><p>Back in the app</p>' }),
+  );
+  const { verifier, challenge } = pkcePair();
+  const authorize = new URL('oauth2/authorize', base);
+  for (const [key, value] of Object.entries({
+    response_type: 'code',
+    client_id: created.body.id as string,
+    redirect_uri: redirectUri,
+    scope: app.scope,
+    aud: new URL('fhir/R4', base).toString(),
+    state: app.state,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  }))
+    authorize.searchParams.set(key, value);
+  await page.goto(authorize.toString());
+  return { clientId: created.body.id as string, verifier };
+}
+
 test.describe('sign-in', () => {
   test('a signed-out deep link goes to /signin and back after sign-in; a wrong password is explained under the field', async ({
     page,
@@ -194,33 +231,12 @@ test.describe('sign-in', () => {
   test('scope: a third-party app signs a user in through /oauth2/authorize and /oauth, with a scope choice', async ({
     page,
   }) => {
-    const aliceTokens = await signIn(base, alice, demoPassword);
-    // Redirect URIs are https (http only on loopback); Playwright answers for the app.
-    const redirectUri = 'https://app.example.test/callback';
-    const created = await postJson(
-      'fhir/R4/ClientApplication',
-      { resourceType: 'ClientApplication', name: 'E2E SMART app', redirectUri },
-      aliceTokens.access_token,
-    );
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const clientId = created.body.id as string;
-    await page.route('https://app.example.test/**', (route) =>
-      route.fulfill({ status: 200, contentType: 'text/html', body: '<title>App</title><p>Back in the app</p>' }),
-    );
-    const { verifier, challenge } = pkcePair();
-    const authorize = new URL('oauth2/authorize', base);
-    for (const [key, value] of Object.entries({
-      response_type: 'code',
-      client_id: clientId,
-      redirect_uri: redirectUri,
+    const { clientId, verifier } = await authorizeThirdPartyApp(page, {
+      name: 'E2E SMART app',
+      host: 'app.example.test',
       scope: 'openid patient/*.read launch',
-      aud: new URL('fhir/R4', base).toString(),
       state: 'app-state-1',
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
-    }))
-      authorize.searchParams.set(key, value);
-    await page.goto(authorize.toString());
+    });
     await expect(page).toHaveURL(/\/oauth\?/);
     // The page names the app that asks (its registered name), here and in the consent step.
     await expect(page.getByText('E2E SMART app asks to use your Hearth EMR account')).toBeVisible();
@@ -244,32 +260,12 @@ test.describe('sign-in', () => {
   });
 
   test("standalone launch: a clinician chooses the app's patient in the consent step", async ({ page }) => {
-    const aliceTokens = await signIn(base, alice, demoPassword);
-    const redirectUri = 'https://standalone.example.test/callback';
-    const created = await postJson(
-      'fhir/R4/ClientApplication',
-      { resourceType: 'ClientApplication', name: 'E2E standalone app', redirectUri },
-      aliceTokens.access_token,
-    );
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const clientId = created.body.id as string;
-    await page.route('https://standalone.example.test/**', (route) =>
-      route.fulfill({ status: 200, contentType: 'text/html', body: '<title>App</title><p>Back in the app</p>' }),
-    );
-    const { verifier, challenge } = pkcePair();
-    const authorize = new URL('oauth2/authorize', base);
-    for (const [key, value] of Object.entries({
-      response_type: 'code',
-      client_id: clientId,
-      redirect_uri: redirectUri,
+    const { clientId, verifier } = await authorizeThirdPartyApp(page, {
+      name: 'E2E standalone app',
+      host: 'standalone.example.test',
       scope: 'openid launch/patient patient/*.read',
-      aud: new URL('fhir/R4', base).toString(),
       state: 'standalone-1',
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
-    }))
-      authorize.searchParams.set(key, value);
-    await page.goto(authorize.toString());
+    });
     await typeEmail(page, alice);
     await typePassword(page, demoPassword);
     await expect(page.getByRole('heading', { name: 'Choose scope' })).toBeVisible();
