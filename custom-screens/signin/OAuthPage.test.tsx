@@ -66,6 +66,7 @@ describe('OAuthPage (/oauth)', { timeout: 20_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByRole('heading', { name: 'Choose scope' })).toBeInTheDocument();
     expect(screen.getByText(/^Growth charts asks for this access/)).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Allow Growth charts');
     // Each scope in words, with the scope itself.
     expect(
       screen.getByLabelText('Read and search all records of the patient it is about patient/*.read'),

@@ -110,6 +110,7 @@ export function OAuthPage({
       </SignInDialog>
     );
   }
+  const consenting = flow.state.step === 'scope' || flow.state.step === 'success';
   const resuming = answerParams.some((name) => new URLSearchParams(location.search).has(name));
   const offerSession = flow.state.step === 'email' && !otherAccount && !resuming && !resumed.current;
   if (offerSession && openSession === undefined) {
@@ -133,10 +134,13 @@ export function OAuthPage({
     );
   }
   return (
-    <SignInDialog>
-      <Typography variant="body2" color="text.secondary" textAlign="center">
-        {asker} asks to use your Hearth EMR account. Sign in to continue.
-      </Typography>
+    // Once signed in, the page is about what the app may do, no longer about signing in.
+    <SignInDialog heading={consenting ? `Allow ${appName ?? 'the application'}` : undefined}>
+      {!consenting && (
+        <Typography variant="body2" color="text.secondary" textAlign="center">
+          {asker} asks to use your Hearth EMR account. Sign in to continue.
+        </Typography>
+      )}
       <SignInSteps flow={flow} resetPasswordPath="/resetpassword" appName={appName} />
     </SignInDialog>
   );
