@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { base32Decode, base32Encode, otpauthUrl, totpCode, verifyTotp } from './totp';
+import { base32Decode, base32Encode, otpauthUrl, totpCode, totpStep, verifyTotp } from './totp';
 import { s256Challenge, verifyCodeChallenge } from './pkce';
 import { parseLifetime, scopesToConfirm } from './loginService';
 
@@ -16,6 +16,14 @@ describe('TOTP (RFC 6238)', () => {
     expect(verifyTotp(secret, totpCode(secret, now - 30_000), now)).toBe(true);
     expect(verifyTotp(secret, totpCode(secret, now - 60_000), now)).toBe(false);
     expect(verifyTotp(secret, '12345', now)).toBe(false);
+  });
+  it('names the time step a code belongs to (what a used code is remembered by)', () => {
+    const now = 1_700_000_000_000;
+    const step = Math.floor(now / 30_000);
+    expect(totpStep(secret, totpCode(secret, now), now)).toBe(step);
+    expect(totpStep(secret, totpCode(secret, now + 30_000), now)).toBe(step + 1);
+    expect(totpStep(secret, totpCode(secret, now - 30_000), now)).toBe(step - 1);
+    expect(totpStep(secret, totpCode(secret, now + 60_000), now)).toBeUndefined();
   });
   it('round-trips base32 and rejects foreign characters', () => {
     expect(base32Decode(base32Encode(Buffer.from('hello world'))).toString()).toBe('hello world');

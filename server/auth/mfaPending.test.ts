@@ -128,7 +128,8 @@ describe('no sign-in step proceeds while the two-factor code is due', () => {
 
   it('every step works once the code is given, on the same login', async () => {
     const { login, verifier } = await passwordOnly();
-    const verified = await postJson('auth/mfa/verify', { login, token: totpCode(secret) });
+    // The next step's code: the one that enrolled is used up (a code is accepted once).
+    const verified = await postJson('auth/mfa/verify', { login, token: totpCode(secret, Date.now() + 30_000) });
     expect(verified.status).toBe(200);
     expect(verified.body.memberships).toHaveLength(2);
     const status = await http<any>('GET', `auth/login/${login}`, { token: null });

@@ -8,9 +8,15 @@ import { authBody, requiredString } from './authInput';
 import { authenticate } from './authenticate';
 import { requireOwnCredentials } from './ownCredentials';
 import { continueLogin, pendingLogin, saveLogin } from './loginService';
-import { generateTotpSecret, otpauthUrl, verifyTotp } from './totp';
+import { generateTotpSecret, otpauthUrl } from './totp';
+import { usedCodeMessage, useTotpCode, type TotpCheck } from './totpReplay';
 import { accountThrottle, checkThrottle, clearFailures, recordFailure } from './signInThrottle';
 import { systemAuthor } from '../definitions/loadDefinitions';
+
+function refuseCode(check: TotpCheck, invalidMessage: string): void {
+  if (check === 'used') throw errors.invalid(usedCodeMessage, 'token');
+  if (check === 'invalid') throw errors.invalid(invalidMessage, 'token');
+}
 
 /** Two-factor sign-in with authenticator-app codes (TOTP): status, enrolment, disabling and the sign-in step. */
 export async function mfaRoutes(app: FastifyInstance, env: AuthEnvironment): Promise<void> {
@@ -48,7 +54,7 @@ export async function mfaRoutes(app: FastifyInstance, env: AuthEnvironment): Pro
       const user = await currentUser(session, caller.login.user);
       if (user.mfaEnrolled) throw errors.invalid('Two-factor sign-in is already enabled', 'token');
       if (!user.mfaSecret) throw errors.invalid('Open the enrolment first (GET /auth/mfa/status)', 'token');
-      if (!verifyTotp(user.mfaSecret, token.trim())) throw errors.invalid('Invalid code', 'token');
+      refuseCode(await useTotpCode(session.tx, user.id as string, user.mfaSecret, token.trim()), 'Invalid code');
       await saveUser(session, { ...user, mfaEnrolled: true });
       return { enrolled: true };
     });
@@ -61,7 +67,7 @@ export async function mfaRoutes(app: FastifyInstance, env: AuthEnvironment): Pro
     return tx(async (session) => {
       const user = await currentUser(session, caller.login.user);
       if (!user.mfaEnrolled || !user.mfaSecret) throw errors.invalid('Two-factor sign-in is not enabled', 'token');
-      if (!verifyTotp(user.mfaSecret, token.trim())) throw errors.invalid('Invalid code', 'token');
+      refuseCode(await useTotpCode(session.tx, user.id as string, user.mfaSecret, token.trim()), 'Invalid code');
       await saveUser(session, { ...user, mfaEnrolled: false, mfaSecret: undefined });
       return { enrolled: false };
     });
@@ -77,9 +83,11 @@ export async function mfaRoutes(app: FastifyInstance, env: AuthEnvironment): Pro
     const keys = [[`mfa:${user.id}`, accountThrottle]] as [string, typeof accountThrottle][];
     await checkThrottle(env.repository.db, keys);
     if (!user.mfaEnrolled || !user.mfaSecret) throw errors.invalid('Two-factor sign-in is not enabled', 'token');
-    if (!verifyTotp(user.mfaSecret, token.trim())) {
+    const check = await useTotpCode(env.repository.db, user.id as string, user.mfaSecret, token.trim());
+    if (check !== 'accepted') {
+      // A replayed code counts as a failed try: someone other than the owner may be typing it.
       await recordFailure(env.repository.db, keys);
-      throw errors.invalid('Invalid MFA code', 'token');
+      refuseCode(check, 'Invalid MFA code');
     }
     await clearFailures(env.repository.db, `mfa:${user.id}`);
     return tx(async (session) => {

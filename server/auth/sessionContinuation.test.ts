@@ -169,36 +169,42 @@ describe('continuing the Hearth EMR session into an app', () => {
   });
 
   it('a session that passed two-factor sign-in continues without it; one begun before enrolling must pass it', async () => {
-    const person = await registerProjectOwner('MFA Continue Clinic');
-    const app = await http<any>('POST', 'fhir/R4/ClientApplication', {
-      token: person.tokens.access_token,
-      body: { resourceType: 'ClientApplication', name: 'App', redirectUri },
-    });
-    const status = await http<any>('GET', 'auth/mfa/status', { token: person.tokens.access_token });
-    const secret = new URL(status.body.enrollUri).searchParams.get('secret') as string;
-    const enrolled = await postJson('auth/mfa/enroll', { token: totpCode(secret) }, person.tokens.access_token);
-    expect(enrolled.body.enrolled).toBe(true);
+    // Each person types two codes (enrolment, then one sign-in step): a code is accepted once.
+    const enrolledPerson = async (name: string) => {
+      const person = await registerProjectOwner(name);
+      const app = await http<any>('POST', 'fhir/R4/ClientApplication', {
+        token: person.tokens.access_token,
+        body: { resourceType: 'ClientApplication', name: 'App', redirectUri },
+      });
+      const status = await http<any>('GET', 'auth/mfa/status', { token: person.tokens.access_token });
+      const secret = new URL(status.body.enrollUri).searchParams.get('secret') as string;
+      const enrolled = await postJson('auth/mfa/enroll', { token: totpCode(secret) }, person.tokens.access_token);
+      expect(enrolled.body.enrolled).toBe(true);
+      return { person, secret, clientId: app.body.id as string, nextCode: () => totpCode(secret, Date.now() + 30_000) };
+    };
 
     // The session from registration began before enrolling: the code is asked for here.
-    const older = await continueFrom(person.tokens.access_token, { clientId: app.body.id });
+    const first = await enrolledPerson('MFA Continue Clinic');
+    const older = await continueFrom(first.person.tokens.access_token, { clientId: first.clientId });
     expect(older.status).toBe(200);
     expect(older.body).toEqual({ login: older.body.login, mfaRequired: true });
     const refused = await postJson('auth/scope', { login: older.body.login, scope: 'user/Patient.read' });
     expect(refused.status).toBe(403);
-    const verified = await postJson('auth/mfa/verify', { login: older.body.login, token: totpCode(secret) });
+    const verified = await postJson('auth/mfa/verify', { login: older.body.login, token: first.nextCode() });
     expect(verified.body.scopes).toEqual(['user/Patient.read']);
 
     // A session that passed it: straight to the consent step.
+    const second = await enrolledPerson('MFA Continue Clinic Two');
     const { verifier, challenge } = pkcePair();
     const start = await postJson('auth/login', {
-      email: person.email,
-      password: person.password,
+      email: second.person.email,
+      password: second.person.password,
       codeChallenge: challenge,
       codeChallengeMethod: 'S256',
     });
-    const done = await postJson('auth/mfa/verify', { login: start.body.login, token: totpCode(secret) });
+    const done = await postJson('auth/mfa/verify', { login: start.body.login, token: second.nextCode() });
     const fresh = await exchangeCode(baseUrl(), done.body.code, verifier);
-    const continued = await continueFrom(fresh.access_token, { clientId: app.body.id });
+    const continued = await continueFrom(fresh.access_token, { clientId: second.clientId });
     expect(continued.body.scopes).toEqual(['user/Patient.read']);
   });
 });

@@ -163,7 +163,11 @@ describe('password sign-in with PKCE', () => {
     });
     expect(wrong.status).toBe(400);
     expect(issueText(wrong.body)).toBe('Invalid MFA code');
-    const ok = await postJson('auth/mfa/verify', { login: start.body.login, token: totpCode(secret) });
+    // The next step's code: the one that enrolled is used up (a code is accepted once).
+    const ok = await postJson('auth/mfa/verify', {
+      login: start.body.login,
+      token: totpCode(secret, Date.now() + 30_000),
+    });
     expect(typeof ok.body.code).toBe('string');
     await exchangeCode(baseUrl(), ok.body.code, start.verifier);
   });

@@ -55,14 +55,23 @@ export function totpCode(secret: string, atMs: number = Date.now()): string {
   return String(binary % 10 ** digits).padStart(digits, '0');
 }
 
+/**
+ * The time step (30-second counter) whose code `code` is: the current one or a neighbour (clock
+ * drift of one step either way); undefined when it is none of them.
+ */
+export function totpStep(secret: string, code: string, atMs: number = Date.now()): number | undefined {
+  if (!/^\d{6}$/.test(code)) return undefined;
+  const current = Math.floor(atMs / 1000 / stepSeconds);
+  for (const drift of [0, -1, 1]) {
+    const expected = Buffer.from(totpCode(secret, (current + drift) * stepSeconds * 1000));
+    if (timingSafeEqual(expected, Buffer.from(code))) return current + drift;
+  }
+  return undefined;
+}
+
 /** Accepts the current code and its neighbours (clock drift of one step either way). */
 export function verifyTotp(secret: string, code: string, atMs: number = Date.now()): boolean {
-  if (!/^\d{6}$/.test(code)) return false;
-  for (const drift of [0, -1, 1]) {
-    const expected = Buffer.from(totpCode(secret, atMs + drift * stepSeconds * 1000));
-    if (timingSafeEqual(expected, Buffer.from(code))) return true;
-  }
-  return false;
+  return totpStep(secret, code, atMs) !== undefined;
 }
 
 /** The otpauth:// URL an authenticator app scans from a QR code. */

@@ -241,6 +241,16 @@ const migrations: readonly string[] = [
   DROP INDEX search_composite_resource_idx;
   CREATE INDEX search_composite_resource_idx ON search_composite USING hash (resource_id);
   `,
+  // Each accepted two-factor code's time step, once per account (RFC 6238 §5.2): a code seen
+  // over a shoulder or relayed by a phishing page cannot be used again (server/auth/totpReplay.ts).
+  `
+  CREATE TABLE mfa_used_steps (
+    user_id text NOT NULL,
+    step bigint NOT NULL,
+    used_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (user_id, step)
+  );
+  `,
 ];
 
 export async function migrate(db: Database): Promise<void> {

@@ -163,7 +163,8 @@ test.describe('sign-in', () => {
     await expect(alert).toContainText('Invalid MFA code');
     await shoot(page, 'signin-mfa-error');
     await expectAccessible(page);
-    await page.getByLabel('MFA code').fill(totpCode(secret));
+    // The next step's code: the one that enrolled is used up (a code is accepted once).
+    await page.getByLabel('MFA code').fill(totpCode(secret, Date.now() + 30_000));
     await page.getByRole('button', { name: 'Submit code' }).click();
     await expectSignedIn(page);
   });

@@ -238,7 +238,8 @@ describe('FhirClient against the server: sessions', () => {
     const login = (step as SignInStepRequired).login;
     await expect(auth.login({ login, mfaCode: '000000' })).rejects.toThrow('Invalid MFA code');
     expect(client.getActiveLogin()).toBeUndefined();
-    await auth.login({ login, mfaCode: totpCode(secret) });
+    // The next step's code: the one that enrolled is used up (a code is accepted once).
+    await auth.login({ login, mfaCode: totpCode(secret, Date.now() + 30_000) });
     expect(client.getProject()?.id).toBe(owner.projectId);
   });
 
