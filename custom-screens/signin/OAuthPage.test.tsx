@@ -8,6 +8,14 @@ import { fakeServer, refusal, renderAt, sentJson, server } from './signInTestSup
 const authorize =
   '/oauth?response_type=code&client_id=app-7&redirect_uri=https%3A%2F%2Fapp.example%2Fcb&scope=openid%20patient%2F*.read%20launch&state=st-1&code_challenge=CH&code_challenge_method=S256';
 
+/** The email and password steps of /oauth, as a person types them. */
+async function signInWithPassword(user: ReturnType<typeof userEvent.setup>): Promise<void> {
+  await user.type(screen.getByLabelText(/Email/), 'alice@demo.example');
+  await user.click(screen.getByRole('button', { name: 'Next' }));
+  await user.type(await screen.findByLabelText(/Password/), 'pw');
+  await user.click(screen.getByRole('button', { name: 'Sign in' }));
+}
+
 describe('OAuthPage (/oauth)', { timeout: 20_000 }, () => {
   it('reads the authorize request and builds the answer address with code and state', () => {
     const request = thirdPartyRequest(authorize.slice('/oauth'.length));
@@ -60,10 +68,7 @@ describe('OAuthPage (/oauth)', { timeout: 20_000 }, () => {
       await screen.findByText('Growth charts asks to use your Hearth EMR account. Sign in to continue.'),
     ).toBeInTheDocument();
     const user = userEvent.setup({ delay: null });
-    await user.type(screen.getByLabelText(/Email/), 'alice@demo.example');
-    await user.click(screen.getByRole('button', { name: 'Next' }));
-    await user.type(await screen.findByLabelText(/Password/), 'pw');
-    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await signInWithPassword(user);
     expect(await screen.findByRole('heading', { name: 'Choose scope' })).toBeInTheDocument();
     expect(screen.getByText(/^Growth charts asks for this access/)).toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Allow Growth charts');
@@ -103,10 +108,7 @@ describe('OAuthPage (/oauth)', { timeout: 20_000 }, () => {
     fake.on('POST', `${server}auth/scope`, jsonResponse({ login: 'l3', code: 'standalone-code' }));
     renderAt(<OAuthPage client={client} redirect={redirect} />, authorize);
     const user = userEvent.setup({ delay: null });
-    await user.type(screen.getByLabelText(/Email/), 'alice@demo.example');
-    await user.click(screen.getByRole('button', { name: 'Next' }));
-    await user.type(await screen.findByLabelText(/Password/), 'pw');
-    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await signInWithPassword(user);
     expect(await screen.findByRole('heading', { name: 'Choose scope' })).toBeInTheDocument();
 
     // Nothing chosen: said under the field, nothing sent.
