@@ -11,7 +11,8 @@ import type { AuthEnvironment } from './authEnvironment';
  */
 export async function clientInfoRoutes(app: FastifyInstance, env: AuthEnvironment): Promise<void> {
   app.get<{ Params: { clientId: string } }>('/auth/clientinfo/:clientId', async (request) => {
-    const client = await env.repository.transaction((session) => readClient(session, request.params.clientId));
+    // One read: no transaction (BEGIN and COMMIT would be two round trips more).
+    const client = await env.repository.readOnly((session) => readClient(session, request.params.clientId));
     if (!client) throw errors.notFound();
     return { id: client.id, name: client.name ?? null };
   });

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { HumanName, Login, Patient, ProjectMembership, Reference, SmartAppLaunch } from '@medplum/fhirtypes';
+import type { Login, Patient, ProjectMembership, Reference, SmartAppLaunch } from '@medplum/fhirtypes';
+import { getDisplayString } from '../../data-provider/formatting';
 import { errors, FhirError } from '../fhir/fhirError';
 import type { RepositorySession } from '../fhir/repository';
 import { parseSearchRequest } from '../search/searchRequest';
@@ -41,12 +42,6 @@ export interface PatientChoice {
   name: string;
   birthDate?: string;
   gender?: string;
-}
-
-function displayName(names: HumanName[] | undefined): string {
-  const name = names?.find((n) => n.use === 'official') ?? names?.[0];
-  const text = name?.text ?? [...(name?.given ?? []), name?.family].filter(Boolean).join(' ');
-  return text || 'Unnamed patient';
 }
 
 /**
@@ -96,7 +91,8 @@ export async function launchPatientRoutes(app: FastifyInstance, env: AuthEnviron
         const result = await reader.search(parseSearchRequest('Patient', query, reader.registry));
         const patients: PatientChoice[] = (result.resources as Patient[]).map((patient) => ({
           id: patient.id as string,
-          name: displayName(patient.name),
+          // The name the chart shows for them (the shared display rule).
+          name: getDisplayString(patient),
           ...(patient.birthDate ? { birthDate: patient.birthDate } : {}),
           ...(patient.gender ? { gender: patient.gender } : {}),
         }));

@@ -62,6 +62,13 @@ export interface LoginStart {
 
 export async function createLogin(session: RepositorySession, start: LoginStart): Promise<Login> {
   const subject = start.user ?? start.clientSubject;
+  const extension = [
+    // `remember` asks for a long-lived refresh token; kept on the record for the refresh grant.
+    ...(start.remember ? [rememberExtension] : []),
+    ...(start.continuedFrom
+      ? [{ url: continuedFromUrl, valueReference: { reference: `Login/${start.continuedFrom.id}` } }]
+      : []),
+  ];
   const login: Login = {
     resourceType: 'Login',
     user: { reference: `${subject?.resourceType}/${subject?.id}` },
@@ -83,15 +90,8 @@ export async function createLogin(session: RepositorySession, start: LoginStart)
     mfaVerified: start.continuedFrom?.mfaVerified === true,
     granted: false,
     revoked: false,
-    extension: [
-      // `remember` asks for a long-lived refresh token; kept on the record for the refresh grant.
-      ...(start.remember ? [rememberExtension] : []),
-      ...(start.continuedFrom
-        ? [{ url: continuedFromUrl, valueReference: { reference: `Login/${start.continuedFrom.id}` } }]
-        : []),
-    ],
+    ...(extension.length > 0 ? { extension } : {}),
   };
-  if (login.extension?.length === 0) delete login.extension;
   return (await session.create(loginContext(login), login, { trusted: true })) as Login;
 }
 

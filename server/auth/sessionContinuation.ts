@@ -11,17 +11,19 @@ import { isRegisteredRedirectUri } from './clientRedirect';
 import { clientProjectScope, outsideClientProject } from './clientProject';
 import { chooseMembership, createLogin, remembers, type LoginStart, type LoginStep } from './loginService';
 import { mfaPending } from './mfaPending';
+import { hasOwnCredentials } from './ownCredentials';
 
 export const onlyHearthSessions =
   'Only a Hearth EMR session can continue into another application: sign in on this page instead';
 
 /**
- * Only the web app's own session may start another application's sign-in. A token issued to a
- * ClientApplication (a SMART app, a token exchange, a client signing in as itself) must never mint a
- * sign-in for a second app: that would let one app widen its own access through another's scopes.
+ * Only a person's own Hearth EMR session may start another application's sign-in — the rule that
+ * already guards the account's security (ownCredentials.ts), and a person (not a bot). A token
+ * issued to a ClientApplication must never mint a sign-in for a second app: that would let one app
+ * widen its own access through another's scopes.
  */
 function requireHearthSession(caller: Caller): void {
-  if (caller.login.client || !caller.login.user?.reference?.startsWith('User/')) {
+  if (!hasOwnCredentials(caller) || !caller.login.user?.reference?.startsWith('User/')) {
     throw errors.forbidden(onlyHearthSessions);
   }
 }
