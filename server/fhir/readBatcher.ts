@@ -45,14 +45,15 @@ function batchStatement(shape: BatchedReadShape): string {
 }
 
 /**
- * Reads by id that arrive while an earlier one is at the database go to it together, in one
- * statement (`unnest` of the keys, `LEFT JOIN` of the current rows). A read that finds nothing in
- * flight goes at once, alone: batching adds no wait at low load. Under load the round trip — a
- * socket write and the wake-ups of a database backend and of this process, which on these
- * machines cost more than the lookup itself — is paid once per batch instead of once per read
- * (issue 20). One statement in flight gave the largest batches and the most reads per second; so
- * that a slow read (a very large resource) does not hold up the others, another batch may start
- * once the oldest in flight has taken `stallMs`, up to `maxInFlight`.
+ * Reads by id that arrive in the same turn of the event loop go to the database together, in one
+ * statement (`unnest` of the keys, `LEFT JOIN` of the current rows), sent when the turn is over
+ * (`setImmediate`): the requests a turn parsed are one batch, and a read alone is sent as soon as the
+ * turn that brought it ends — batching adds no wait. A batch does not wait for the ones before it to
+ * answer: on native PostgreSQL they are pipelined (storage/pipelinedConnections.ts), so the backend
+ * takes the next batch as soon as it is done with one. The round trip — a socket write and the
+ * wake-ups of a backend and of this process, which on these machines cost more than the lookup
+ * itself — is paid once per batch instead of once per read (issue 20). At most `maxInFlight`
+ * batches are out at once; reads that arrive meanwhile go together when one answers.
  *
  * One statement is one snapshot, so each read sees what it would have seen alone, and its check
  * columns are judged on its own row only. If a batch of several fails, each of its reads runs
@@ -60,17 +61,12 @@ function batchStatement(shape: BatchedReadShape): string {
  */
 export class ReadBatcher {
   private readonly queues = new Map<string, Queue>();
-  /** When each batch in flight was sent (performance.now()), oldest first. */
-  private readonly sentAt: number[] = [];
-  private stallTimer: NodeJS.Timeout | undefined;
+  private inFlight = 0;
+  private gathering = false;
 
   constructor(
     private readonly db: SqlExecutor,
-    private readonly options: { stallMs: number; maxInFlight: number; maxBatch: number } = {
-      stallMs: 2,
-      maxInFlight: 4,
-      maxBatch: 64,
-    },
+    private readonly options: { maxInFlight: number; maxBatch: number } = { maxInFlight: 8, maxBatch: 64 },
   ) {}
 
   /** The read's row: the current row's columns (null when there is none) and the check columns. */
@@ -91,45 +87,31 @@ export class ReadBatcher {
         resolve,
         reject,
       });
+      this.gather();
+    });
+  }
+
+  /** Sends what this turn of the event loop brought once the turn is over. */
+  private gather(): void {
+    if (this.gathering) return;
+    this.gathering = true;
+    setImmediate(() => {
+      this.gathering = false;
       this.pump();
     });
   }
 
-  /** Whether another batch may be sent now: none in flight, or the oldest has stalled. */
-  private maySend(now: number): boolean {
-    if (this.sentAt.length === 0) return true;
-    return this.sentAt.length < this.options.maxInFlight && now - this.sentAt[0] >= this.options.stallMs;
-  }
-
   private pump(): void {
-    const now = performance.now();
     for (const queue of this.queues.values()) {
-      while (queue.waiting.length > 0 && this.maySend(now)) {
+      while (queue.waiting.length > 0 && this.inFlight < this.options.maxInFlight) {
         const batch = queue.waiting.splice(0, this.options.maxBatch);
-        this.sentAt.push(now);
+        this.inFlight++;
         void this.send(queue, batch).finally(() => {
-          this.sentAt.splice(this.sentAt.indexOf(now), 1);
+          this.inFlight--;
           this.pump();
         });
       }
     }
-    this.watchForStall();
-  }
-
-  /** While reads wait behind a batch, checks again when that batch would count as stalled. */
-  private watchForStall(): void {
-    if (this.stallTimer || this.sentAt.length === 0 || this.sentAt.length >= this.options.maxInFlight) return;
-    let waiting = false;
-    for (const queue of this.queues.values()) waiting ||= queue.waiting.length > 0;
-    if (!waiting) return;
-    const due = this.sentAt[0] + this.options.stallMs - performance.now();
-    this.stallTimer = setTimeout(
-      () => {
-        this.stallTimer = undefined;
-        this.pump();
-      },
-      Math.max(0, due),
-    );
   }
 
   private async send(queue: Queue, batch: Pending[]): Promise<void> {

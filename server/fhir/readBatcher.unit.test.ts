@@ -52,23 +52,28 @@ beforeAll(async () => {
   });
 });
 
+/** Lets the current turn of the event loop end: the batcher sends what the turn brought. */
+const turnEnds = () => new Promise((resolve) => setImmediate(resolve));
+
 describe('ReadBatcher', { timeout: 30_000 }, () => {
-  it('sends a read at once when nothing is in flight, alone', async () => {
+  it('sends a read alone as soon as the turn that brought it is over', async () => {
     const db = heldDatabase(database());
     const batcher = new ReadBatcher(db.executor);
     const row = batcher.read(shape, { resourceType: 'Patient', id: ids[0], checkParams: ['a'] });
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(db.sent).toHaveLength(0);
+    await turnEnds();
     expect(db.sent).toHaveLength(1);
     expect(db.sent[0].params).toEqual([['Patient'], [ids[0]], ['a']]);
     await db.release();
     expect(await row).toMatchObject({ row_id: ids[0], family: 'Ames', echo: 'a' });
   });
 
-  it('sends the reads that arrive while one is in flight together, each answered with its own row and check', async () => {
+  it('sends the reads of one turn together without waiting for the batch before, each answered with its own row and check', async () => {
     const db = heldDatabase(database());
     const batcher = new ReadBatcher(db.executor);
     const first = batcher.read(shape, { resourceType: 'Patient', id: ids[0], checkParams: ['first'] });
-    const waiting = [
+    await turnEnds();
+    const together = [
       batcher.read(shape, { resourceType: 'Patient', id: ids[2], checkParams: ['c'] }),
       batcher.read(shape, { resourceType: 'Patient', id: 'missing-id', checkParams: ['gone'] }),
       batcher.read(shape, { resourceType: 'Patient', id: ids[1], checkParams: ['b'] }),
@@ -77,13 +82,14 @@ describe('ReadBatcher', { timeout: 30_000 }, () => {
       // Another type with the same id finds nothing.
       batcher.read(shape, { resourceType: 'Observation', id: ids[3], checkParams: ['other type'] }),
     ];
-    expect(db.sent).toHaveLength(1);
-    await db.release();
+    await turnEnds();
+    // The first batch has not answered: the second went anyway.
     expect(db.sent).toHaveLength(2);
     expect(db.sent[1].params[1]).toEqual([ids[2], 'missing-id', ids[1], ids[2], ids[3]]);
+    expect(db.sent[1].params[2]).toEqual(['c', 'gone', 'b', 'c again', 'other type']);
     await db.release();
     expect(await first).toMatchObject({ row_id: ids[0], echo: 'first' });
-    const rows = await Promise.all(waiting);
+    const rows = await Promise.all(together);
     expect(rows.map((row) => [row.row_id, row.family, row.echo])).toEqual([
       [ids[2], 'Cruz', 'c'],
       [null, null, 'gone'],
@@ -98,7 +104,6 @@ describe('ReadBatcher', { timeout: 30_000 }, () => {
     // A statement holding the id "poison" fails, alone or with others.
     const db = heldDatabase(database(), (params) => (params[1] as string[]).includes('poison'));
     const batcher = new ReadBatcher(db.executor);
-    const first = batcher.read(shape, { resourceType: 'Patient', id: ids[0], checkParams: ['x'] });
     const good = batcher.read(shape, { resourceType: 'Patient', id: ids[1], checkParams: ['y'] });
     const bad = batcher.read(shape, { resourceType: 'Patient', id: 'poison', checkParams: ['z'] });
     const alsoGood = batcher.read(shape, { resourceType: 'Patient', id: ids[3], checkParams: ['w'] });
@@ -106,44 +111,45 @@ describe('ReadBatcher', { timeout: 30_000 }, () => {
       () => 'answered',
       (error: Error) => error.message,
     );
-    await db.release(); // the first read; the batch of three goes out
+    await turnEnds();
+    expect(db.sent.map((statement) => statement.params[1])).toEqual([[ids[1], 'poison', ids[3]]]);
     await db.release(); // the batch fails; its three reads go out alone
-    expect(db.sent.slice(2).map((statement) => statement.params[1])).toEqual([[ids[1]], ['poison'], [ids[3]]]);
+    expect(db.sent.slice(1).map((statement) => statement.params[1])).toEqual([[ids[1]], ['poison'], [ids[3]]]);
     await db.release();
-    expect(await first).toMatchObject({ family: 'Ames' });
     expect(await good).toMatchObject({ family: 'Bell', echo: 'y' });
     expect(await alsoGood).toMatchObject({ family: 'Diaz', echo: 'w' });
     expect(await badOutcome).toBe('the statement failed');
   });
 
-  it('starts another batch once the one in flight has stalled, and no more than allowed', async () => {
+  it('holds reads while maxInFlight batches are out, and sends them together when one answers', async () => {
     const db = heldDatabase(database());
-    const batcher = new ReadBatcher(db.executor, { stallMs: 30, maxInFlight: 2, maxBatch: 64 });
+    const batcher = new ReadBatcher(db.executor, { maxInFlight: 2, maxBatch: 64 });
     const reads = [batcher.read(shape, { resourceType: 'Patient', id: ids[0], checkParams: ['1'] })];
+    await turnEnds();
     reads.push(batcher.read(shape, { resourceType: 'Patient', id: ids[1], checkParams: ['2'] }));
-    expect(db.sent).toHaveLength(1);
-    await new Promise((resolve) => setTimeout(resolve, 60));
-    // The first has been out for longer than 30 ms: the waiting read went on its own.
-    expect(db.sent).toHaveLength(2);
+    await turnEnds();
     reads.push(batcher.read(shape, { resourceType: 'Patient', id: ids[2], checkParams: ['3'] }));
-    await new Promise((resolve) => setTimeout(resolve, 60));
-    // Two in flight is the most: the third waits however long they take.
-    expect(db.sent).toHaveLength(2);
+    await turnEnds();
+    reads.push(batcher.read(shape, { resourceType: 'Patient', id: ids[3], checkParams: ['4'] }));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    // Two out is the most: the third and fourth wait however long they take.
+    expect(db.sent.map((statement) => statement.params[2])).toEqual([['1'], ['2']]);
     await db.release();
-    expect(db.sent).toHaveLength(3);
+    expect(db.sent.slice(2).map((statement) => statement.params[2])).toEqual([['3', '4']]);
     await db.release();
-    expect((await Promise.all(reads)).map((row) => row.echo)).toEqual(['1', '2', '3']);
+    expect((await Promise.all(reads)).map((row) => row.echo)).toEqual(['1', '2', '3', '4']);
   });
 
   it('cuts batches at maxBatch reads', async () => {
     const db = heldDatabase(database());
-    const batcher = new ReadBatcher(db.executor, { stallMs: 1000, maxInFlight: 1, maxBatch: 2 });
-    const reads = ['1', '2', '3', '4'].map((echo, i) =>
-      batcher.read(shape, { resourceType: 'Patient', id: ids[i], checkParams: [echo] }),
+    const batcher = new ReadBatcher(db.executor, { maxInFlight: 8, maxBatch: 2 });
+    const reads = ['1', '2', '3', '4', '5'].map((echo, i) =>
+      batcher.read(shape, { resourceType: 'Patient', id: ids[i % ids.length], checkParams: [echo] }),
     );
-    for (let i = 0; i < 3; i++) await db.release();
-    expect(db.sent.map((statement) => (statement.params[0] as string[]).length)).toEqual([1, 2, 1]);
-    expect((await Promise.all(reads)).map((row) => row.family)).toEqual(['Ames', 'Bell', 'Cruz', 'Diaz']);
+    await turnEnds();
+    expect(db.sent.map((statement) => statement.params[2])).toEqual([['1', '2'], ['3', '4'], ['5']]);
+    await db.release();
+    expect((await Promise.all(reads)).map((row) => row.family)).toEqual(['Ames', 'Bell', 'Cruz', 'Diaz', 'Ames']);
   });
 
   it('refuses a read whose check parameters do not fit its shape', async () => {

@@ -159,7 +159,7 @@ export class Repository {
     readonly registry: SearchParameterRegistry,
   ) {
     this.statistics = new StatisticsMaintenance(db);
-    this.reads = new ReadBatcher(db.genericPlans ?? db);
+    this.reads = new ReadBatcher(db.keyLookups ?? db);
   }
 
   /**

@@ -19,14 +19,16 @@ export interface Database extends SqlExecutor {
   /** Runs `work` in one transaction: any throw rolls back everything it wrote. */
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   /**
-   * Native PostgreSQL only: connections of their own on which prepared statements always run with
-   * their generic plan. For statements whose best plan never depends on the parameters' values —
-   * primary-key lookups of the keys in a parameter array (fhir/readBatcher.ts) — which PostgreSQL
-   * would otherwise plan again on every execution: its custom plan for a one-element array looks
-   * ten times cheaper than the generic plan, so it never switches (~130 µs of planning per call).
-   * Never for searches, whose plans must see the values.
+   * Native PostgreSQL only: for primary-key lookups of the keys in a parameter array, sent by
+   * fhir/readBatcher.ts. Connections of their own, on which statements are pipelined (sent without
+   * waiting for the ones before them: storage/pipelinedConnections.ts) and prepared statements always
+   * run with their generic plan: such a statement's best plan never depends on the parameters'
+   * values, and PostgreSQL would otherwise plan it again on every execution (its custom plan for a
+   * one-element array looks ten times cheaper than the generic plan, so it never switches: ~130 µs
+   * of planning per call). Never for searches, whose plans must see the values, nor for
+   * transactions (statements of other callers run in between).
    */
-  readonly genericPlans?: SqlExecutor;
+  readonly keyLookups?: SqlExecutor;
   /** Runs several statements separated by semicolons (migrations only; no parameters). */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;

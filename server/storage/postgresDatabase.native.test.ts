@@ -82,7 +82,7 @@ describe('native PostgreSQL pool', () => {
                   current_setting('plan_cache_mode') AS plans, current_setting('statement_timeout') AS timeout`,
         );
       expect(await settings((sql) => server.query(sql))).toEqual([{ workers: '0', plans: 'auto', timeout: '4321ms' }]);
-      expect(await settings((sql) => server.genericPlans!.query(sql))).toEqual([
+      expect(await settings((sql) => server.keyLookups!.query(sql))).toEqual([
         { workers: '0', plans: 'force_generic_plan', timeout: '4321ms' },
       ]);
       expect(await server.transaction((tx) => settings((sql) => tx.query(sql)))).toEqual([

@@ -1,5 +1,7 @@
 import pg from 'pg';
 import type { Database, QueryOptions, SqlExecutor } from './database';
+import { pgStatement } from './pgStatement';
+import { PipelinedConnections } from './pipelinedConnections';
 import { connectionConfig, serverSessionSettings } from './sessionSettings';
 
 // Return timestamps as text so that both backends hand the same shapes to the repository.
@@ -18,7 +20,7 @@ function openPool(config: pg.PoolConfig): pg.Pool {
 function executorOn(target: pg.Pool | pg.PoolClient): SqlExecutor {
   return {
     async query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<T[]> {
-      const result = await target.query(statement(sql, params, options));
+      const result = await target.query(pgStatement(sql, params, options));
       return result.rows as T[];
     },
   };
@@ -30,17 +32,15 @@ export async function openPostgresDatabase(connectionString: string): Promise<Da
   const probe = await pool.connect();
   probe.release();
   const listeners = new ListenConnection(connectionString);
-  // For fhir/readBatcher.ts, which keeps one statement in flight (more only while one stalls):
-  // two connections; a third or fourth stalled batch waits for one of them.
-  const genericPlanPool = openPool({
-    ...connectionConfig(connectionString, { ...serverSessionSettings, plan_cache_mode: 'force_generic_plan' }),
-    max: 2,
-  });
+  // For fhir/readBatcher.ts: batches of reads by id, pipelined on two connections of their own.
+  const keyLookups = new PipelinedConnections(
+    connectionConfig(connectionString, { ...serverSessionSettings, plan_cache_mode: 'force_generic_plan' }),
+  );
 
   return {
     kind: 'postgres',
     query: executorOn(pool).query,
-    genericPlans: executorOn(genericPlanPool),
+    keyLookups,
     async exec(sql: string): Promise<void> {
       await pool.query(sql);
     },
@@ -64,13 +64,9 @@ export async function openPostgresDatabase(connectionString: string): Promise<Da
     },
     close: async () => {
       await listeners.close();
-      await Promise.all([pool.end(), genericPlanPool.end()]);
+      await Promise.all([pool.end(), keyLookups.close()]);
     },
   };
-}
-
-function statement(sql: string, params: unknown[] | undefined, options: QueryOptions | undefined): pg.QueryConfig {
-  return { text: sql, values: params, name: options?.prepareAs };
 }
 
 /**
