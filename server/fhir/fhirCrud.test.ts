@@ -11,6 +11,7 @@ interface Res {
     author?: { reference?: string };
     project?: string;
     compartment?: { reference: string }[];
+    tag?: { system?: string; code?: string }[];
   };
   [key: string]: unknown;
 }
@@ -55,6 +56,32 @@ describe('FHIR REST create / read / vread', () => {
     });
     expect(observation.status).toBe(201);
     expect(observation.body.meta.compartment).toEqual([{ reference: `Patient/${patient.body.id}` }]);
+  });
+
+  it('replaces a compartment the client sent with the one the server derives, keeping the rest of meta', async () => {
+    // meta.compartment decides what a patient-scoped policy may read: a client must not choose it.
+    const patient = await http<Res>('POST', 'fhir/R4/Patient', { body: newPatient() });
+    const forged = { compartment: [{ reference: 'Patient/someone-else' }], tag: [{ system: 'urn:t', code: 'kept' }] };
+    const observation = await http<Res>('POST', 'fhir/R4/Observation', {
+      body: {
+        resourceType: 'Observation',
+        meta: forged,
+        status: 'final',
+        code: { text: 'Weight' },
+        subject: { reference: `Patient/${patient.body.id}` },
+      },
+    });
+    expect(observation.status).toBe(201);
+    expect(observation.body.meta.compartment).toEqual([{ reference: `Patient/${patient.body.id}` }]);
+    expect(observation.body.meta.tag).toEqual(forged.tag);
+    const organization = await http<Res>('POST', 'fhir/R4/Organization', {
+      body: { resourceType: 'Organization', name: 'No patient here', meta: forged },
+    });
+    expect(organization.status).toBe(201);
+    expect(organization.body.meta.compartment).toBeUndefined();
+    const read = await http<Res>('GET', `fhir/R4/Organization/${organization.body.id}`);
+    expect(read.body.meta.compartment).toBeUndefined();
+    expect(read.body.meta.tag).toEqual(forged.tag);
   });
 
   it("answers 404 with the spec's OperationOutcome for a missing resource", async () => {

@@ -45,13 +45,14 @@ function strip(value: unknown, depth: number): unknown {
   if (typeof value !== 'object' || value === null || depth > maxDepth) return value;
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
-    value.forEach((item, index) => {
+    for (let index = 0; index < value.length; index++) {
+      const item: unknown = value[index];
       const stripped = strip(item, depth + 1);
       if (stripped !== item) {
         copy ??= [...value];
         copy[index] = stripped;
       }
-    });
+    }
     return copy ?? value;
   }
   const record = value as Record<string, unknown>;
@@ -61,7 +62,10 @@ function strip(value: unknown, depth: number): unknown {
     copy = { ...record };
     for (const field of fields) delete copy[field];
   }
-  for (const [key, child] of Object.entries(record)) {
+  // `for…in` rather than Object.entries: every answer is walked, and the entry arrays were most of
+  // the walk's allocations (parsed JSON has no inherited enumerable keys, so both see the same keys).
+  for (const key in record) {
+    const child = record[key];
     if (typeof child !== 'object' || child === null) continue;
     const stripped = strip(child, depth + 1);
     if (stripped !== child) {

@@ -672,14 +672,16 @@ export class RepositorySession {
       const issues = [...validateSearchParameter(parameter), ...shadowingIssues(this.registry, parameter)];
       if (issues.length > 0) throw errors.validation(issues);
     }
+    // Without the incoming compartment, by destructuring: `delete` would turn every stored meta into a
+    // slow dictionary-mode object, which the index extraction and the flush's JSON.stringify then walk.
+    const { compartment: _incomingCompartment, ...incomingMeta } = input.meta ?? {};
     const meta: Meta = {
-      ...input.meta,
+      ...incomingMeta,
       versionId: randomUUID(),
       lastUpdated: new Date().toISOString(),
       author: ctx.author,
       project,
     };
-    delete meta.compartment;
     const resource = { ...input, meta } as Resource;
     if (!trusted && resource.resourceType === 'SearchParameter') {
       // Takes effect for its project only, once committed (other processes reload it: searchParameterSync.ts).
