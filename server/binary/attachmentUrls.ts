@@ -34,19 +34,23 @@ function isPlainData(value: unknown): value is object {
 function rewriteUrls<T>(value: T, rewrite: (url: string, owner: Record<string, unknown>) => string | undefined): T {
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
-    value.forEach((item, index) => {
+    for (let index = 0; index < value.length; index++) {
+      const item: unknown = value[index];
       const next = rewriteUrls(item, rewrite);
       if (next !== item) {
         copy ??= [...value];
         copy[index] = next;
       }
-    });
+    }
     return (copy ?? value) as T;
   }
   if (!isPlainData(value)) return value;
   const object = value as Record<string, unknown>;
   let copy: Record<string, unknown> | undefined;
-  for (const [key, item] of Object.entries(object)) {
+  // `for…in` rather than Object.entries (every write and every answer is walked: no entry arrays);
+  // plain data has no inherited enumerable keys.
+  for (const key in object) {
+    const item = object[key];
     let next: unknown = item;
     if (key === 'url' && typeof item === 'string') next = rewrite(item, object) ?? item;
     else if (typeof item === 'object' && item !== null) next = rewriteUrls(item, rewrite);

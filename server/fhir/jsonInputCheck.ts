@@ -64,10 +64,11 @@ export function checkJsonInput(body: unknown): void {
       }
       continue;
     }
-    for (const [key, child] of Object.entries(value)) {
+    // Parsed JSON: `for…in` sees the same own keys as Object.entries without building its arrays.
+    for (const key in value) {
       const problem = unstorableCharacter(key);
       if (problem) throw errors.invalid(`Invalid property name: ${problem} is not allowed`, pathOf(frame, root));
-      stack.push({ value: child, depth, parent: frame, step: key });
+      stack.push({ value: (value as Record<string, unknown>)[key], depth, parent: frame, step: key });
     }
   }
 }
