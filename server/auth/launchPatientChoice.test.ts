@@ -169,4 +169,55 @@ describe('a clinician chooses the patient of a standalone SMART launch', () => {
     expect(hidden.status).toBe(400);
     expect(issueText(hidden.body)).toBe('Patient not found');
   });
+
+  it('never asks a patient signing in as themselves: the launch is about their own record', async () => {
+    const email = `patient-${Date.now()}@test.example`;
+    const invited = await http<any>('POST', `admin/projects/${owner.projectId}/invite`, {
+      token: owner.tokens.access_token,
+      headers: { 'content-type': 'application/json' },
+      body: {
+        resourceType: 'Patient',
+        firstName: 'Pia',
+        lastName: 'Quillfeather',
+        email,
+        password: 'patient password 1',
+        sendEmail: false,
+      },
+    });
+    expect(invited.status, JSON.stringify(invited.body)).toBe(200);
+    const own = String(invited.body.profile.reference).replace('Patient/', '');
+    const { verifier, challenge } = pkcePair();
+    const start = await postJson('auth/login', {
+      email,
+      password: 'patient password 1',
+      clientId,
+      redirectUri,
+      scope: 'openid launch/patient patient/*.read',
+      codeChallenge: challenge,
+      codeChallengeMethod: 'S256',
+    });
+    expect(start.status).toBe(200);
+    expect(start.body.patientChoice).toBeUndefined();
+    const login = start.body.login as string;
+    // No picker to search with, and no other patient to name.
+    const search = await patientsFor(login, 'Quill');
+    expect(search.status).toBe(400);
+    expect(issueExpressions(search.body)).toEqual(['login']);
+    const named = await postJson('auth/scope', { login, scope: 'launch/patient patient/*.read', patient: ours });
+    expect(named.status).toBe(400);
+    expect(issueExpressions(named.body)).toEqual(['patient']);
+
+    const granted = await postJson('auth/scope', { login, scope: 'launch/patient patient/*.read' });
+    expect(typeof granted.body.code).toBe('string');
+    const tokens = await tokenRequest({
+      grant_type: 'authorization_code',
+      code: granted.body.code,
+      code_verifier: verifier,
+      client_id: clientId,
+    });
+    expect(tokens.status).toBe(200);
+    expect(tokens.body.patient).toBe(own);
+    const elsewhere = await http<any>('GET', `fhir/R4/Patient/${ours}`, { token: tokens.body.access_token });
+    expect(elsewhere.status).not.toBe(200);
+  });
 });
