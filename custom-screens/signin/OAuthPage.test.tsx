@@ -102,7 +102,7 @@ describe('OAuthPage (/oauth)', { timeout: 20_000 }, () => {
     );
     fake.on(
       'GET',
-      /auth\/login\/l3\/patients\?name=/,
+      /auth\/login\/l3\/patients\?text=/,
       jsonResponse({ patients: [{ id: 'p9', name: 'Nora Quillfeather', birthDate: '1980-02-03', gender: 'female' }] }),
     );
     fake.on('POST', `${server}auth/scope`, jsonResponse({ login: 'l3', code: 'standalone-code' }));
@@ -121,6 +121,11 @@ describe('OAuthPage (/oauth)', { timeout: 20_000 }, () => {
     expect(screen.queryByRole('combobox', { name: /Patient/ })).not.toBeInTheDocument();
     await user.click(screen.getByLabelText(/launch\/patient$/));
 
+    // What the field searches by is said in it.
+    expect(screen.getByRole('combobox', { name: /Patient/ })).toHaveAttribute(
+      'placeholder',
+      'Name, birth date (YYYY-MM-DD) or record number',
+    );
     await user.type(screen.getByRole('combobox', { name: /Patient/ }), 'Nora');
     await user.click(await screen.findByRole('option', { name: /Nora Quillfeather · born .*1980 · female/ }));
     await user.click(screen.getByRole('button', { name: 'Set scope' }));
@@ -132,7 +137,7 @@ describe('OAuthPage (/oauth)', { timeout: 20_000 }, () => {
       scope: 'launch/patient patient/*.read',
       patient: 'p9',
     });
-    const searched = fake.callsTo('GET', /patients\?name=/).map((call) => new URL(call.url).searchParams.get('name'));
+    const searched = fake.callsTo('GET', /patients\?text=/).map((call) => new URL(call.url).searchParams.get('text'));
     expect(searched).toContain('Nora');
   });
 

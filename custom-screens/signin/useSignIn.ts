@@ -202,8 +202,8 @@ export function useSignIn(client: FhirClient, options: SignInOptions) {
     setScope: (scopes: string[], patient?: string) =>
       run(async () => advance(await client.chooseScope(login(), scopes.join(' '), patient))),
     /** The patients the person may choose for the app (consent step of a standalone launch). */
-    searchLaunchPatients: (name: string, signal?: AbortSignal) =>
-      client.searchLaunchPatients(login(), name, { signal }),
+    searchLaunchPatients: (text: string, signal?: AbortSignal) =>
+      client.searchLaunchPatients(login(), text, { signal }),
     signInWithGoogle: (googleClientId: string, googleCredential: string) =>
       run(async () => advance(await client.startGoogleLogin({ googleClientId, googleCredential }))),
     /** Back from an identity provider: `code` when done, else `login` to continue (MFA, profile...). */

@@ -1043,11 +1043,12 @@ export class FhirClient extends EventTarget {
   /** The patients a sign-in's person may choose for a standalone-launched app, by name. */
   async searchLaunchPatients(
     login: string,
-    name: string,
+    /** A name, a birth date or a record number (patientLookupQuery). */
+    text: string,
     options: RequestOptions = {},
   ): Promise<LaunchPatientOption[]> {
     const url = this.urls.url(`auth/login/${encodeURIComponent(login)}/patients`);
-    url.searchParams.set('name', name);
+    url.searchParams.set('text', text);
     const answer = await this.get<{ patients: LaunchPatientOption[] }>(url, { ...options, cache: 'no-store' });
     return answer.patients;
   }

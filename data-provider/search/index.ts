@@ -20,3 +20,4 @@ export { formatFilter, formatSearchQuery, formatSearchRequest, searchRequestToPa
 export { formatIncludeTarget, parseIncludeTarget, validateIncludeTarget } from './searchIncludes';
 export { checkDateSearchValue, COMMON_DATE_SEARCH_PARAMETERS, isSearchDateValue } from './searchDateValues';
 export { encodeQueryComponent, formatQueryPairs } from './queryEncoding';
+export { patientLookupHint, patientLookupQuery } from './patientLookupQuery';

@@ -20,7 +20,7 @@ describe('a clinician chooses the patient of a standalone SMART launch', () => {
   let ours: string;
   let theirs: string;
 
-  const createPatient = async (token: string, family: string, given: string) =>
+  const createPatient = async (token: string, family: string, given: string, extra: Record<string, unknown> = {}) =>
     (
       await http<any>('POST', 'fhir/R4/Patient', {
         token,
@@ -29,6 +29,7 @@ describe('a clinician chooses the patient of a standalone SMART launch', () => {
           name: [{ given: [given], family }],
           birthDate: '1980-02-03',
           gender: 'female',
+          ...extra,
         },
       })
     ).body.id as string;
@@ -41,9 +42,14 @@ describe('a clinician chooses the patient of a standalone SMART launch', () => {
       body: { resourceType: 'ClientApplication', name: 'Growth charts', redirectUri },
     });
     clientId = client.body.id;
-    ours = await createPatient(owner.tokens.access_token, 'Quillfeather', 'Nora');
-    await createPatient(owner.tokens.access_token, 'Quillon', 'Ada');
-    theirs = await createPatient(other.tokens.access_token, 'Quillfeather', 'Elsewhere');
+    ours = await createPatient(owner.tokens.access_token, 'Quillfeather', 'Nora', {
+      identifier: [{ system: 'urn:standalone-clinic:mrn', value: 'QF7781' }],
+    });
+    await createPatient(owner.tokens.access_token, 'Quillon', 'Ada', { birthDate: '1991-07-12' });
+    theirs = await createPatient(other.tokens.access_token, 'Quillfeather', 'Elsewhere', {
+      identifier: [{ system: 'urn:other-clinic:mrn', value: 'QF7781' }],
+      birthDate: '1991-07-12',
+    });
   });
 
   async function startStandalone(scope = 'openid launch/patient patient/*.read') {
@@ -61,8 +67,8 @@ describe('a clinician chooses the patient of a standalone SMART launch', () => {
     return { login: start.body.login as string, body: start.body, verifier };
   }
 
-  const patientsFor = (login: string, name: string) =>
-    http<any>('GET', `auth/login/${login}/patients?name=${encodeURIComponent(name)}`, { token: null });
+  const patientsFor = (login: string, text: string) =>
+    http<any>('GET', `auth/login/${login}/patients?text=${encodeURIComponent(text)}`, { token: null });
 
   it('asks for a patient, lists only this project’s, and gives the app a token about the one chosen', async () => {
     const { login, body, verifier } = await startStandalone();
@@ -78,6 +84,13 @@ describe('a clinician chooses the patient of a standalone SMART launch', () => {
       'Nora Quillfeather',
       'Ada Quillon',
     ]);
+    // By record number and by birth date too: this project's patient only, though another's shares both.
+    expect((await patientsFor(login, 'QF7781')).body.patients.map((p: any) => p.id)).toEqual([ours]);
+    expect((await patientsFor(login, '1991-07-12')).body.patients.map((p: any) => p.name)).toEqual(['Ada Quillon']);
+    expect((await patientsFor(login, 'QF0000')).body.patients).toEqual([]);
+    const badDate = await patientsFor(login, '1991-13-45');
+    expect(badDate.status).toBe(400);
+    expect(issueText(badDate.body)).toBe('Invalid date value "1991-13-45" for search parameter "birthdate"');
 
     const missing = await postJson('auth/scope', { login, scope: 'launch/patient patient/*.read' });
     expect(missing.status).toBe(400);

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Login, Patient, ProjectMembership, Reference, SmartAppLaunch } from '@medplum/fhirtypes';
 import { getDisplayString } from '../../data-provider/formatting';
+// Straight from the rule's file: the data-provider search index is the browser's surface.
+import { patientLookupQuery } from '../../data-provider/search/patientLookupQuery';
 import { errors, FhirError } from '../fhir/fhirError';
 import type { RepositorySession } from '../fhir/repository';
 import { parseSearchRequest } from '../search/searchRequest';
@@ -74,19 +76,25 @@ export async function chooseLaunchPatient(
   return { ...login, launch: { reference: `SmartAppLaunch/${launch.id}` } };
 }
 
-/** `GET /auth/login/{login}/patients?name=…`: the patients the person may choose for the app. */
+/**
+ * `GET /auth/login/{login}/patients?text=…`: the patients the person may choose for the app, found
+ * by name, birth date or record number (patientLookupQuery, the rule the browser states).
+ */
 export async function launchPatientRoutes(app: FastifyInstance, env: AuthEnvironment): Promise<void> {
-  app.get<{ Params: { login: string }; Querystring: { name?: string } }>(
+  app.get<{ Params: { login: string }; Querystring: { text?: string } }>(
     '/auth/login/:login/patients',
     async (request) => {
-      const name = typeof request.query.name === 'string' ? request.query.name.trim() : '';
-      if (name.length > 200) throw errors.invalid('Search text too long', 'name');
+      const text = typeof request.query.text === 'string' ? request.query.text.trim() : '';
+      if (text.length > 200) throw errors.invalid('Search text too long', 'text');
       return env.repository.transaction(async (session) => {
         const login = await pendingLogin(session, request.params.login);
         if (!needsPatientChoice(login)) throw errors.invalid('This sign-in does not ask for a patient', 'login');
         const { access } = await membershipAccess(session, env, login);
-        const query: Record<string, string> = { _count: String(patientsListed), _sort: 'family' };
-        if (name) query.name = name;
+        const query: Record<string, string> = {
+          _count: String(patientsListed),
+          _sort: 'family',
+          ...patientLookupQuery(text),
+        };
         const reader = session.readingAs(access);
         const result = await reader.search(parseSearchRequest('Patient', query, reader.registry));
         const patients: PatientChoice[] = (result.resources as Patient[]).map((patient) => ({

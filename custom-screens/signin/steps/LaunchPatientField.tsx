@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Autocomplete, TextField } from '@mui/material';
 import type { LaunchPatientOption } from '../../../data-provider/client';
 import { formatDate } from '../../../data-provider/formatting';
+import { patientLookupHint } from '../../../data-provider/search';
 import { useLaunchPatientSearch } from '../useLaunchPatientSearch';
 import type { SignInFlow } from '../useSignIn';
 
@@ -11,8 +12,8 @@ export function launchPatientLabel(patient: LaunchPatientOption): string {
 }
 
 /**
- * "Patient" in the consent step of a clinician's standalone SMART launch: search by name among the
- * patients the person may open, and choose the one the app is about.
+ * "Patient" in the consent step of a clinician's standalone SMART launch: search by name, birth date
+ * or record number among the patients the person may open, and choose the one the app is about.
  */
 export function LaunchPatientField({
   flow,
@@ -35,18 +36,19 @@ export function LaunchPatientField({
       onChange={(_event, patient) => onChange(patient)}
       inputValue={text}
       onInputChange={(_event, next) => setText(next)}
-      // The server searched by name already: show its answer as it is.
+      // The server searched already (name, birth date or record number): show its answer as it is.
       filterOptions={(options) => options}
       getOptionLabel={launchPatientLabel}
       isOptionEqualToValue={(option, chosen) => option.id === chosen.id}
       loading={search.loading}
-      noOptionsText={search.error ?? 'No patient you may open has this name'}
+      noOptionsText={search.error ?? 'No patient you may open matches this'}
       renderInput={(params) => (
         <TextField
           {...params}
           label="Patient"
           required
           error={!!error}
+          placeholder={patientLookupHint}
           helperText={error ?? 'The application will be about this patient'}
         />
       )}

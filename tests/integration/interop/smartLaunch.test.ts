@@ -82,7 +82,7 @@ describe("SMART launch with fhirclient's authorize → ready", () => {
     let patient: string | undefined;
     if (step.body.patientChoice && chooseFamily) {
       // The consent step's patient search, as the page's "Patient" field makes it.
-      const found = await http<any>('GET', `auth/login/${step.body.login}/patients?name=${chooseFamily}`, {
+      const found = await http<any>('GET', `auth/login/${step.body.login}/patients?text=${chooseFamily}`, {
         token: null,
       });
       patient = found.body.patients[0]?.id;
