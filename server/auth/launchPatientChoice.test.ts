@@ -52,11 +52,14 @@ describe('a clinician chooses the patient of a standalone SMART launch', () => {
     });
   });
 
-  async function startStandalone(scope = 'openid launch/patient patient/*.read') {
+  async function startStandalone(
+    scope = 'openid launch/patient patient/*.read',
+    account: { email: string; password: string } = owner,
+  ) {
     const { verifier, challenge } = pkcePair();
     const start = await postJson('auth/login', {
-      email: owner.email,
-      password: owner.password,
+      email: account.email,
+      password: account.password,
       clientId,
       redirectUri,
       scope,
@@ -65,6 +68,19 @@ describe('a clinician chooses the patient of a standalone SMART launch', () => {
     });
     expect(start.status).toBe(200);
     return { login: start.body.login as string, body: start.body, verifier };
+  }
+
+  /** The app's side: the code of the scope step exchanged for tokens, which must be granted. */
+  async function redeem(code: unknown, verifier: string) {
+    expect(typeof code).toBe('string');
+    const tokens = await tokenRequest({
+      grant_type: 'authorization_code',
+      code: code as string,
+      code_verifier: verifier,
+      client_id: clientId,
+    });
+    expect(tokens.status).toBe(200);
+    return tokens.body;
   }
 
   const patientsFor = (login: string, text: string) =>
@@ -98,16 +114,9 @@ describe('a clinician chooses the patient of a standalone SMART launch', () => {
     expect(issueText(missing.body)).toBe('Choose the patient the application is about');
 
     const chosen = await postJson('auth/scope', { login, scope: 'launch/patient patient/*.read', patient: ours });
-    expect(typeof chosen.body.code).toBe('string');
-    const tokens = await tokenRequest({
-      grant_type: 'authorization_code',
-      code: chosen.body.code,
-      code_verifier: verifier,
-      client_id: clientId,
-    });
-    expect(tokens.status).toBe(200);
-    expect(tokens.body.patient).toBe(ours);
-    const read = await http<any>('GET', `fhir/R4/Patient/${ours}`, { token: tokens.body.access_token });
+    const tokens = await redeem(chosen.body.code, verifier);
+    expect(tokens.patient).toBe(ours);
+    const read = await http<any>('GET', `fhir/R4/Patient/${ours}`, { token: tokens.access_token });
     expect(read.status).toBe(200);
   });
 
@@ -165,18 +174,8 @@ describe('a clinician chooses the patient of a standalone SMART launch', () => {
       },
     });
     expect(invited.status, JSON.stringify(invited.body)).toBe(200);
-    const { challenge } = pkcePair();
-    const start = await postJson('auth/login', {
-      email,
-      password: 'restricted password 1',
-      clientId,
-      redirectUri,
-      scope: 'openid launch/patient patient/*.read',
-      codeChallenge: challenge,
-      codeChallengeMethod: 'S256',
-    });
-    expect(start.body.patientChoice).toBe(true);
-    const login = start.body.login as string;
+    const { login, body } = await startStandalone(undefined, { email, password: 'restricted password 1' });
+    expect(body.patientChoice).toBe(true);
     expect((await patientsFor(login, 'Quill')).body.patients.map((p: any) => p.name)).toEqual(['Ada Quillon']);
     const hidden = await postJson('auth/scope', { login, scope: 'launch/patient patient/*.read', patient: ours });
     expect(hidden.status).toBe(400);
@@ -199,19 +198,8 @@ describe('a clinician chooses the patient of a standalone SMART launch', () => {
     });
     expect(invited.status, JSON.stringify(invited.body)).toBe(200);
     const own = String(invited.body.profile.reference).replace('Patient/', '');
-    const { verifier, challenge } = pkcePair();
-    const start = await postJson('auth/login', {
-      email,
-      password: 'patient password 1',
-      clientId,
-      redirectUri,
-      scope: 'openid launch/patient patient/*.read',
-      codeChallenge: challenge,
-      codeChallengeMethod: 'S256',
-    });
-    expect(start.status).toBe(200);
-    expect(start.body.patientChoice).toBeUndefined();
-    const login = start.body.login as string;
+    const { login, body, verifier } = await startStandalone(undefined, { email, password: 'patient password 1' });
+    expect(body.patientChoice).toBeUndefined();
     // No picker to search with, and no other patient to name.
     const search = await patientsFor(login, 'Quill');
     expect(search.status).toBe(400);
@@ -221,16 +209,9 @@ describe('a clinician chooses the patient of a standalone SMART launch', () => {
     expect(issueExpressions(named.body)).toEqual(['patient']);
 
     const granted = await postJson('auth/scope', { login, scope: 'launch/patient patient/*.read' });
-    expect(typeof granted.body.code).toBe('string');
-    const tokens = await tokenRequest({
-      grant_type: 'authorization_code',
-      code: granted.body.code,
-      code_verifier: verifier,
-      client_id: clientId,
-    });
-    expect(tokens.status).toBe(200);
-    expect(tokens.body.patient).toBe(own);
-    const elsewhere = await http<any>('GET', `fhir/R4/Patient/${ours}`, { token: tokens.body.access_token });
+    const tokens = await redeem(granted.body.code, verifier);
+    expect(tokens.patient).toBe(own);
+    const elsewhere = await http<any>('GET', `fhir/R4/Patient/${ours}`, { token: tokens.access_token });
     expect(elsewhere.status).not.toBe(200);
   });
 });
