@@ -13,4 +13,4 @@ export function patientLookupQuery(text: string): Record<string, string> {
 }
 
 /** What the search accepts, in words, for the field that takes it. */
-export const patientLookupHint = 'Name, birth date (YYYY-MM-DD) or record number';
+export const patientLookupHint = 'Search by name, birth date (YYYY-MM-DD) or record number';

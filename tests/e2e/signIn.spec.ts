@@ -272,7 +272,14 @@ test.describe('sign-in', () => {
     await expect(page.getByRole('heading', { name: 'Choose scope' })).toBeVisible();
     await page.getByRole('button', { name: 'Set scope' }).click();
     await expect(page.getByText('Choose the patient the application is about')).toBeVisible();
-    await page.getByRole('combobox', { name: 'Patient' }).fill('Wendy');
+    const field = page.getByRole('combobox', { name: 'Patient' });
+    // Found by birth date as by name; the field says so once the error is answered.
+    await field.fill('2000-11-15');
+    await expect(page.getByRole('option', { name: /Wendy Littel · born Nov 15, 2000/ })).toBeVisible();
+    await page.getByRole('option', { name: /Wendy Littel/ }).click();
+    await expect(page.getByText('Search by name, birth date (YYYY-MM-DD) or record number')).toBeVisible();
+    await shoot(page, 'oauth-choose-patient-chosen');
+    await field.fill('Wendy');
     const option = page.getByRole('option', { name: /Wendy/ });
     await expect(option).toHaveCount(1);
     await shoot(page, 'oauth-choose-patient');

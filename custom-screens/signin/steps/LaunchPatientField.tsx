@@ -48,8 +48,8 @@ export function LaunchPatientField({
           label="Patient"
           required
           error={!!error}
-          placeholder={patientLookupHint}
-          helperText={error ?? 'The application will be about this patient'}
+          // Under the field, not as a placeholder: it stays while typing and is never cut off.
+          helperText={error ?? patientLookupHint}
         />
       )}
     />
