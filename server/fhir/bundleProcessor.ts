@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Bundle, BundleEntry, BundleEntryResponse, Resource } from '@medplum/fhirtypes';
+import {
+  conditionalDeleteOperation,
+  conditionalUpdateOperation,
+  conditionalUpdateTarget,
+} from './conditionalOperations';
 import { errors, FhirError, outcomeOf } from './fhirError';
 import {
   conditionalMatch,
@@ -62,7 +67,7 @@ async function processTransaction(env: BundleEnvironment, entries: BundleEntry[]
     // Ids first, so that every entry can point at every other before anything is written.
     for (const [index, entry] of entries.entries()) {
       const request = entry.request!;
-      const { resourceType } = parseUrl(request.url, env.fhirBase);
+      const { resourceType, id: urlId, query } = parseUrl(request.url, env.fhirBase);
       if (request.method === 'POST' && resourceType) {
         if (request.ifNoneExist) {
           const existing = await withEntryPath(index, () =>
@@ -77,9 +82,19 @@ async function processTransaction(env: BundleEnvironment, entries: BundleEntry[]
         const id = randomUUID();
         assigned.set(index, { id });
         if (entry.fullUrl) references.set(entry.fullUrl, `${resourceType}/${id}`);
-      } else if (request.method === 'PUT' && entry.fullUrl?.startsWith('urn:')) {
-        const { resourceType: type, id } = parseUrl(request.url, env.fhirBase);
-        if (type && id) references.set(entry.fullUrl, `${type}/${id}`);
+      } else if (request.method === 'PUT' && resourceType) {
+        if (urlId) {
+          if (entry.fullUrl?.startsWith('urn:')) references.set(entry.fullUrl, `${resourceType}/${urlId}`);
+          continue;
+        }
+        // Conditional update: which resource it is about is decided now, against what was stored
+        // before this Bundle (as for conditional creates), so that other entries can point at it.
+        const target = await withEntryPath(index, () =>
+          conditionalUpdateTarget(opEnv, resourceType, query, entry.resource),
+        );
+        const id = target ?? randomUUID();
+        assigned.set(index, { id });
+        if (entry.fullUrl) references.set(entry.fullUrl, `${resourceType}/${id}`);
       }
     }
 
@@ -150,14 +165,18 @@ async function runEntry(
       break;
     case 'PUT':
       if (resourceType && id) return updateOperation(env, resourceType, id, entry.resource, request.ifMatch);
-      if (resourceType) throw errors.notSupported('Conditional update is not supported');
+      // A transaction resolved its conditional updates up front; a batch entry resolves its own.
+      if (resourceType && assigned?.id) {
+        return updateOperation(env, resourceType, assigned.id, entry.resource, request.ifMatch);
+      }
+      if (resourceType) return conditionalUpdateOperation(env, resourceType, query, entry.resource, request.ifMatch);
       break;
     case 'PATCH':
       if (resourceType && id) return patchOperation(env, resourceType, id, patchBody(entry.resource), request.ifMatch);
       break;
     case 'DELETE':
       if (resourceType && id) return deleteOperation(env, resourceType, id);
-      if (resourceType) throw errors.notSupported('Conditional delete is not supported');
+      if (resourceType) return conditionalDeleteOperation(env, resourceType, query);
       break;
   }
   throw errors.invalid(`Unsupported request ${request.method} ${request.url}`);

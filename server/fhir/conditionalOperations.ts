@@ -25,16 +25,18 @@ async function matches(env: OperationEnvironment, resourceType: string, query: Q
 }
 
 /**
- * Conditional update (FHIR R4 §3.1.0.4.3): no match creates (with the body's id, if it names one no
- * resource has yet), one match is updated, several are 412 Precondition Failed.
+ * Which resource a conditional update of `body` is about (FHIR R4 §3.1.0.4.3): the one match's id;
+ * with no match, the body's own id when no resource has it yet, or undefined for a new resource with
+ * a server-assigned id. Several matches are 412 Precondition Failed; a body id that is not the
+ * match's, or that names a resource the criteria did not find, is 400. Transaction Bundles resolve
+ * their conditional entries with it before anything is written, so other entries can point at them.
  */
-export async function conditionalUpdateOperation(
+export async function conditionalUpdateTarget(
   env: OperationEnvironment,
   resourceType: string,
   query: QueryParams,
   body: unknown,
-  ifMatch?: string,
-): Promise<OperationResult> {
+): Promise<string | undefined> {
   checkResourceType(resourceType);
   const found = await matches(env, resourceType, query);
   const bodyId = (body as Resource | undefined)?.id;
@@ -49,9 +51,9 @@ export async function conditionalUpdateOperation(
         `${resourceType}.id`,
       );
     }
-    return updateOperation(env, resourceType, id, body, ifMatch);
+    return id;
   }
-  if (bodyId === undefined) return createOperation(env, resourceType, body);
+  if (bodyId === undefined) return undefined;
   // An id the criteria did not find: creating it is fine, overwriting another resource by it is not.
   if (await env.session.readCurrent(resourceType, bodyId)) {
     throw errors.invalid(
@@ -59,7 +61,20 @@ export async function conditionalUpdateOperation(
       `${resourceType}.id`,
     );
   }
-  return updateOperation(env, resourceType, bodyId, body, ifMatch);
+  return bodyId;
+}
+
+/** Conditional update: the one match is updated, no match creates (conditionalUpdateTarget). */
+export async function conditionalUpdateOperation(
+  env: OperationEnvironment,
+  resourceType: string,
+  query: QueryParams,
+  body: unknown,
+  ifMatch?: string,
+): Promise<OperationResult> {
+  const target = await conditionalUpdateTarget(env, resourceType, query, body);
+  if (target === undefined) return createOperation(env, resourceType, body);
+  return updateOperation(env, resourceType, target, body, ifMatch);
 }
 
 /**

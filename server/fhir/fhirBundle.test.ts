@@ -212,6 +212,98 @@ describe('transaction Bundles', () => {
     });
   });
 
+  it('supports conditional update inside a transaction: creates, then updates the match, and references follow it', async () => {
+    const mrn = randomUUID();
+    const bundle = (family: string) => ({
+      resourceType: 'Bundle',
+      type: 'transaction',
+      entry: [
+        {
+          fullUrl: 'urn:uuid:patient',
+          resource: { resourceType: 'Patient', name: [{ family }], identifier: [{ system: 'urn:mrn', value: mrn }] },
+          request: { method: 'PUT', url: `Patient?identifier=urn:mrn|${mrn}` },
+        },
+        {
+          resource: {
+            resourceType: 'Observation',
+            status: 'final',
+            code: { text: 'Weight' },
+            subject: { reference: 'urn:uuid:patient' },
+          },
+          request: { method: 'POST', url: 'Observation' },
+        },
+      ],
+    });
+    const first = await http<Bundle>('POST', 'fhir/R4', { body: bundle('First') });
+    expect(first.status).toBe(200);
+    expect(first.body.entry[0].response?.status).toBe('201');
+    const patientId = first.body.entry[0].resource!.id;
+    expect(first.body.entry[1].resource?.subject).toEqual({ reference: `Patient/${patientId}` });
+
+    // The same Bundle again: the patient it names now exists, so it is updated, not duplicated.
+    const again = await http<Bundle>('POST', 'fhir/R4', { body: bundle('Second') });
+    expect(again.status).toBe(200);
+    expect(again.body.entry[0].response?.status).toBe('200');
+    expect(again.body.entry[0].resource!.id).toBe(patientId);
+    expect(again.body.entry[1].resource?.subject).toEqual({ reference: `Patient/${patientId}` });
+    const found = await http<{ total: number; entry: { resource: { name: { family: string }[] } }[] }>(
+      'GET',
+      `fhir/R4/Patient?identifier=urn:mrn|${mrn}&_total=accurate`,
+    );
+    expect(found.body.total).toBe(1);
+    expect(found.body.entry[0].resource.name[0].family).toBe('Second');
+  });
+
+  it('refuses a conditional update matching several resources, naming the entry, and writes nothing', async () => {
+    const mrn = randomUUID();
+    for (const family of ['Twin', 'Twin']) {
+      await http('POST', 'fhir/R4/Patient', {
+        body: { resourceType: 'Patient', name: [{ family }], identifier: [{ system: 'urn:mrn', value: mrn }] },
+      });
+    }
+    const marker = randomUUID();
+    const answer = await http('POST', 'fhir/R4', {
+      body: {
+        resourceType: 'Bundle',
+        type: 'transaction',
+        entry: [
+          {
+            resource: { resourceType: 'Organization', name: marker },
+            request: { method: 'POST', url: 'Organization' },
+          },
+          {
+            resource: { resourceType: 'Patient', name: [{ family: 'Merged' }] },
+            request: { method: 'PUT', url: `Patient?identifier=urn:mrn|${mrn}` },
+          },
+        ],
+      },
+    });
+    expect(answer.status).toBe(412);
+    expect(issueExpressions(answer.body)).toEqual(['Bundle.entry[1]']);
+    const organizations = await http<{ total: number }>('GET', `fhir/R4/Organization?name=${marker}&_total=accurate`);
+    expect(organizations.body.total).toBe(0);
+  });
+
+  it('supports conditional delete inside a transaction: the one match is deleted, no match deletes nothing', async () => {
+    const mrn = randomUUID();
+    const patient = await http<{ id: string }>('POST', 'fhir/R4/Patient', {
+      body: { resourceType: 'Patient', identifier: [{ system: 'urn:mrn', value: mrn }] },
+    });
+    const answer = await http<Bundle>('POST', 'fhir/R4', {
+      body: {
+        resourceType: 'Bundle',
+        type: 'transaction',
+        entry: [
+          { request: { method: 'DELETE', url: `Patient?identifier=urn:mrn|${mrn}` } },
+          { request: { method: 'DELETE', url: `Patient?identifier=urn:mrn|${randomUUID()}` } },
+        ],
+      },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.entry.map((entry) => entry.response?.status)).toEqual(['200', '200']);
+    expect((await http('GET', `fhir/R4/Patient/${patient.body.id}`)).status).toBe(410);
+  });
+
   it('runs PUT, PATCH, DELETE and GET entries', async () => {
     const created = await http<{ id: string }>('POST', 'fhir/R4/Patient', {
       body: { resourceType: 'Patient', gender: 'female' },
@@ -272,12 +364,19 @@ describe('batch Bundles', () => {
           },
           { resource: { resourceType: 'Patient', birthDate: 'never' }, request: { method: 'POST', url: 'Patient' } },
           { request: { method: 'GET', url: `Patient/${randomUUID()}` } },
+          // Conditional entries resolve on their own in a batch: this one finds the first entry's patient.
+          {
+            resource: { resourceType: 'Patient', identifier: [{ value: marker }], gender: 'other' },
+            request: { method: 'PUT', url: `Patient?identifier=${marker}` },
+          },
+          { request: { method: 'DELETE', url: 'Patient?_count=5' } },
         ],
       },
     });
     expect(answer.status).toBe(200);
     expect(answer.body.type).toBe('batch-response');
-    expect(answer.body.entry.map((e) => e.response?.status)).toEqual(['201', '400', '404']);
+    expect(answer.body.entry.map((e) => e.response?.status)).toEqual(['201', '400', '404', '200', '400']);
+    expect(answer.body.entry[3].resource?.id).toBe(answer.body.entry[0].resource?.id);
     expect(answer.body.entry[1].response?.outcome).toMatchObject({ resourceType: 'OperationOutcome' });
     const search = await http<{ total: number }>('GET', `fhir/R4/Patient?identifier=${marker}&_total=accurate`);
     expect(search.body.total).toBe(1);
