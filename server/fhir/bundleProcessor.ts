@@ -62,7 +62,7 @@ async function processTransaction(env: BundleEnvironment, entries: BundleEntry[]
   return env.repository.transaction(async (session) => {
     const opEnv: OperationEnvironment = { session, ctx: env.ctx, registry: session.registry, fhirBase: env.fhirBase };
     const references = new Map<string, string>();
-    const assigned = new Map<number, { id?: string; existing?: Resource }>();
+    const assigned = new Map<number, Assigned>();
 
     // Ids first, so that every entry can point at every other before anything is written.
     for (const [index, entry] of entries.entries()) {
@@ -92,8 +92,10 @@ async function processTransaction(env: BundleEnvironment, entries: BundleEntry[]
         const target = await withEntryPath(index, () =>
           conditionalUpdateTarget(opEnv, resourceType, query, entry.resource),
         );
+        // No match and no id of its own: a create with an id drawn now (update-as-create by a
+        // client-chosen id is for super admins only).
         const id = target ?? randomUUID();
-        assigned.set(index, { id });
+        assigned.set(index, target === undefined ? { id, create: true } : { id });
         if (entry.fullUrl) references.set(entry.fullUrl, `${resourceType}/${id}`);
       }
     }
@@ -136,10 +138,21 @@ async function processBatch(env: BundleEnvironment, entries: BundleEntry[]): Pro
   return { resourceType: 'Bundle', type: 'batch-response', entry: responses } as Bundle;
 }
 
+/**
+ * What a transaction decided for an entry before writing: the id of a create (or of a conditional
+ * update's target), or the resource a conditional create matched.
+ */
+interface Assigned {
+  id?: string;
+  existing?: Resource;
+  /** A conditional update that matched nothing: created with `id`. */
+  create?: boolean;
+}
+
 async function runEntry(
   env: OperationEnvironment,
   entry: BundleEntry,
-  assigned: { id?: string; existing?: Resource } | undefined,
+  assigned: Assigned | undefined,
 ): Promise<OperationResult> {
   const request = entry.request!;
   const { resourceType, id, versionId, history, query } = parseUrl(request.url, env.fhirBase);
@@ -167,6 +180,7 @@ async function runEntry(
       if (resourceType && id) return updateOperation(env, resourceType, id, entry.resource, request.ifMatch);
       // A transaction resolved its conditional updates up front; a batch entry resolves its own.
       if (resourceType && assigned?.id) {
+        if (assigned.create) return createOperation(env, resourceType, entry.resource, undefined, assigned.id);
         return updateOperation(env, resourceType, assigned.id, entry.resource, request.ifMatch);
       }
       if (resourceType) return conditionalUpdateOperation(env, resourceType, query, entry.resource, request.ifMatch);

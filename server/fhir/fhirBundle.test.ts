@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { http, issueExpressions } from '../../tests/integration/fhirClient';
+import { registerProjectOwner } from '../../tests/integration/accounts';
 
 interface Entry {
   fullUrl?: string;
@@ -234,14 +235,17 @@ describe('transaction Bundles', () => {
         },
       ],
     });
-    const first = await http<Bundle>('POST', 'fhir/R4', { body: bundle('First') });
-    expect(first.status).toBe(200);
+    // As a project's own admin (update-as-create by a chosen id is for super admins only).
+    const { tokens } = await registerProjectOwner('Conditional Clinic');
+    const token = tokens.access_token;
+    const first = await http<Bundle>('POST', 'fhir/R4', { body: bundle('First'), token });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
     expect(first.body.entry[0].response?.status).toBe('201');
     const patientId = first.body.entry[0].resource!.id;
     expect(first.body.entry[1].resource?.subject).toEqual({ reference: `Patient/${patientId}` });
 
     // The same Bundle again: the patient it names now exists, so it is updated, not duplicated.
-    const again = await http<Bundle>('POST', 'fhir/R4', { body: bundle('Second') });
+    const again = await http<Bundle>('POST', 'fhir/R4', { body: bundle('Second'), token });
     expect(again.status).toBe(200);
     expect(again.body.entry[0].response?.status).toBe('200');
     expect(again.body.entry[0].resource!.id).toBe(patientId);
@@ -249,9 +253,44 @@ describe('transaction Bundles', () => {
     const found = await http<{ total: number; entry: { resource: { name: { family: string }[] } }[] }>(
       'GET',
       `fhir/R4/Patient?identifier=urn:mrn|${mrn}&_total=accurate`,
+      { token },
     );
     expect(found.body.total).toBe(1);
     expect(found.body.entry[0].resource.name[0].family).toBe('Second');
+  });
+
+  it("never matches another project's resource: a conditional update there creates in the caller's own project", async () => {
+    const mrn = randomUUID();
+    const victim = await registerProjectOwner('Victim Clinic');
+    const attacker = await registerProjectOwner('Attacker Clinic');
+    const theirs = await http<{ id: string; meta: { versionId: string } }>('POST', 'fhir/R4/Patient', {
+      token: victim.tokens.access_token,
+      body: { resourceType: 'Patient', name: [{ family: 'Victim' }], identifier: [{ system: 'urn:mrn', value: mrn }] },
+    });
+    const answer = await http<Bundle>('POST', 'fhir/R4', {
+      token: attacker.tokens.access_token,
+      body: {
+        resourceType: 'Bundle',
+        type: 'transaction',
+        entry: [
+          {
+            resource: { resourceType: 'Patient', name: [{ family: 'Overwritten' }] },
+            request: { method: 'PUT', url: `Patient?identifier=urn:mrn|${mrn}` },
+          },
+          { request: { method: 'DELETE', url: `Patient?identifier=urn:mrn|${mrn}` } },
+        ],
+      },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.entry[0].resource!.id).not.toBe(theirs.body.id);
+    const after = await http<{ name: { family: string }[]; meta: { versionId: string } }>(
+      'GET',
+      `fhir/R4/Patient/${theirs.body.id}`,
+      { token: victim.tokens.access_token },
+    );
+    expect(after.status).toBe(200);
+    expect(after.body.name[0].family).toBe('Victim');
+    expect(after.body.meta.versionId).toBe(theirs.body.meta.versionId);
   });
 
   it('refuses a conditional update matching several resources, naming the entry, and writes nothing', async () => {
