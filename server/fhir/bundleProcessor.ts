@@ -63,6 +63,20 @@ async function processTransaction(env: BundleEnvironment, entries: BundleEntry[]
     const opEnv: OperationEnvironment = { session, ctx: env.ctx, registry: session.registry, fhirBase: env.fhirBase };
     const references = new Map<string, string>();
     const assigned = new Map<number, Assigned>();
+    // Conditional entries that matched nothing, by their criteria: a second one would create the
+    // same resource twice (each was resolved against what was stored before this Bundle).
+    const creatingCriteria = new Map<string, number>();
+    const createsOnce = (index: number, resourceType: string, criteria: string) => {
+      const key = `${resourceType}?${canonicalCriteria(criteria)}`;
+      const earlier = creatingCriteria.get(key);
+      if (earlier !== undefined) {
+        throw errors.invalid(
+          `Entries ${earlier} and ${index} have the same conditional criteria (${key}): both would create the same resource`,
+          `Bundle.entry[${index}].request`,
+        );
+      }
+      creatingCriteria.set(key, index);
+    };
 
     // Ids first, so that every entry can point at every other before anything is written.
     for (const [index, entry] of entries.entries()) {
@@ -78,6 +92,7 @@ async function processTransaction(env: BundleEnvironment, entries: BundleEntry[]
             if (entry.fullUrl) references.set(entry.fullUrl, `${resourceType}/${existing.id}`);
             continue;
           }
+          createsOnce(index, resourceType, request.ifNoneExist);
         }
         const id = randomUUID();
         assigned.set(index, { id });
@@ -94,6 +109,7 @@ async function processTransaction(env: BundleEnvironment, entries: BundleEntry[]
         );
         // No match and no id of its own: a create with an id drawn now (update-as-create by a
         // client-chosen id is for super admins only).
+        if (target === undefined) createsOnce(index, resourceType, request.url.split('?').slice(1).join('?'));
         const id = target ?? randomUUID();
         assigned.set(index, target === undefined ? { id, create: true } : { id });
         if (entry.fullUrl) references.set(entry.fullUrl, `${resourceType}/${id}`);
@@ -194,6 +210,13 @@ async function runEntry(
       break;
   }
   throw errors.invalid(`Unsupported request ${request.method} ${request.url}`);
+}
+
+/** Criteria in one spelling whatever the order of their parameters (`a=1&b=2` is `b=2&a=1`). */
+function canonicalCriteria(criteria: string): string {
+  const pairs = [...new URLSearchParams(criteria.replace(/^[^?]*\?/, ''))];
+  pairs.sort(([a, x], [b, y]) => (a === b ? (x < y ? -1 : x > y ? 1 : 0) : a < b ? -1 : 1));
+  return new URLSearchParams(pairs).toString();
 }
 
 /** In a Bundle, a JSON Patch travels as a Binary whose data is the base64 patch document. */

@@ -259,6 +259,28 @@ describe('transaction Bundles', () => {
     expect(found.body.entry[0].resource.name[0].family).toBe('Second');
   });
 
+  it('refuses two conditional entries that would create the same resource, naming the second', async () => {
+    const mrn = randomUUID();
+    const entry = (url: string, method = 'PUT', ifNoneExist?: string) => ({
+      resource: { resourceType: 'Patient', identifier: [{ system: 'urn:mrn', value: mrn }] },
+      request: { method, url, ...(ifNoneExist ? { ifNoneExist } : {}) },
+    });
+    const twice = await http('POST', 'fhir/R4', {
+      body: {
+        resourceType: 'Bundle',
+        type: 'transaction',
+        entry: [
+          entry(`Patient?identifier=urn:mrn|${mrn}&active=true`),
+          entry('Patient', 'POST', `active=true&identifier=urn:mrn|${mrn}`),
+        ],
+      },
+    });
+    expect(twice.status).toBe(400);
+    expect(issueExpressions(twice.body)).toEqual(['Bundle.entry[1].request']);
+    const found = await http<{ total: number }>('GET', `fhir/R4/Patient?identifier=urn:mrn|${mrn}&_total=accurate`);
+    expect(found.body.total).toBe(0);
+  });
+
   it("never matches another project's resource: a conditional update there creates in the caller's own project", async () => {
     const mrn = randomUUID();
     const victim = await registerProjectOwner('Victim Clinic');
