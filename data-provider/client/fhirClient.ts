@@ -1040,7 +1040,7 @@ export class FhirClient extends EventTarget {
     return this.postAuth('auth/scope', { login, scope, ...(patient ? { patient } : {}) }, options);
   }
 
-  /** The patients a sign-in's person may choose for a standalone-launched app, by name. */
+  /** The patients a sign-in's person may choose for a standalone-launched app, by name, birth date or record number. */
   async searchLaunchPatients(
     login: string,
     /** A name, a birth date or a record number (patientLookupQuery). */

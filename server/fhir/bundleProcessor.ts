@@ -109,7 +109,7 @@ async function processTransaction(env: BundleEnvironment, entries: BundleEntry[]
         );
         // No match and no id of its own: a create with an id drawn now (update-as-create by a
         // client-chosen id is for super admins only).
-        if (target === undefined) createsOnce(index, resourceType, request.url.split('?').slice(1).join('?'));
+        if (target === undefined) createsOnce(index, resourceType, request.url);
         const id = target ?? randomUUID();
         assigned.set(index, target === undefined ? { id, create: true } : { id });
         if (entry.fullUrl) references.set(entry.fullUrl, `${resourceType}/${id}`);
@@ -212,7 +212,10 @@ async function runEntry(
   throw errors.invalid(`Unsupported request ${request.method} ${request.url}`);
 }
 
-/** Criteria in one spelling whatever the order of their parameters (`a=1&b=2` is `b=2&a=1`). */
+/**
+ * Criteria in one spelling whatever the order of their parameters (`a=1&b=2` is `b=2&a=1`); a
+ * request URL's path before `?` is left out.
+ */
 function canonicalCriteria(criteria: string): string {
   const pairs = [...new URLSearchParams(criteria.replace(/^[^?]*\?/, ''))];
   pairs.sort(([a, x], [b, y]) => (a === b ? (x < y ? -1 : x > y ? 1 : 0) : a < b ? -1 : 1));

@@ -37,22 +37,19 @@ export class PipelinedConnections implements SqlExecutor {
 
   constructor(
     private readonly config: pg.ClientConfig,
-    options: { connections: number; stallMs: number } = { connections: 2, stallMs: 2 },
+    private readonly options: { connections: number; stallMs: number } = { connections: 2, stallMs: 2 },
   ) {
     this.slots = Array.from({ length: options.connections }, () => ({
       client: undefined,
       connecting: undefined,
       sentAt: [],
     }));
-    this.stallMs = options.stallMs;
   }
-
-  private readonly stallMs: number;
 
   async query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<T[]> {
     if (this.closed) throw new Error('The database is closed');
-    const slot = this.pick(performance.now());
     const sent = performance.now();
+    const slot = this.pick(sent);
     slot.sentAt.push(sent);
     let client: pg.Client | undefined;
     try {
@@ -76,7 +73,7 @@ export class PipelinedConnections implements SqlExecutor {
   private pick(now: number): Slot {
     let fewest = this.slots[0];
     for (const slot of this.slots) {
-      if (slot.sentAt.length === 0 || now - slot.sentAt[0] < this.stallMs) return slot;
+      if (slot.sentAt.length === 0 || now - slot.sentAt[0] < this.options.stallMs) return slot;
       if (slot.sentAt.length < fewest.sentAt.length) fewest = slot;
     }
     return fewest;

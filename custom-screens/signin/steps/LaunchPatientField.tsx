@@ -48,7 +48,7 @@ export function LaunchPatientField({
           label="Patient"
           required
           error={!!error}
-          // Under the field, not as a placeholder: it stays while typing and is never cut off.
+          // The hint sits under the field: it stays visible while typing and is never cut off.
           helperText={error ?? patientLookupHint}
         />
       )}
