@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { http, issueExpressions } from '../../tests/integration/fhirClient';
-import { registerProjectOwner } from '../../tests/integration/accounts';
+import { http, issueExpressions, issueText } from '../../tests/integration/fhirClient';
+import { registerProjectOwner, signInWithScope } from '../../tests/integration/accounts';
 
 interface Entry {
   fullUrl?: string;
@@ -257,6 +257,60 @@ describe('transaction Bundles', () => {
     );
     expect(found.body.total).toBe(1);
     expect(found.body.entry[0].resource.name[0].family).toBe('Second');
+  });
+
+  it('lets neither a patient nor a narrowly scoped app reach another patient through conditional entries', async () => {
+    const mrn = randomUUID();
+    const owner = await registerProjectOwner('Conditional Portal Clinic');
+    const victim = await http<{ id: string; meta: { versionId: string } }>('POST', 'fhir/R4/Patient', {
+      token: owner.tokens.access_token,
+      body: { resourceType: 'Patient', name: [{ family: 'Victim' }], identifier: [{ system: 'urn:mrn', value: mrn }] },
+    });
+    const email = `portal-${randomUUID()}@test.example`;
+    const invited = await http('POST', `admin/projects/${owner.projectId}/invite`, {
+      token: owner.tokens.access_token,
+      body: {
+        resourceType: 'Patient',
+        firstName: 'Pat',
+        lastName: 'Portal',
+        email,
+        password: 'portal password 1',
+        sendEmail: false,
+      },
+    });
+    expect(invited.status).toBe(200);
+    const patientToken = (await signInWithScope(email, 'portal password 1', 'openid')).access_token as string;
+    const appToken = (await signInWithScope(owner.email, owner.password, 'openid user/Observation.read'))
+      .access_token as string;
+    const attack = {
+      resourceType: 'Bundle',
+      type: 'transaction',
+      entry: [
+        {
+          resource: { resourceType: 'Patient', name: [{ family: 'Hijacked' }] },
+          request: { method: 'PUT', url: `Patient?identifier=urn:mrn|${mrn}` },
+        },
+        { request: { method: 'DELETE', url: `Patient?identifier=urn:mrn|${mrn}` } },
+      ],
+    };
+    const byPatient = await http('POST', 'fhir/R4', { token: patientToken, body: attack });
+    const byApp = await http('POST', 'fhir/R4', { token: appToken, body: attack });
+    // The patient's policy sees only their own record: no match, and creating another Patient is refused.
+    expect(byPatient.status).toBe(403);
+    expect(issueText(byPatient.body)).toBe(
+      'Forbidden: the Patient would be outside the compartment or criteria of your access policy',
+    );
+    // The app's scopes do not even let it search Patients for the match.
+    expect(byApp.status).toBe(403);
+    expect(issueText(byApp.body)).toBe("Forbidden: the token's scopes do not allow search of Patient");
+    const after = await http<{ name: { family: string }[]; meta: { versionId: string } }>(
+      'GET',
+      `fhir/R4/Patient/${victim.body.id}`,
+      { token: owner.tokens.access_token },
+    );
+    expect(after.status).toBe(200);
+    expect(after.body.name[0].family).toBe('Victim');
+    expect(after.body.meta.versionId).toBe(victim.body.meta.versionId);
   });
 
   it('refuses two conditional entries that would create the same resource, naming the second', async () => {
