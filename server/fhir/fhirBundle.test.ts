@@ -22,6 +22,33 @@ const fixture = join(
   '../../tests/fixtures/synthea/Clemente_Kreiger_1484a42d-0eaf-4654-9cbf-6b050a5cd73b.json',
 );
 
+/** A transaction that tries to take over, then delete, the patient with this record number. */
+function takeoverBundle(mrn: string) {
+  return {
+    resourceType: 'Bundle',
+    type: 'transaction',
+    entry: [
+      {
+        resource: { resourceType: 'Patient', name: [{ family: 'Hijacked' }] },
+        request: { method: 'PUT', url: `Patient?identifier=urn:mrn|${mrn}` },
+      },
+      { request: { method: 'DELETE', url: `Patient?identifier=urn:mrn|${mrn}` } },
+    ],
+  };
+}
+
+/** The victim's patient is still there, as it was: same name, same version. */
+async function expectUntouched(victim: { id: string; meta: { versionId: string } }, token: string) {
+  const after = await http<{ name: { family: string }[]; meta: { versionId: string } }>(
+    'GET',
+    `fhir/R4/Patient/${victim.id}`,
+    { token },
+  );
+  expect(after.status).toBe(200);
+  expect(after.body.name[0].family).toBe('Victim');
+  expect(after.body.meta.versionId).toBe(victim.meta.versionId);
+}
+
 describe('transaction Bundles', () => {
   it('imports a Synthea patient, resolving urn:uuid references across entries', async () => {
     const source = JSON.parse(readFileSync(fixture, 'utf8')) as Bundle;
@@ -282,17 +309,7 @@ describe('transaction Bundles', () => {
     const patientToken = (await signInWithScope(email, 'portal password 1', 'openid')).access_token as string;
     const appToken = (await signInWithScope(owner.email, owner.password, 'openid user/Observation.read'))
       .access_token as string;
-    const attack = {
-      resourceType: 'Bundle',
-      type: 'transaction',
-      entry: [
-        {
-          resource: { resourceType: 'Patient', name: [{ family: 'Hijacked' }] },
-          request: { method: 'PUT', url: `Patient?identifier=urn:mrn|${mrn}` },
-        },
-        { request: { method: 'DELETE', url: `Patient?identifier=urn:mrn|${mrn}` } },
-      ],
-    };
+    const attack = takeoverBundle(mrn);
     const byPatient = await http('POST', 'fhir/R4', { token: patientToken, body: attack });
     const byApp = await http('POST', 'fhir/R4', { token: appToken, body: attack });
     // The patient's policy sees only their own record: no match, and creating another Patient is refused.
@@ -303,14 +320,7 @@ describe('transaction Bundles', () => {
     // The app's scopes do not even let it search Patients for the match.
     expect(byApp.status).toBe(403);
     expect(issueText(byApp.body)).toBe("Forbidden: the token's scopes do not allow search of Patient");
-    const after = await http<{ name: { family: string }[]; meta: { versionId: string } }>(
-      'GET',
-      `fhir/R4/Patient/${victim.body.id}`,
-      { token: owner.tokens.access_token },
-    );
-    expect(after.status).toBe(200);
-    expect(after.body.name[0].family).toBe('Victim');
-    expect(after.body.meta.versionId).toBe(victim.body.meta.versionId);
+    await expectUntouched(victim.body, owner.tokens.access_token);
   });
 
   it('refuses two conditional entries that would create the same resource, naming the second', async () => {
@@ -345,28 +355,11 @@ describe('transaction Bundles', () => {
     });
     const answer = await http<Bundle>('POST', 'fhir/R4', {
       token: attacker.tokens.access_token,
-      body: {
-        resourceType: 'Bundle',
-        type: 'transaction',
-        entry: [
-          {
-            resource: { resourceType: 'Patient', name: [{ family: 'Overwritten' }] },
-            request: { method: 'PUT', url: `Patient?identifier=urn:mrn|${mrn}` },
-          },
-          { request: { method: 'DELETE', url: `Patient?identifier=urn:mrn|${mrn}` } },
-        ],
-      },
+      body: takeoverBundle(mrn),
     });
     expect(answer.status).toBe(200);
     expect(answer.body.entry[0].resource!.id).not.toBe(theirs.body.id);
-    const after = await http<{ name: { family: string }[]; meta: { versionId: string } }>(
-      'GET',
-      `fhir/R4/Patient/${theirs.body.id}`,
-      { token: victim.tokens.access_token },
-    );
-    expect(after.status).toBe(200);
-    expect(after.body.name[0].family).toBe('Victim');
-    expect(after.body.meta.versionId).toBe(theirs.body.meta.versionId);
+    await expectUntouched(theirs.body, victim.tokens.access_token);
   });
 
   it('refuses a conditional update matching several resources, naming the entry, and writes nothing', async () => {
