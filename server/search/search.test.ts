@@ -151,6 +151,27 @@ describe('date parameters with prefixes', () => {
     expect(await total(`${encounters}&date=ge${year - 2}-01-01&date=lt${year}-01-01`)).toBe(0);
   });
 
+  it('finds periods of a few hours and of several days alike in a merged range', async () => {
+    const encounter = async (start: string, end: string) =>
+      (
+        await http<AnyResource>('POST', 'fhir/R4/Encounter', {
+          body: { resourceType: 'Encounter', status: 'finished', class: { code: 'AMB' }, period: { start, end } },
+        })
+      ).body.id as string;
+    // Short spans are found by where they start (from a day before the range), long ones by the GiST.
+    const overnight = await encounter('2031-02-28T22:00:00Z', '2031-03-01T02:00:00Z');
+    const threeDays = await encounter('2031-02-27T00:00:00Z', '2031-03-02T00:00:00Z');
+    const dayBefore = await encounter('2031-02-28T01:00:00Z', '2031-02-28T23:00:00Z');
+    const monthLong = await encounter('2031-01-15', '2031-02-28');
+    const ids = [overnight, threeDays, dayBefore, monthLong].join(',');
+    const found = await search(`Encounter?_id=${ids}&date=ge2031-03-01&date=lt2031-03-02`);
+    expect((found.entry ?? []).map((e) => e.resource.id).sort()).toEqual([overnight, threeDays].sort());
+    const february = await search(`Encounter?_id=${ids}&date=gt2031-02-27T12:00:00Z&date=le2031-02-28`);
+    expect((february.entry ?? []).map((e) => e.resource.id).sort()).toEqual(
+      [overnight, threeDays, dayBefore, monthLong].sort(),
+    );
+  });
+
   it('filters on _lastUpdated', async () => {
     const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
     expect(await total(`Observation?subject=Patient/${patientId}&_lastUpdated=gt${hourAgo}`)).toBe(observations.length);

@@ -1,4 +1,5 @@
 import { errors } from '../fhir/fhirError';
+import { dateOverlapCondition } from './dateOverlap';
 import { dateRange } from './dateRange';
 import { normalizeSearchString } from './indexRows';
 import { exceeds, indexedPrefixLength, leadingCharacters } from './indexedPrefix';
@@ -69,8 +70,8 @@ interface DateRangeFilter {
 }
 
 /**
- * `date=ge2020-01&date=lt2020-02` as one overlap test, answered by search_date_span_idx (GiST on
- * tstzrange), instead of two half-table scans. Only a plain lower bound (ge, gt) and a plain
+ * `date=ge2020-01&date=lt2020-02` as one overlap test, answered by two bounded index scans
+ * (dateOverlap.ts), instead of two half-table scans. Only a plain lower bound (ge, gt) and a plain
  * upper bound (le, lt) of the same parameter are merged; everything else stays as it is.
  */
 function collectDateRanges(filters: readonly SearchFilter[]): { ranges: DateRangeFilter[]; others: SearchFilter[] } {
@@ -112,9 +113,10 @@ function dateRangeClause(range: DateRangeFilter, params: SqlParams, r: string): 
   if (Date.parse(lower.at) > Date.parse(upper.at)) return 'FALSE';
   const t = params.alias('t');
   const bounds = `${lower.inclusive ? '[' : '('}${upper.inclusive ? ']' : ')'}`;
+  const from = `${params.add(lower.at)}::timestamptz`;
+  const to = `${params.add(upper.at)}::timestamptz`;
   return `EXISTS (SELECT 1 FROM search_date ${t} WHERE ${t}.resource_type = ${r}.resource_type AND ${t}.resource_id = ${r}.id
-    AND ${t}.code = ${params.add(range.code)}
-    AND tstzrange(${t}.low, ${t}.high, '[]') && tstzrange(${params.add(lower.at)}::timestamptz, ${params.add(upper.at)}::timestamptz, '${bounds}'))`;
+    AND ${t}.code = ${params.add(range.code)} AND ${dateOverlapCondition(t, from, to, bounds)})`;
 }
 
 function filterClause(filter: SearchFilter, params: SqlParams, r: string, scope: SearchScope): string {

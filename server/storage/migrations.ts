@@ -251,6 +251,15 @@ const migrations: readonly string[] = [
     PRIMARY KEY (user_id, step)
   );
   `,
+  // The GiST range index holds only the date rows that span more than a day or have an open end:
+  // the others (~99 %) are found through the b-tree on (resource_type, code, low, high) by a bounded
+  // scan (server/search/dateOverlap.ts, whose longDateSpan is this predicate). A GiST insert was the
+  // most expensive index write of an import (issue 20, docs/performance.md).
+  `
+  DROP INDEX search_date_span_idx;
+  CREATE INDEX search_date_span_idx ON search_date USING gist (resource_type, code, tstzrange(low, high, '[]'))
+    WHERE (low IS NULL OR high IS NULL OR high - low > interval '1 day');
+  `,
 ];
 
 export async function migrate(db: Database): Promise<void> {
