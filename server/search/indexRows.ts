@@ -292,11 +292,21 @@ function addTokens(out: Record<string, unknown>[], code: string | undefined, val
   }
 }
 
-// Type names are bounded like ids: both are b-tree indexed (search_reference_target_idx).
+// Type names are bounded like ids: both are b-tree indexed (search_reference_target_idx, migration 13).
 const referencePattern = /(?:^|\/)([A-Z][A-Za-z]{0,63})\/([A-Za-z0-9\-.]{1,64})(?:\/_history\/[A-Za-z0-9\-.]+)?$/;
 
 function referenceTarget(reference: string): RegExpExecArray | null {
   return referencePattern.exec(reference);
+}
+
+/**
+ * The `target_type` and `target_id` an index row of this reference text has (undefined: both
+ * NULL). Searches by a reference's whole text use it to reach the rows through an index
+ * (search/searchSql.ts): the target is a function of the text alone.
+ */
+export function indexedReferenceTarget(reference: string): { type: string; id: string } | undefined {
+  const target = referenceTarget(reference);
+  return target ? { type: target[1], id: target[2] } : undefined;
 }
 
 function pushDate(

@@ -277,6 +277,31 @@ describe('reference parameters, chains and _has', () => {
     expect(await total(`Observation?patient.name=${family}`)).toBe(observations.length);
   });
 
+  it('matches a reference by its whole text: a canonical URL, and a reference to one version', async () => {
+    const form = `http://example.org/Questionnaire/intake-${randomUUID()}|2.0`;
+    const answered = await http<AnyResource>('POST', 'fhir/R4/QuestionnaireResponse', {
+      body: { resourceType: 'QuestionnaireResponse', status: 'completed', questionnaire: form },
+    });
+    expect(answered.status).toBe(201);
+    expect(await total(`QuestionnaireResponse?questionnaire=${encodeURIComponent(form)}`)).toBe(1);
+    expect(await total(`QuestionnaireResponse?questionnaire=${encodeURIComponent(`${form}.1`)}`)).toBe(0);
+
+    const patient = await http<AnyResource>('GET', `fhir/R4/Patient/${patientId}`);
+    const version = (patient.body.meta as { versionId: string }).versionId;
+    const note = await http<AnyResource>('POST', 'fhir/R4/Basic', {
+      body: {
+        resourceType: 'Basic',
+        code: { text: `versioned-${randomUUID()}` },
+        subject: { reference: `Patient/${patientId}/_history/${version}` },
+      },
+    });
+    expect(note.status).toBe(201);
+    const ofNote = `Basic?_id=${note.body.id}`;
+    expect(await total(`${ofNote}&subject=${encodeURIComponent(`Patient/${patientId}/_history/${version}`)}`)).toBe(1);
+    expect(await total(`${ofNote}&subject=Patient/${patientId}`)).toBe(1);
+    expect(await total(`${ofNote}&subject=${encodeURIComponent(`Patient/${patientId}/_history/other`)}`)).toBe(0);
+  });
+
   it('finds resources pointed at by others with _has', async () => {
     expect(await total(`Patient?_id=${patientId}&_has:Observation:subject:code=${topSystem}|${topValue}`)).toBe(1);
     expect(await total(`Patient?_id=${patientId}&_has:Observation:subject:code=urn:none|nothing`)).toBe(0);

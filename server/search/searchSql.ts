@@ -1,7 +1,7 @@
 import { errors } from '../fhir/fhirError';
 import { dateOverlapCondition } from './dateOverlap';
 import { dateRange } from './dateRange';
-import { normalizeSearchString } from './indexRows';
+import { indexedReferenceTarget, normalizeSearchString } from './indexRows';
 import { exceeds, indexedPrefixLength, leadingCharacters } from './indexedPrefix';
 import type { SearchFilter, SearchRequest, SortRule, ValueFilter } from './searchRequest';
 
@@ -303,7 +303,14 @@ function referenceCondition(filter: ValueFilter, value: string, params: SqlParam
     const byId = `${col('target_id')} = ${params.add(value)}`;
     return typeModifier ? `${byId} AND ${col('target_type')} = ${params.add(typeModifier)}` : byId;
   }
-  return `${col('reference')} = ${params.add(value)}`;
+  const byText = `${col('reference')} = ${params.add(value)}`;
+  if (!col.indexed) return byText;
+  // The rows of this text have the target indexing gives it (a version's URL, `Patient/1/_history/2`),
+  // or none (a canonical URL, `urn:uuid:…`): either way an index reaches them (migration 13).
+  const stored = indexedReferenceTarget(value);
+  return stored
+    ? `${col('target_id')} = ${params.add(stored.id)} AND ${col('target_type')} = ${params.add(stored.type)} AND ${byText}`
+    : `${col('target_id')} IS NULL AND ${byText}`;
 }
 
 function dateComparison(value: string, lowColumn: string, highColumn: string, params: SqlParams, code: string): string {

@@ -260,6 +260,18 @@ const migrations: readonly string[] = [
   CREATE INDEX search_date_span_idx ON search_date USING gist (resource_type, code, tstzrange(low, high, '[]'))
     WHERE (low IS NULL OR high IS NULL OR high - low > interval '1 day');
   `,
+  // One b-tree for a reference row's target instead of two: every search by a reference names the
+  // target's id (a forward search names the type and code too, a reverse one — _has, _revinclude,
+  // a compartment — the type), so the id leads. Rows without a target (a canonical URL, urn:uuid:…)
+  // are found by their text through a hash index of their own; searchSql.ts says which applies
+  // (indexRows.ts's indexedReferenceTarget). A target id is a random UUID: each b-tree insert landed
+  // on a random page, and the second one was ~a third of the reference rows' cost (issue 20).
+  `
+  DROP INDEX search_reference_target_idx;
+  DROP INDEX search_reference_reverse_idx;
+  CREATE INDEX search_reference_target_idx ON search_reference (target_id, target_type, resource_type, code);
+  CREATE INDEX search_reference_text_idx ON search_reference USING hash (reference) WHERE target_id IS NULL;
+  `,
 ];
 
 export async function migrate(db: Database): Promise<void> {
