@@ -1,29 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { embeddedTestDatabase } from '../../tests/setup/embeddedTestDatabase';
-import { queryFromString } from '../fhir/fhirOperations';
-import { definitionSearchParameters } from '../serverRuntime';
+import { searchWhere } from '../../tests/setup/searchWhere';
 import type { Database } from '../storage/database';
-import { parseSearchRequest } from './searchRequest';
-import { buildWhere, SqlParams } from './searchSql';
 
 const database = embeddedTestDatabase('reference-index');
 let db: Database;
 
-/** The server's WHERE clause for a search, with its parameters. */
-function where(search: string) {
-  const [resourceType, query = ''] = search.split('?', 2);
-  const params = new SqlParams();
-  const sql = buildWhere(
-    parseSearchRequest(resourceType, queryFromString(query), definitionSearchParameters()),
-    params,
-    {},
-  );
-  return { sql, values: params.values };
-}
-
 /** The plan PostgreSQL makes for the search's reference rows alone (the EXISTS's inside, uncorrelated). */
 async function referencePlan(search: string): Promise<string> {
-  const { sql, values } = where(search);
+  const { sql, values } = searchWhere(search);
   const inner = /FROM search_reference (t\d+) WHERE (.*)\)\)?$/s.exec(sql);
   if (!inner) throw new Error(`no reference condition in ${sql}`);
   const [, alias, condition] = inner;
@@ -84,7 +69,7 @@ describe('reference rows are found through an index for every kind of reference 
   });
 
   it('a versioned reference is found through its target, and still compared as text', async () => {
-    const { sql, values } = where('Observation?subject=Patient/p7/_history/2');
+    const { sql, values } = searchWhere('Observation?subject=Patient/p7/_history/2');
     expect(values).toEqual(expect.arrayContaining(['p7', 'Patient', 'Patient/p7/_history/2']));
     expect(sql).toMatch(/target_id = \$\d+ AND t\d+\.target_type = \$\d+ AND t\d+\.reference = \$\d+/);
     expect(await referencePlan('Observation?subject=Patient/p7/_history/2')).toContain('search_reference_target_idx');
