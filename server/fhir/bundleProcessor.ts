@@ -218,8 +218,11 @@ async function runEntry(
  */
 function canonicalCriteria(criteria: string): string {
   const pairs = [...new URLSearchParams(criteria.replace(/^[^?]*\?/, ''))];
-  pairs.sort(([a, x], [b, y]) => (a === b ? (x < y ? -1 : x > y ? 1 : 0) : a < b ? -1 : 1));
-  return new URLSearchParams(pairs).toString();
+  // Each pair encoded alone, then sorted: any fixed order makes the same criteria one string.
+  return pairs
+    .map((pair) => new URLSearchParams([pair]).toString())
+    .sort()
+    .join('&');
 }
 
 /** In a Bundle, a JSON Patch travels as a Binary whose data is the base64 patch document. */
