@@ -214,4 +214,38 @@ describe('a clinician chooses the patient of a standalone SMART launch', () => {
     const elsewhere = await http<any>('GET', `fhir/R4/Patient/${ours}`, { token: tokens.access_token });
     expect(elsewhere.status).not.toBe(200);
   });
+
+  it('keeps a sign-in started for a project out of that project’s reach: its id opens the picker', async () => {
+    const email = `named-project-${Date.now()}@test.example`;
+    const invited = await http<any>('POST', `admin/projects/${owner.projectId}/invite`, {
+      token: owner.tokens.access_token,
+      headers: { 'content-type': 'application/json' },
+      body: {
+        resourceType: 'Practitioner',
+        firstName: 'Nam',
+        lastName: 'Edproject',
+        email,
+        password: 'named project password 1',
+        sendEmail: false,
+      },
+    });
+    expect(invited.status, JSON.stringify(invited.body)).toBe(200);
+    const { challenge } = pkcePair();
+    const start = await postJson('auth/login', {
+      email,
+      password: 'named project password 1',
+      clientId,
+      redirectUri,
+      projectId: owner.projectId,
+      scope: 'openid launch/patient patient/*.read',
+      codeChallenge: challenge,
+      codeChallengeMethod: 'S256',
+    });
+    expect(start.body.patientChoice).toBe(true);
+    // The project's admin (or a member whose policy grants `*`) looks for sign-ins in progress.
+    const read = await http('GET', `fhir/R4/Login/${start.body.login}`, { token: owner.tokens.access_token });
+    expect(read.status).toBe(404);
+    const search = await http<any>('GET', 'fhir/R4/Login?_count=100', { token: owner.tokens.access_token });
+    expect((search.body.entry ?? []).map((entry: any) => entry.resource.id)).not.toContain(start.body.login);
+  });
 });

@@ -34,11 +34,14 @@ export function newSecret(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/** Login records live in the project of their membership once chosen, before that with the accounts. */
-function loginContext(login: Login): RequestContext {
-  const projectId = login.project?.reference?.split('/')[1] ?? accountsProjectId;
-  return { projectId, author: systemAuthor };
-}
+/**
+ * Where a Login is stored: with the accounts, whatever project it is for (`Login.project` names
+ * that). A sign-in's id is the key to its pending steps (profile, scopes, the patient picker), so
+ * its record must not be readable by the project's admins or by members whose policy grants `*`:
+ * they could drive another member's consent step, or list patients as that member. An update
+ * keeps a resource in its project, so the record stays where it was created.
+ */
+const loginContext: RequestContext = { projectId: accountsProjectId, author: systemAuthor };
 
 export interface LoginStart {
   user?: User;
@@ -66,7 +69,11 @@ export async function createLogin(session: RepositorySession, start: LoginStart)
     // `remember` asks for a long-lived refresh token; kept on the record for the refresh grant.
     ...(start.remember ? [rememberExtension] : []),
     ...(start.continuedFrom
-      ? [{ url: continuedFromUrl, valueReference: { reference: `Login/${start.continuedFrom.id}` } }]
+      ? [
+          { url: continuedFromUrl, valueReference: { reference: `Login/${start.continuedFrom.id}` } },
+          // The person authenticated when that session began, not now: its clock goes on here.
+          { url: sessionStartUrl, valueDateTime: sessionStartOf(start.continuedFrom) },
+        ]
       : []),
   ];
   const login: Login = {
@@ -92,7 +99,7 @@ export async function createLogin(session: RepositorySession, start: LoginStart)
     revoked: false,
     ...(extension.length > 0 ? { extension } : {}),
   };
-  return (await session.create(loginContext(login), login, { trusted: true })) as Login;
+  return (await session.create(loginContext, login, { trusted: true })) as Login;
 }
 
 const rememberExtension = { url: 'https://hearth-emr.org/fhir/StructureDefinition/login-remember', valueBoolean: true };
@@ -100,12 +107,26 @@ const rememberExtension = { url: 'https://hearth-emr.org/fhir/StructureDefinitio
 /** Names the session a sign-in was continued from, so the account's history shows where it came from. */
 export const continuedFromUrl = 'https://hearth-emr.org/fhir/StructureDefinition/login-continued-from';
 
+const sessionStartUrl = 'https://hearth-emr.org/fhir/StructureDefinition/login-session-start';
+
+/**
+ * When the person behind this login last proved who they are: its own `authTime`, or, for a sign-in
+ * continued from a Hearth EMR session, when that session began. The session's length and the
+ * id_token's `auth_time` count from here — otherwise a session about to end could continue into an
+ * app and start a full new one (a day, or two weeks with "Remember me") without any credential.
+ * (`authTime` itself stays the record's creation time: the code and the pending steps expire by it.)
+ */
+export function sessionStartOf(login: Login): string {
+  const start = (login.extension ?? []).find((e) => e.url === sessionStartUrl)?.valueDateTime;
+  return start ?? (login.authTime as string);
+}
+
 export function remembers(login: Login): boolean {
   return (login.extension ?? []).some((e) => e.url === rememberExtension.url && e.valueBoolean === true);
 }
 
 export async function saveLogin(session: RepositorySession, login: Login): Promise<Login> {
-  const { resource } = await session.update(loginContext(login), login);
+  const { resource } = await session.update(loginContext, login);
   return resource as Login;
 }
 
@@ -372,7 +393,7 @@ export async function grantTokens(
         ...(user?.resourceType === 'User'
           ? { email: user.email, name: `${user.firstName ?? ''} ${user.lastName ?? ''}`.trim() }
           : {}),
-        auth_time: Math.floor(Date.parse(login.authTime as string) / 1000),
+        auth_time: Math.floor(Date.parse(sessionStartOf(login)) / 1000),
       },
       lifetime,
     );
@@ -397,7 +418,7 @@ export async function refreshTokens(
     throw oauthError('invalid_grant', 'Refresh token was issued to another client');
   const client = loginClient ? await readClient(session, loginClient) : undefined;
   const clock = {
-    authTime: login.authTime as string,
+    authTime: sessionStartOf(login),
     issuedAt: login.meta?.lastUpdated,
     remembered: remembers(login),
     clientLifetime: client?.refreshTokenLifetime,

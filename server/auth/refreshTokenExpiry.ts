@@ -2,7 +2,7 @@ import { tokenLifetimeSeconds } from '../../data-provider/rules';
 import { refreshTokenSeconds, sessionSecondsWithoutRemember } from './authEnvironment';
 
 export interface RefreshTokenClock {
-  /** When the person signed in (Login.authTime). */
+  /** When the person signed in (loginService's sessionStartOf: a continued sign-in counts from its session's start). */
   authTime: string;
   /** When this refresh token was issued: the Login is saved with each new refresh secret. */
   issuedAt?: string;

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { http, issueExpressions, issueText } from '../../tests/integration/fhirClient';
-import { postJson, registerProjectOwner, tokenRequest } from '../../tests/integration/accounts';
+import { postJson, registerProjectOwner, signInWithScope, tokenRequest } from '../../tests/integration/accounts';
 import { exchangeCode, pkcePair } from '../../tests/integration/signIn';
 import { baseUrl } from '../../tests/integration/fhirClient';
 import { totpCode } from './totp';
@@ -11,11 +11,16 @@ import { continuedFromUrl } from './loginService';
 const onlyHearthSessions =
   'Only a Hearth EMR session can continue into another application: sign in on this page instead';
 const outsideProject = 'This application belongs to a project you are not a member of';
+const narrowedSession =
+  'A session limited by SMART scopes cannot continue into another application: sign in on this page instead';
 const redirectUri = 'https://continue-app.example/callback';
 
+function claimsOf(token: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(token.split('.')[1] as string, 'base64url').toString('utf8'));
+}
+
 function loginIdOf(accessToken: string): string {
-  const payload = JSON.parse(Buffer.from(accessToken.split('.')[1] as string, 'base64url').toString('utf8'));
-  return payload.login_id as string;
+  return claimsOf(accessToken).login_id as string;
 }
 
 /**
@@ -206,5 +211,155 @@ describe('continuing the Hearth EMR session into an app', () => {
     const fresh = await exchangeCode(baseUrl(), done.body.code, verifier);
     const continued = await continueFrom(fresh.access_token, { clientId: second.clientId });
     expect(continued.body.scopes).toEqual(['user/Patient.read']);
+  });
+
+  it('refuses a session that SMART scopes narrow: its holder would get back the access they left out', async () => {
+    const narrow = await signInWithScope(owner.email, owner.password, 'openid user/Observation.read');
+    expect((await http('GET', 'fhir/R4/Patient', { token: narrow.access_token })).status).toBe(403);
+    const before = await loginCount();
+    const wider = await continueFrom(narrow.access_token, { scope: 'openid user/*.*' });
+    expect(wider.status).toBe(403);
+    expect(issueText(wider.body)).toBe(narrowedSession);
+    // Not even with the same scopes: the picker of a launch/patient app would search as the membership.
+    const same = await continueFrom(narrow.access_token, { scope: 'openid user/Observation.read' });
+    expect(same.status).toBe(403);
+    expect(await loginCount()).toBe(before);
+  });
+
+  it('refuses a token of a client signing in as itself', async () => {
+    const service = await http<any>('POST', 'fhir/R4/ClientApplication', {
+      token: owner.tokens.access_token,
+      body: { resourceType: 'ClientApplication', name: 'Lab feed', secret: 'continue-lab-feed-secret-1' },
+    });
+    const membership = await http('POST', 'fhir/R4/ProjectMembership', {
+      token: owner.tokens.access_token,
+      body: {
+        resourceType: 'ProjectMembership',
+        project: { reference: `Project/${owner.projectId}` },
+        user: { reference: `ClientApplication/${service.body.id}` },
+        profile: { reference: `ClientApplication/${service.body.id}` },
+      },
+    });
+    expect(membership.status).toBe(201);
+    const own = await tokenRequest({
+      grant_type: 'client_credentials',
+      client_id: service.body.id,
+      client_secret: 'continue-lab-feed-secret-1',
+    });
+    expect(own.status).toBe(200);
+    const answer = await continueFrom(own.body.access_token);
+    expect(answer.status).toBe(403);
+    expect(issueText(answer.body)).toBe(onlyHearthSessions);
+  });
+
+  it('counts the app’s session from when the person signed in, not from the continuation', async () => {
+    const sessionStart = claimsOf(owner.tokens.id_token as string).auth_time as number;
+    // A second boundary between the two, so that a fresh clock would show.
+    while (Math.floor(Date.now() / 1000) <= sessionStart) await new Promise((resolve) => setTimeout(resolve, 100));
+    const start = await continueFrom(owner.tokens.access_token, { scope: 'openid offline_access' });
+    const tokens = await tokenRequest({
+      grant_type: 'authorization_code',
+      code: start.body.code,
+      code_verifier: start.verifier,
+      client_id: clientId,
+    });
+    expect(tokens.status).toBe(200);
+    expect(claimsOf(tokens.body.id_token as string).auth_time).toBe(sessionStart);
+    const refreshed = await tokenRequest({
+      grant_type: 'refresh_token',
+      refresh_token: tokens.body.refresh_token as string,
+      client_id: clientId,
+    });
+    expect(refreshed.status).toBe(200);
+    expect(claimsOf(refreshed.body.id_token as string).auth_time).toBe(sessionStart);
+  });
+});
+
+/**
+ * A continued sign-in's id is the key to its pending steps (scopes, the patient picker). It was
+ * saved in the session's project, where the project's admins and any member whose policy grants
+ * `*` could search it: a member whose policy shows only some patients listed every patient through
+ * another person's picker, and could choose the patient of that person's app.
+ */
+describe('a continued sign-in stays out of its project’s reach', () => {
+  it('no member finds it, so none can list patients as its person or choose for them', async () => {
+    const owner = await registerProjectOwner('Continue Picker Clinic');
+    const app = await http<any>('POST', 'fhir/R4/ClientApplication', {
+      token: owner.tokens.access_token,
+      body: { resourceType: 'ClientApplication', name: 'Standalone app', redirectUri },
+    });
+    // Letters only: the picker reads a word with a digit as a record number.
+    const letters = Date.now()
+      .toString()
+      .replace(/\d/g, (digit) => 'abcdefghij'[Number(digit)] as string);
+    const family = (name: string) => `${name}${letters}`;
+    const shown = family('Shownfamily');
+    const hidden = family('Hiddenfamily');
+    const hiddenId: string[] = [];
+    for (const name of [shown, hidden]) {
+      const patient = await http<any>('POST', 'fhir/R4/Patient', {
+        token: owner.tokens.access_token,
+        body: { resourceType: 'Patient', name: [{ given: ['Pat'], family: name }] },
+      });
+      if (name === hidden) hiddenId.push(patient.body.id);
+    }
+    // A member who sees one family's patients, and everything else of the project.
+    const policy = await http<any>('POST', 'fhir/R4/AccessPolicy', {
+      token: owner.tokens.access_token,
+      body: {
+        resourceType: 'AccessPolicy',
+        name: 'One family, and the rest',
+        resource: [{ resourceType: 'Patient', criteria: `Patient?family=${shown}` }, { resourceType: '*' }],
+      },
+    });
+    const email = `wildcard-${Date.now()}@test.example`;
+    const invited = await http<any>('POST', `admin/projects/${owner.projectId}/invite`, {
+      token: owner.tokens.access_token,
+      headers: { 'content-type': 'application/json' },
+      body: {
+        resourceType: 'Practitioner',
+        firstName: 'Wil',
+        lastName: 'Dcard',
+        email,
+        password: 'wildcard password 1',
+        sendEmail: false,
+        accessPolicy: { reference: `AccessPolicy/${policy.body.id}` },
+      },
+    });
+    expect(invited.status, JSON.stringify(invited.body)).toBe(200);
+    const member = await signInWithScope(email, 'wildcard password 1', 'openid');
+    const ownSearch = await http<any>('GET', `fhir/R4/Patient?name=${hidden}`, { token: member.access_token });
+    expect(ownSearch.body.entry ?? []).toEqual([]);
+
+    // The admin continues into a standalone-launch app and reaches the patient picker.
+    const { challenge } = pkcePair();
+    const start = await postJson(
+      'auth/continue',
+      {
+        clientId: app.body.id,
+        redirectUri,
+        scope: 'openid launch/patient patient/*.read',
+        codeChallenge: challenge,
+        codeChallengeMethod: 'S256',
+      },
+      owner.tokens.access_token,
+    );
+    expect(start.body.patientChoice).toBe(true);
+
+    // The member looks for sign-ins in progress, and tries each on the picker and the consent step.
+    const logins = await http<any>('GET', 'fhir/R4/Login?_count=100', { token: member.access_token });
+    const found: string[] = (logins.body.entry ?? []).map((entry: any) => entry.resource.id);
+    expect(found).not.toContain(start.body.login);
+    for (const login of found) {
+      const listed = await http<any>('GET', `auth/login/${login}/patients?text=${hidden}`, { token: null });
+      expect(listed.body.patients ?? []).toEqual([]);
+    }
+    // The project's admin does not read it either (a project's admins see no Login records).
+    expect((await http('GET', `fhir/R4/Login/${start.body.login}`, { token: owner.tokens.access_token })).status).toBe(
+      404,
+    );
+    // The flow itself goes on: its own page lists the admin's patients.
+    const own = await http<any>('GET', `auth/login/${start.body.login}/patients?text=${hidden}`, { token: null });
+    expect(own.body.patients.map((patient: any) => patient.id)).toEqual(hiddenId);
   });
 });

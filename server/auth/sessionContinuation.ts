@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Login, User } from '@medplum/fhirtypes';
+import { resourceScopesOf } from '../../data-provider/access';
 import { errors } from '../fhir/fhirError';
 import type { RepositorySession } from '../fhir/repository';
 import { readClient, readReference } from './accountStore';
@@ -16,16 +17,25 @@ import { hasOwnCredentials } from './ownCredentials';
 export const onlyHearthSessions =
   'Only a Hearth EMR session can continue into another application: sign in on this page instead';
 
+export const narrowedSession =
+  'A session limited by SMART scopes cannot continue into another application: sign in on this page instead';
+
 /**
  * Only a person's own Hearth EMR session may start another application's sign-in — the rule that
  * already guards the account's security (ownCredentials.ts), and a person (not a bot). A token
  * issued to a ClientApplication must never mint a sign-in for a second app: that would let one app
  * widen its own access through another's scopes.
+ *
+ * Nor may a session that SMART resource scopes narrow (a sign-in that asked for
+ * `user/Observation.read`, say): the app's scopes are whatever this request names, and the patient
+ * picker runs as the membership, so its holder would get back the access its own scopes left out.
+ * The web app's sessions carry no resource scopes (`openid profile`).
  */
 function requireHearthSession(caller: Caller): void {
   if (!hasOwnCredentials(caller) || !caller.login.user?.reference?.startsWith('User/')) {
     throw errors.forbidden(onlyHearthSessions);
   }
+  if (resourceScopesOf(caller.login.scope) !== undefined) throw errors.forbidden(narrowedSession);
 }
 
 /**
