@@ -2,6 +2,8 @@
  * FHIR R4 primitive rules (data-and-client-layer-spec.md §5), shared by the browser and the
  * server so that both call the same value valid or invalid.
  */
+import { narrativeActiveContent } from './narrativeXhtml';
+
 export const primitiveTypes: readonly string[] = [
   'base64Binary',
   'boolean',
@@ -98,8 +100,12 @@ export function validatePrimitive(type: string, value: unknown): string | undefi
   switch (type) {
     case 'string':
     case 'markdown':
-    case 'xhtml':
       return value.trim().length === 0 ? `Invalid ${type}: only white space` : undefined;
+    case 'xhtml': {
+      if (value.trim().length === 0) return `Invalid ${type}: only white space`;
+      const activeContent = narrativeActiveContent(value);
+      return activeContent ? `Narrative XHTML may not contain ${activeContent} (FHIR txt-1)` : undefined;
+    }
     case 'code':
       return value !== value.trim() || /\s{2,}/.test(value) ? 'Invalid code format' : undefined;
     case 'uri':

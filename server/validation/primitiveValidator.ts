@@ -6,9 +6,10 @@ import { hasElement, requiredChildren } from './requiredElements';
 
 /**
  * Primitive types whose rules spec §5 states; checked beyond the JSON schema's own patterns.
- * xhtml is left to the schema: its rule (non-blank) is the schema's too, and a div can be large.
+ * xhtml included: the schema only knows it as a string, and a narrative must hold no active
+ * content (FHIR txt-1, data-provider/validation/narrativeXhtml.ts).
  */
-const checkedPrimitives = new Set(primitiveTypes.filter((type) => type !== 'xhtml'));
+const checkedPrimitives = new Set(primitiveTypes);
 
 /**
  * What to do with a property's value: check it as a primitive, walk it as a datatype or backbone

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { api, apiStatus, main, signInAs as signIn } from './consoleSupport';
+import { api, apiStatus, main, rawApi, signInAs as signIn } from './consoleSupport';
 import { injectAxe } from './axeInjection';
 
 // Set SCREENSHOT_DIR=docs/screenshots to refresh the pictures in the docs; CI keeps them out of the tree.
@@ -370,6 +370,47 @@ test.describe('resource console', () => {
     await json.fill('{ not json');
     await main(page).getByRole('button', { name: 'Save JSON' }).click();
     await expect(main(page).getByRole('alert')).toContainText('Not valid JSON');
+  });
+
+  test('a narrative with a script is refused by the server, and one stored before is shown without it', async ({
+    page,
+  }) => {
+    const errors = collectErrors(page);
+    await signIn(page, 'alice@demo.hearth.example');
+    const practitioner = await api(page, 'POST', 'Practitioner', {
+      resourceType: 'Practitioner',
+      name: [{ family: 'Narrative' }],
+      text: { status: 'generated', div: '<div xmlns="http://www.w3.org/1999/xhtml"><b>Dr Narrative</b></div>' },
+    });
+    const hostile =
+      '<div xmlns="http://www.w3.org/1999/xhtml"><b>Dr Narrative</b><script>window.ranScript = 1</script>' +
+      '<img src="x" onerror="window.ranHandler = 1"/><a href="javascript:window.ranLink = 1">site</a></div>';
+    // The server refuses it on the way in (FHIR txt-1), naming the field.
+    const refused = await rawApi(page, 'PUT', `Practitioner/${practitioner.id}`, {
+      ...practitioner,
+      text: { status: 'generated', div: hostile },
+    });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain('Practitioner.text.div');
+    // A row stored before the rule (here: the read's answer rewritten on its way to the page) is
+    // sanitized by the page itself, in a real browser's DOM.
+    await page.route(`**/fhir/R4/Practitioner/${practitioner.id}`, async (route) => {
+      const response = await route.fetch();
+      const body = await response.json();
+      await route.fulfill({ response, json: { ...body, text: { status: 'generated', div: hostile } } });
+    });
+    await page.goto(`/Practitioner/${practitioner.id}`);
+    const narrative = main(page).locator('.narrative');
+    await expect(narrative.locator('b')).toHaveText('Dr Narrative');
+    await expect(narrative.locator('script')).toHaveCount(0);
+    await expect(narrative.locator('img')).not.toHaveAttribute('onerror', /.*/);
+    await expect(narrative.getByText('site')).not.toHaveAttribute('href', /javascript/);
+    const ran = await page.evaluate(() => {
+      const flags = window as unknown as Record<string, unknown>;
+      return [flags.ranScript, flags.ranHandler, flags.ranLink];
+    });
+    expect(ran).toEqual([undefined, undefined, undefined]);
+    expect(errors).toEqual([]);
   });
 
   test('an unknown resource type navigates up one level; dark mode renders the list', async ({ page }) => {
