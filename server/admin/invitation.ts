@@ -16,6 +16,7 @@ import { errors, FhirError, outcomeOf } from '../fhir/fhirError';
 import type { RepositorySession } from '../fhir/repository';
 import type { OutgoingEmail } from '../email/emailSender';
 import type { InviteRequest } from './inviteInput';
+import { checkAccessReferences, checkProjectReference } from './projectReferences';
 
 export interface InvitationResult {
   membership: ProjectMembership;
@@ -47,6 +48,17 @@ export async function invite(
       throw errors.invalid('accessPolicy must be an AccessPolicy of this project', 'accessPolicy');
     }
   }
+  // The rest of the membership: an admin binds only this project's policies, parameters and
+  // configuration (checked here because this session writes as the server).
+  await checkAccessReferences(session, projectId, request.membership.access, undefined, 'membership.access');
+  await checkProjectReference(
+    session,
+    projectId,
+    request.membership.userConfiguration,
+    undefined,
+    ['UserConfiguration'],
+    'membership.userConfiguration',
+  );
   if (request.patient) {
     const patient = await readReference<Patient>(session, request.patient);
     if (!patient || patient.meta?.project !== projectId) {

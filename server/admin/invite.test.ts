@@ -160,6 +160,113 @@ describe('POST /admin/projects/{id}/invite', () => {
     const users = await http<any>('GET', `fhir/R4/User?email:exact=${encodeURIComponent(body.email)}`);
     expect(users.body.entry ?? []).toHaveLength(0);
   });
+
+  it("counts invitation e-mails in the project's hourly e-mail limit (5 on the test server): no unbounded mail", async () => {
+    const sender = await registerProjectOwner('Invite Mailer');
+    const body = () => ({
+      resourceType: 'Practitioner',
+      firstName: 'Spam',
+      lastName: 'Target',
+      email: uniqueEmail('target'),
+    });
+    for (let sent = 0; sent < 5; sent++) {
+      expect((await inviteAs(sender.tokens.access_token, sender.projectId, body())).status).toBe(200);
+    }
+    const over = body();
+    const refused = await inviteAs(sender.tokens.access_token, sender.projectId, over);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(outboxTo(over.email)).toHaveLength(0);
+    const users = await http<any>('GET', `fhir/R4/User?email:exact=${encodeURIComponent(over.email)}`);
+    expect(users.body.entry ?? []).toHaveLength(0);
+    // Without an e-mail the invitation still works, and the super admin is not counted.
+    expect((await inviteAs(sender.tokens.access_token, sender.projectId, { ...body(), sendEmail: false })).status).toBe(
+      200,
+    );
+    expect((await inviteAs(undefined, sender.projectId, body())).status).toBe(200);
+  });
+
+  it("binds no other project's policy, configuration or parameter to the member it makes (auth/me would show them)", async () => {
+    // The other clinic's records, whose ids the attacker has learnt.
+    const otherToken = other.tokens.access_token;
+    const theirPolicy = await http<any>('POST', 'fhir/R4/AccessPolicy', {
+      token: otherToken,
+      body: { resourceType: 'AccessPolicy', name: 'their private policy', resource: [{ resourceType: 'Patient' }] },
+    });
+    const theirConfig = await http<any>('POST', 'fhir/R4/UserConfiguration', {
+      token: otherToken,
+      body: { resourceType: 'UserConfiguration', name: 'their private configuration' },
+    });
+    const theirPatient = await http<any>('POST', 'fhir/R4/Patient', {
+      token: otherToken,
+      body: { resourceType: 'Patient', name: [{ family: 'Theirs' }] },
+    });
+    const ownPolicy = await http<any>('POST', 'fhir/R4/AccessPolicy', {
+      token,
+      body: { resourceType: 'AccessPolicy', name: 'own', resource: [{ resourceType: 'Patient' }] },
+    });
+    const email = uniqueEmail('binder');
+    const password = 'binder password 123';
+    const body = {
+      resourceType: 'Practitioner',
+      firstName: 'Bea',
+      lastName: 'Binder',
+      email,
+      password,
+      sendEmail: false,
+    };
+    const cases: [Record<string, unknown>, string][] = [
+      [{ access: [{ policy: { reference: `AccessPolicy/${theirPolicy.body.id}` } }] }, 'membership.access[0].policy'],
+      [
+        { userConfiguration: { reference: `UserConfiguration/${theirConfig.body.id}` } },
+        'membership.userConfiguration',
+      ],
+      [
+        {
+          access: [
+            {
+              policy: { reference: `AccessPolicy/${ownPolicy.body.id}` },
+              parameter: [{ name: 'patient', valueReference: { reference: `Patient/${theirPatient.body.id}` } }],
+            },
+          ],
+        },
+        'membership.access[0].parameter[0].valueReference',
+      ],
+      [{ access: { policy: { reference: `AccessPolicy/${ownPolicy.body.id}` } } }, 'membership.access'],
+    ];
+    for (const [membership, field] of cases) {
+      const answer = await inviteAs(token, owner.projectId, { ...body, membership });
+      expect(answer.status, JSON.stringify(membership)).toBe(400);
+      expect(issueExpressions(answer.body)).toEqual([field]);
+    }
+    // Nothing was made, so the address cannot sign in and read the other project's records.
+    await expect(signIn(baseUrl(), email, password)).rejects.toThrow();
+
+    // This project's own policy, parameter and configuration still work.
+    const ownConfig = await http<any>('POST', 'fhir/R4/UserConfiguration', {
+      token,
+      body: { resourceType: 'UserConfiguration', name: 'own configuration' },
+    });
+    const ownPatient = await http<any>('POST', 'fhir/R4/Patient', {
+      token,
+      body: { resourceType: 'Patient', name: [{ family: 'Own' }] },
+    });
+    const invited = await inviteAs(token, owner.projectId, {
+      ...body,
+      membership: {
+        access: [
+          {
+            policy: { reference: `AccessPolicy/${ownPolicy.body.id}` },
+            parameter: [{ name: 'patient', valueReference: { reference: `Patient/${ownPatient.body.id}` } }],
+          },
+        ],
+        userConfiguration: { reference: `UserConfiguration/${ownConfig.body.id}` },
+      },
+    });
+    expect(invited.status, JSON.stringify(invited.body)).toBe(200);
+    const me = await http<any>('GET', 'auth/me', { token: (await signIn(baseUrl(), email, password)).access_token });
+    expect(me.body.config.name).toBe('own configuration');
+  });
 });
 
 describe('direct ProjectMembership writes', () => {

@@ -1,6 +1,7 @@
 import type { ProjectMembership, Reference } from '@medplum/fhirtypes';
 import { authBody, newPassword, optionalString, requiredEmail, requiredString } from '../auth/authInput';
 import { errors } from '../fhir/fhirError';
+import { checkShape } from './membershipChange';
 
 export type InviteProfileType = 'Practitioner' | 'Patient' | 'RelatedPerson';
 const profileTypes: readonly InviteProfileType[] = ['Practitioner', 'Patient', 'RelatedPerson'];
@@ -50,6 +51,12 @@ export function parseInvite(body: unknown): InviteRequest {
   );
   if (unknownField) {
     throw errors.invalid(`membership.${unknownField} cannot be set by an invitation`, `membership.${unknownField}`);
+  }
+  // The shapes an admin's member edit must have: the invitation's references are read as the
+  // server next (invitation.ts), which needs them to be what they claim.
+  for (const field of ['access', 'userConfiguration', 'externalId', 'active'] as const) {
+    const value = membershipInput[field];
+    if (value !== undefined && value !== null) checkShape(field, value, `membership.${field}`);
   }
   const membership = { ...membershipInput } as Partial<ProjectMembership>;
   const externalId = optionalString(input, 'externalId');

@@ -29,8 +29,12 @@ function referenceProblem(value: unknown): boolean {
   return typeof reference !== 'string' || !/^[A-Za-z]+\/[A-Za-z0-9\-.]{1,64}$/.test(reference);
 }
 
-function checkShape(field: (typeof editableMembershipFields)[number], value: unknown): void {
-  const path = `ProjectMembership.${field}`;
+/** 400 naming `path` unless `value` has the FHIR shape of this membership field (shared with invitations). */
+export function checkShape(
+  field: (typeof editableMembershipFields)[number],
+  value: unknown,
+  path = `ProjectMembership.${field}`,
+): void {
   switch (field) {
     case 'active':
     case 'admin':

@@ -1,6 +1,6 @@
 import { checkKeepsAnAdmin } from '../fhir/lastAdminGuard';
 import type { FastifyInstance } from 'fastify';
-import type { ProjectMembership, Reference, Resource } from '@medplum/fhirtypes';
+import type { ProjectMembership } from '@medplum/fhirtypes';
 import type { AuthEnvironment } from '../auth/authEnvironment';
 import { readReference } from '../auth/accountStore';
 import { authenticate } from '../auth/authenticate';
@@ -8,6 +8,7 @@ import { allOk, errors } from '../fhir/fhirError';
 import type { RepositorySession } from '../fhir/repository';
 import { withoutProtectedFields } from '../fhir/protectedFields';
 import { membershipChange } from './membershipChange';
+import { checkAccessReferences, checkProjectReference } from './projectReferences';
 import { requireProjectAdmin } from './projectAdminAccess';
 
 const idPattern = /^[A-Za-z0-9\-.]{1,64}$/;
@@ -24,23 +25,6 @@ async function readMembership(session: RepositorySession, projectId: string, mem
     throw errors.notFoundWith('Membership not found');
   }
   return membership;
-}
-
-/** A changed reference must name a resource of this project, of an expected type: 400 naming the field otherwise. */
-async function checkProjectReference(
-  session: RepositorySession,
-  projectId: string,
-  reference: Reference | undefined,
-  previous: Reference | undefined,
-  types: readonly string[],
-  path: string,
-): Promise<void> {
-  if (!reference || reference.reference === previous?.reference) return;
-  const type = reference.reference?.split('/')[0] ?? '';
-  const target = types.includes(type) ? await readReference<Resource>(session, reference) : undefined;
-  if (!target || target.meta?.project !== projectId) {
-    throw errors.invalid(`${path.split('.').pop()} must be a ${types.join(' or ')} of this project`, path);
-  }
 }
 
 /**
@@ -94,17 +78,7 @@ export async function projectMemberRoutes(app: FastifyInstance, env: AuthEnviron
         ['UserConfiguration'],
         'ProjectMembership.userConfiguration',
       );
-      for (const [index, entry] of (next.access ?? []).entries()) {
-        const before = stored.access?.find((old) => old.policy?.reference === entry.policy?.reference);
-        await checkProjectReference(
-          session,
-          projectId,
-          entry.policy,
-          before?.policy,
-          ['AccessPolicy'],
-          `ProjectMembership.access[${index}].policy`,
-        );
-      }
+      await checkAccessReferences(session, projectId, next.access, stored.access, 'ProjectMembership.access');
       // The session runs as the server (the admin rule is checked above), so the rule is applied here.
       if (!caller.superAdmin) await checkKeepsAnAdmin(session.tx, stored, next);
       const ctx = { projectId, author: caller.profile };

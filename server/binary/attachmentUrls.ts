@@ -62,7 +62,11 @@ function rewriteUrls<T>(value: T, rewrite: (url: string, owner: Record<string, u
   return (copy ?? value) as T;
 }
 
-/** The ids of the Binaries that Attachment URLs in `value` point at (`Binary/{id}`), each once. */
+/**
+ * The ids of the Binaries an answer would carry signed URLs for, each once: those Attachment URLs
+ * point at (`Binary/{id}`), and Binary resources themselves (alone, or in Bundle entries, as
+ * `withBinaryOwnUrls` finds them).
+ */
 export function referencedBinaryIds(value: unknown, fhirBase: string): string[] {
   const ids = new Set<string>();
   rewriteUrls(value, (url) => {
@@ -70,42 +74,65 @@ export function referencedBinaryIds(value: unknown, fhirBase: string): string[] 
     if (id) ids.add(id);
     return undefined;
   });
+  withBinaryOwnUrls(value, (id) => {
+    ids.add(id);
+    return undefined;
+  });
   return [...ids];
 }
+
+/** Signs one version of a Binary: `(binaryId, versionId) => url`. */
+export type BinarySigner = (binaryId: string, versionId: string) => string;
 
 /**
  * For answers: Attachment URLs of Binaries become signed absolute URLs that work without a token
  * (for `<img src>` and download links), and a Binary resource gets its own signed `url`. Only the
- * ids in `readable` are signed: a signed URL is a read permission, so an Attachment that names a
- * Binary the caller may not read (another project's, one its policy hides) keeps its url as written.
+ * Binaries in `readable` (id → current version id) are signed: a signed URL is a read permission,
+ * so an Attachment that names a Binary the caller may not read (another project's, one its policy
+ * hides) keeps its url as written, and so does a Binary resource the answer merely carries — a
+ * Bundle a caller stored with `{resourceType: 'Binary', id: <anyone's>}` in an entry is not one.
+ * URLs are signed for the current version only.
  */
 export function presentBinaryUrls<T>(
   value: T,
   fhirBase: string,
-  sign: (binaryId: string) => string,
-  readable: ReadonlySet<string>,
+  sign: BinarySigner,
+  readable: ReadonlyMap<string, string>,
 ): T {
   // Nothing readable to sign: the walk could change nothing (most answers have no Attachments).
-  if (readable.size === 0) return withBinaryOwnUrls(value, sign);
+  if (readable.size === 0) return value;
   const signed = rewriteUrls(value, (url) => {
     const id = binaryIdOfAttachmentUrl(url, fhirBase);
-    return id && readable.has(id) ? sign(id) : undefined;
+    const versionId = id ? readable.get(id) : undefined;
+    return id && versionId ? sign(id, versionId) : undefined;
   });
-  return withBinaryOwnUrls(signed, sign);
+  return withBinaryOwnUrls(signed, (id, ownVersion) => {
+    const current = readable.get(id);
+    // Only the current version, which the search found readable: an older version (a history
+    // entry, a vread) has its content in the answer or at its `_history` address, and a version
+    // named by a resource the answer merely carries proves nothing about the caller's rights.
+    if (!current || (ownVersion !== undefined && ownVersion !== current)) return undefined;
+    return sign(id, current);
+  });
 }
 
-/** Binary resources (alone, or in a Bundle) carry the signed URL of their content. */
-function withBinaryOwnUrls<T>(value: T, sign: (binaryId: string) => string): T {
+/**
+ * Binary resources (alone, or in a Bundle) carry the signed URL of their content: `urlOf` answers
+ * it for an id and the version the resource names, or undefined to leave the resource as it is.
+ */
+function withBinaryOwnUrls<T>(value: T, urlOf: (binaryId: string, versionId?: string) => string | undefined): T {
   if (value === null || typeof value !== 'object') return value;
-  const resource = value as { resourceType?: unknown; id?: unknown; entry?: unknown };
+  const resource = value as { resourceType?: unknown; id?: unknown; entry?: unknown; meta?: { versionId?: unknown } };
   if (resource.resourceType === 'Binary' && typeof resource.id === 'string') {
-    return { ...value, url: sign(resource.id) };
+    const versionId = typeof resource.meta?.versionId === 'string' ? resource.meta.versionId : undefined;
+    const url = urlOf(resource.id, versionId);
+    return url === undefined ? value : { ...value, url };
   }
   if (resource.resourceType === 'Bundle' && Array.isArray(resource.entry)) {
     let changed = false;
     const entries = resource.entry.map((entry: { resource?: unknown }) => {
       const inner = entry?.resource;
-      const next = withBinaryOwnUrls(inner, sign);
+      const next = withBinaryOwnUrls(inner, urlOf);
       if (next === inner) return entry;
       changed = true;
       return { ...entry, resource: next };

@@ -99,7 +99,10 @@ describe('Binary upload and download', () => {
     });
     expect(created.body.data).toBeUndefined();
     expect(created.headers.get('location')).toContain(`Binary/${created.body.id}/_history/`);
-    expect(created.body.url).toMatch(new RegExp(`^${baseUrl()}storage/${created.body.id}\\?Expires=\\d+&Signature=`));
+    expect(created.body.url).toBe(
+      `${baseUrl()}storage/${created.body.id}/${created.body.meta.versionId}${new URL(created.body.url).search}`,
+    );
+    expect(created.body.url).toMatch(/\?Expires=\d+&Signature=[\w-]+$/);
 
     const raw = await fetch(new URL(`fhir/R4/Binary/${created.body.id}`, baseUrl()), {
       headers: { ...authHeaders(), accept: '*/*' },
@@ -147,6 +150,34 @@ describe('Binary upload and download', () => {
     expect(await old.text()).toBe('first');
     const oldJson = await http<any>('GET', `fhir/R4/Binary/${id}/_history/${firstVersion}`);
     expect(Buffer.from(oldJson.body.data, 'base64').toString()).toBe('first');
+  });
+
+  it('takes one media type only: a list would be read as HTML by a browser, a line break breaks every download', async () => {
+    const jsonBinary = (contentType: string) =>
+      JSON.stringify({
+        resourceType: 'Binary',
+        contentType,
+        data: Buffer.from('<h1>Sign in again</h1>').toString('base64'),
+      });
+    for (const contentType of ['image/png, text/html', 'text/html\nX-Injected: 1', 'text/plain;', 'image']) {
+      const refused = await upload(jsonBinary(contentType), 'application/fhir+json');
+      expect(refused.status, contentType).toBe(400);
+      expect(refused.body.issue[0].expression).toEqual(['Binary.contentType']);
+    }
+    expect(leftovers()).toEqual([]);
+    // A type that merely starts like an image one is not shown in the page: it downloads, sandboxed.
+    const lookalike = await upload(jsonBinary('image/pngx'), 'application/fhir+json');
+    expect(lookalike.status).toBe(201);
+    const served = await fetch(new URL(`fhir/R4/Binary/${lookalike.body.id}`, baseUrl()), {
+      headers: { ...authHeaders(), accept: '*/*' },
+    });
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('image/pngx');
+    expect(served.headers.get('content-disposition')).toBe('attachment');
+    expect(served.headers.get('content-security-policy')).toBe("sandbox; default-src 'none'");
+    // Parameters are fine.
+    const withCharset = await upload('plain', 'text/plain; charset=utf-8');
+    expect(withCharset.status).toBe(201);
   });
 
   it('refuses bad input with a specific OperationOutcome', async () => {
@@ -331,7 +362,7 @@ describe('signed attachment URLs', () => {
     });
     expect(created.status).toBe(201);
     const signedUrl = created.body.content[0].attachment.url as string;
-    expect(signedUrl).toMatch(new RegExp(`^${baseUrl()}storage/${binaryId}\\?Expires=\\d+&Signature=[\\w-]+$`));
+    expect(signedUrl).toMatch(new RegExp(`^${baseUrl()}storage/${binaryId}/[\\w-]+\\?Expires=\\d+&Signature=[\\w-]+$`));
 
     const read = await http<any>('GET', `fhir/R4/DocumentReference/${created.body.id}`);
     expect(read.body.content[0].attachment.url).toMatch(/\/storage\//);
@@ -358,6 +389,15 @@ describe('signed attachment URLs', () => {
     expect(await content.text()).toBe('attachment bytes');
   });
 
+  it('stores a url that only looks like a storage URL (a malformed escape) as written, without a 500', async () => {
+    const url = `${baseUrl()}storage/%E0%A4%A`;
+    const created = await http<any>('POST', 'fhir/R4/DocumentReference', {
+      body: { resourceType: 'DocumentReference', status: 'current', content: [{ attachment: { url } }] },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.content[0].attachment.url).toBe(url);
+  });
+
   it('answers 403 to a tampered or expired-looking URL', async () => {
     const signed = new URL((await http<any>('GET', `fhir/R4/Binary/${binaryId}`)).body.url);
     const wrongSignature = new URL(signed);
@@ -370,6 +410,8 @@ describe('signed attachment URLs', () => {
     expect((await fetch(pastExpiry)).status).toBe(403);
     const otherBinary = new URL(signed.toString().replace(binaryId, 'another-id'));
     expect((await fetch(otherBinary)).status).toBe(403);
+    const otherVersion = new URL(signed.toString().replace(/\/[\w-]+\?/, '/another-version?'));
+    expect((await fetch(otherVersion)).status).toBe(403);
     const unsigned = await fetch(new URL(`storage/${binaryId}`, baseUrl()));
     expect(unsigned.status).toBe(403);
   });

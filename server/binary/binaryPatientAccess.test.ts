@@ -1,37 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { baseUrl, http } from '../../tests/integration/fhirClient';
-import { postJson, registerProjectOwner, registerUser, uniqueEmail } from '../../tests/integration/accounts';
-import { exchangeCode, pkcePair } from '../../tests/integration/signIn';
+import { clinicWithPatientRegistration, registerPatient } from '../../tests/integration/patientAccounts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- FHIR answers of many shapes */
-
-/** A project that lets patients register (their policy: their own compartment), with its owner. */
-async function clinicWithPatientRegistration() {
-  const owner = await registerProjectOwner('Files Clinic');
-  const token = owner.tokens.access_token;
-  const policy = await http<any>('POST', 'fhir/R4/AccessPolicy', {
-    token,
-    body: {
-      resourceType: 'AccessPolicy',
-      name: 'Patients',
-      resource: [{ resourceType: '*', compartment: { reference: '%profile' } }],
-    },
-  });
-  const project = await http<any>('GET', `fhir/R4/Project/${owner.projectId}`, { token });
-  await http('PUT', `fhir/R4/Project/${owner.projectId}`, {
-    token,
-    body: { ...project.body, defaultPatientAccessPolicy: { reference: `AccessPolicy/${policy.body.id}` } },
-  });
-  return owner;
-}
-
-async function registerPatient(projectId: string) {
-  const { verifier, challenge } = pkcePair();
-  const login = await registerUser(uniqueEmail('patient'), 'patient password 1', challenge);
-  const registered = await postJson('auth/newpatient', { login, projectId });
-  const tokens = await exchangeCode(baseUrl(), registered.body.code, verifier);
-  return { token: tokens.access_token as string, patient: tokens.profile.reference as string };
-}
 
 /** What the chat's paperclip does: a Media about the patient, then its file with the Media as security context. */
 async function shareFile(staffToken: string, patient: string, text: string) {

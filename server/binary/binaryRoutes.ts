@@ -7,6 +7,7 @@ import { checkResourceId, isResourceId } from '../fhir/resourceId';
 import { checkJsonInput } from '../fhir/jsonInputCheck';
 import type { Repository, RequestContext } from '../fhir/repository';
 import { binaryFilename, storeStagedBinary, type BinaryDetails } from './binaryResource';
+import { isSingleMediaType, mediaTypeEssence, servedContentType } from './contentTypes';
 import { ContentTooLargeError, type BinaryStorage, type StagedContent } from './binaryStorage';
 import type { UrlSigner } from './signedUrls';
 import { drainRequest } from '../fhir/requestDrain';
@@ -34,10 +35,6 @@ export const maxInlineDataBytes = 16 * 1024 * 1024;
 const fhirJson = 'application/fhir+json';
 const referencePattern = /^[A-Z][A-Za-z]+\/[A-Za-z0-9\-.]{1,64}$/;
 const base64Pattern = /^[A-Za-z0-9+/]*={0,2}$/;
-
-function mediaType(contentType: string | undefined): string {
-  return (contentType ?? '').split(';')[0].trim().toLowerCase();
-}
 
 /** `?_filename=` and `X-Security-Context`, checked. */
 function uploadDetails(request: FastifyRequest, contentType: string): BinaryDetails {
@@ -111,6 +108,9 @@ function parseFhirBinary(text: string, details: BinaryDetails): { details: Binar
   if (securityContext && !referencePattern.test(securityContext.reference ?? '')) {
     throw errors.invalid('securityContext must reference ResourceType/id', 'Binary.securityContext');
   }
+  if (!isSingleMediaType(resource.contentType)) {
+    throw errors.invalid('contentType must be one media type, such as image/png', 'Binary.contentType');
+  }
   return {
     details: {
       ...details,
@@ -131,9 +131,7 @@ function tooLarge(maxBytes: number): FhirError {
 }
 
 /** Inline for what a browser shows safely; every other type downloads. */
-function disposition(contentType: string, filename: string | undefined): string {
-  const type = mediaType(contentType);
-  const inline = /^(image\/(png|jpeg|gif|webp|bmp)|application\/pdf|text\/plain|audio\/|video\/)/.test(type);
+function disposition(inline: boolean, filename: string | undefined): string {
   const kind = inline ? 'inline' : 'attachment';
   if (!filename) return kind;
   const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
@@ -160,13 +158,16 @@ export async function binaryRoutes(app: FastifyInstance, options: BinaryRoutesOp
     let details = uploadDetails(request, contentType);
     const declared = Number(request.headers['content-length']);
     const raw = request.raw;
-    if (mediaType(contentType) === fhirJson) {
+    if (mediaTypeEssence(contentType) === fhirJson) {
       if (declared > options.maxJsonBytes) throw jsonTooLarge(options.maxJsonBytes);
       const text = await readText(uploadStream(raw), options.maxJsonBytes);
       const parsed = parseFhirBinary(text, details);
       details = parsed.details;
       if (parsed.content.length > maxBytes) throw tooLarge(maxBytes);
       return { details, staged: await storage.stage(parsed.content, maxBytes) };
+    }
+    if (!isSingleMediaType(contentType)) {
+      throw errors.invalid('Content-Type must be one media type, such as image/png', 'Binary.contentType');
     }
     if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
     return { details, staged: await storage.stage(uploadStream(raw), maxBytes) };
@@ -227,12 +228,13 @@ export async function binaryRoutes(app: FastifyInstance, options: BinaryRoutesOp
   /** Sends a Binary version's bytes with its type; the caller has already been allowed to read it. */
   async function sendContent(reply: FastifyReply, resource: Binary) {
     const { stream, size } = await storage.open(resource.id as string, resource.meta?.versionId as string);
+    const served = servedContentType(resource.contentType);
     return (
       reply
         .code(200)
-        .header('Content-Type', resource.contentType)
+        .header('Content-Type', served.contentType)
         .header('Content-Length', String(size))
-        .header('Content-Disposition', disposition(resource.contentType, binaryFilename(resource)))
+        .header('Content-Disposition', disposition(served.inline, binaryFilename(resource)))
         // Uploaded HTML or SVG must never run as this origin's page.
         .header('Content-Security-Policy', "sandbox; default-src 'none'")
         .header('X-Content-Type-Options', 'nosniff')
@@ -277,16 +279,26 @@ export async function binaryRoutes(app: FastifyInstance, options: BinaryRoutesOp
     return sendVersion(request, reply, resource);
   });
 
-  // Signed URLs (see signedUrls.ts) work without a bearer token: the signature is the permission.
-  app.get<{ Params: { id: string } }>('/storage/:id', async (request, reply) => {
-    const { id } = request.params;
+  // Signed URLs (see signedUrls.ts) work without a bearer token: the signature is the permission,
+  // for the one version it names.
+  app.get<{ Params: { id: string; vid: string } }>('/storage/:id/:vid', async (request, reply) => {
+    const { id, vid } = request.params;
     const query = request.query as Record<string, unknown>;
-    const check = signer.check(id, query.Expires, query.Signature);
+    const check = signer.check(id, vid, query.Expires, query.Signature);
     if (check === 'expired')
       throw errors.forbidden('This link has expired; open the attachment again to get a new one');
     if (check !== 'valid') throw errors.forbidden('Invalid signature');
-    const resource = (await repository.transaction((session) => session.read('Binary', id))) as Binary;
+    const resource = (await repository.transaction(async (session) => {
+      // A deleted Binary is gone for its links too (410), though its old versions are kept.
+      await session.read('Binary', id);
+      return session.readVersion('Binary', id, vid);
+    })) as Binary;
     reply.header('Cache-Control', 'private, max-age=300');
     return sendContent(reply, resource);
+  });
+
+  // Links of the earlier form named no version and served whatever the Binary held when opened.
+  app.get('/storage/:id', async () => {
+    throw errors.forbidden('Invalid signature');
   });
 }

@@ -7,15 +7,16 @@ import { parseSearchRequest } from '../search/searchRequest';
 const idsPerQuery = 500;
 
 /**
- * Which of `ids` the caller may read, asked as the caller (project isolation and access policy
- * apply) in one search per 500 ids. A caller whose policy does not grant Binary at all reads none.
+ * Which of `ids` the caller may read, with the current version id of each (what a signed URL of an
+ * Attachment names), asked as the caller (project isolation and access policy apply) in one search
+ * per 500 ids. A caller whose policy does not grant Binary at all reads none.
  */
-export async function readableBinaryIds(
+export async function readableBinaryVersions(
   repository: Repository,
   access: AccessGuard | undefined,
   ids: readonly string[],
-): Promise<Set<string>> {
-  const readable = new Set<string>();
+): Promise<Map<string, string>> {
+  const readable = new Map<string, string>();
   if (ids.length === 0 || !access) return readable;
   try {
     access.checkInteraction('Binary', 'read');
@@ -28,12 +29,14 @@ export async function readableBinaryIds(
           session.registry,
         );
         const result = await session.search(request);
-        for (const resource of result.resources) if (resource.id) readable.add(resource.id);
+        for (const resource of result.resources) {
+          if (resource.id && resource.meta?.versionId) readable.set(resource.id, resource.meta.versionId);
+        }
       }
     }, access);
   } catch (error) {
     // Refused by the policy (no Binary read or search): nothing is signed.
-    if (error instanceof FhirError && error.status === 403) return new Set();
+    if (error instanceof FhirError && error.status === 403) return new Map();
     throw error;
   }
   return readable;

@@ -80,6 +80,60 @@ describe('signed Binary URLs are only given for Binaries the caller may read', (
     expect((await fetch(new URL(`storage/${secretId}`, baseUrl()))).status).toBe(403);
   });
 
+  it("gives no signed url to another project's Binary carried in a Bundle the attacker stored", async () => {
+    const token = attacker.tokens.access_token;
+    const carrier = {
+      resourceType: 'Bundle',
+      type: 'collection',
+      entry: [{ resource: { resourceType: 'Binary', id: secretId, contentType: 'text/plain' } }],
+    };
+    const created = await http<any>('POST', 'fhir/R4/Bundle', { token, body: carrier });
+    expect(created.status).toBe(201);
+    const read = await http<any>('GET', `fhir/R4/Bundle/${created.body.id}`, { token });
+    const search = await http<any>('GET', `fhir/R4/Bundle?_id=${created.body.id}`, { token });
+    for (const answer of [created, read, search]) {
+      expect(answer.status).toBe(200 + (answer === created ? 1 : 0));
+      expect(JSON.stringify(answer.body)).not.toContain('/storage/');
+    }
+    expect(read.body.entry[0].resource.url).toBeUndefined();
+    // The clinic's own Binary in its own stored Bundle is still signed for the clinic.
+    const own = await http<any>('POST', 'fhir/R4/Bundle', { token: clinic.tokens.access_token, body: carrier });
+    const ownUrl = own.body.entry[0].resource.url as string;
+    expect(ownUrl).toMatch(/\/storage\//);
+    expect(await (await fetch(ownUrl)).text()).toBe('clinic secret');
+  });
+
+  it('a link opens the version it was signed for, never content written after it, and nothing once deleted', async () => {
+    const token = clinic.tokens.access_token;
+    const first = await http<any>('POST', 'fhir/R4/Binary', {
+      token,
+      headers: { 'content-type': 'text/plain' },
+      rawBody: 'for patient A',
+    });
+    const id = first.body.id as string;
+    const linkToFirst = first.body.url as string;
+    // Replaced, e.g. refiled with another patient's scan: the old link must not open the new bytes.
+    const replaced = await http<any>('PUT', `fhir/R4/Binary/${id}`, {
+      token,
+      headers: { 'content-type': 'text/plain' },
+      rawBody: 'for patient B',
+    });
+    expect(replaced.status).toBe(200);
+    const opened = await fetch(linkToFirst);
+    expect(opened.status).toBe(200);
+    expect(await opened.text()).toBe('for patient A');
+    const current = await http<any>('GET', `fhir/R4/Binary/${id}`, { token });
+    expect(await (await fetch(current.body.url)).text()).toBe('for patient B');
+    // A signature for one version opens no other version of the same Binary.
+    const swapped = new URL(current.body.url);
+    swapped.pathname = swapped.pathname.replace(current.body.meta.versionId, first.body.meta.versionId);
+    expect((await fetch(swapped)).status).toBe(403);
+    // Deleted: its links stop working though the versions are kept for history.
+    expect((await http('DELETE', `fhir/R4/Binary/${id}`, { token })).status).toBe(200);
+    expect((await fetch(current.body.url)).status).toBe(410);
+    expect((await fetch(linkToFirst)).status).toBe(410);
+  });
+
   it('leaves a Binary unsigned for a member whose policy hides Binary, in their own project', async () => {
     const frontDesk = await inviteMember(clinic.tokens.access_token, clinic.projectId, {
       policy: { resource: [{ resourceType: 'DocumentReference' }, { resourceType: 'Patient' }] },

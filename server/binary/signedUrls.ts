@@ -17,14 +17,19 @@ const binaryIdPattern = /^[A-Za-z0-9\-.]{1,64}$/;
 export const expiresParam = 'Expires';
 export const signatureParam = 'Signature';
 
-/** `<base>storage/<binaryId>` is where signed content is served. */
-export function storagePath(baseUrl: string, binaryId: string): string {
-  return `${baseUrl}storage/${encodeURIComponent(binaryId)}`;
+/**
+ * `<base>storage/<binaryId>/<versionId>` is where signed content is served. The URL names the
+ * version it was signed for: a link handed to someone who could read the Binary then must not
+ * serve content written later, which they may not be allowed to see (a file replaced, or moved to
+ * another patient's record).
+ */
+export function storagePath(baseUrl: string, binaryId: string, versionId: string): string {
+  return `${baseUrl}storage/${encodeURIComponent(binaryId)}/${encodeURIComponent(versionId)}`;
 }
 
-/** The HMAC-SHA256 of the Binary id and the expiry (seconds since the epoch), base64url. */
-export function storageSignature(key: Buffer, binaryId: string, expires: number): string {
-  return createHmac('sha256', key).update(`storage/${binaryId}\n${expires}`).digest('base64url');
+/** The HMAC-SHA256 of the Binary id, its version id and the expiry (seconds since the epoch), base64url. */
+export function storageSignature(key: Buffer, binaryId: string, versionId: string, expires: number): string {
+  return createHmac('sha256', key).update(`storage/${binaryId}/${versionId}\n${expires}`).digest('base64url');
 }
 
 /** When a URL signed at `nowMs` expires: at least the lifetime ahead, rounded up to the window. */
@@ -33,34 +38,36 @@ export function expiryFor(nowMs: number, lifetimeSeconds = signedUrlLifetimeSeco
   return Math.ceil(earliest / signedUrlWindowSeconds) * signedUrlWindowSeconds;
 }
 
-/** A signed absolute URL of a Binary's content that works without a bearer token until it expires. */
+/** A signed absolute URL of one Binary version's content that works without a bearer token until it expires. */
 export function signStorageUrl(
   key: Buffer,
   baseUrl: string,
   binaryId: string,
+  versionId: string,
   nowMs: number,
   lifetimeSeconds = signedUrlLifetimeSeconds,
 ): string {
   const expires = expiryFor(nowMs, lifetimeSeconds);
-  const url = new URL(storagePath(baseUrl, binaryId));
+  const url = new URL(storagePath(baseUrl, binaryId, versionId));
   url.searchParams.set(expiresParam, String(expires));
-  url.searchParams.set(signatureParam, storageSignature(key, binaryId, expires));
+  url.searchParams.set(signatureParam, storageSignature(key, binaryId, versionId, expires));
   return url.toString();
 }
 
 export type SignatureCheck = 'valid' | 'expired' | 'invalid';
 
-/** Checks the query of a `/storage/{binaryId}` request (the signature first, then the expiry). */
+/** Checks the query of a `/storage/{binaryId}/{versionId}` request (the signature first, then the expiry). */
 export function checkStorageSignature(
   key: Buffer,
   binaryId: string,
+  versionId: string,
   expires: unknown,
   signature: unknown,
   nowMs: number,
 ): SignatureCheck {
-  if (!binaryIdPattern.test(binaryId)) return 'invalid';
+  if (!binaryIdPattern.test(binaryId) || !binaryIdPattern.test(versionId)) return 'invalid';
   if (typeof expires !== 'string' || !/^\d{1,12}$/.test(expires) || typeof signature !== 'string') return 'invalid';
-  const expected = Buffer.from(storageSignature(key, binaryId, Number(expires)));
+  const expected = Buffer.from(storageSignature(key, binaryId, versionId, Number(expires)));
   const given = Buffer.from(signature);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return 'invalid';
   return Number(expires) * 1000 <= nowMs ? 'expired' : 'valid';
@@ -71,7 +78,13 @@ export function binaryIdOfStorageUrl(baseUrl: string, url: string): string | und
   const prefix = `${baseUrl}storage/`;
   if (!url.startsWith(prefix)) return undefined;
   const rest = url.slice(prefix.length);
-  const id = decodeURIComponent(rest.split(/[?#/]/)[0] ?? '');
+  let id: string;
+  try {
+    id = decodeURIComponent(rest.split(/[?#/]/)[0] ?? '');
+  } catch {
+    // A malformed escape (`storage/%`) is no storage URL of ours; written as it came, never a 500.
+    return undefined;
+  }
   return binaryIdPattern.test(id) ? id : undefined;
 }
 
@@ -102,11 +115,11 @@ export class UrlSigner {
     private readonly now: () => number = Date.now,
   ) {}
 
-  sign(binaryId: string): string {
-    return signStorageUrl(this.key, this.baseUrl, binaryId, this.now());
+  sign(binaryId: string, versionId: string): string {
+    return signStorageUrl(this.key, this.baseUrl, binaryId, versionId, this.now());
   }
 
-  check(binaryId: string, expires: unknown, signature: unknown): SignatureCheck {
-    return checkStorageSignature(this.key, binaryId, expires, signature, this.now());
+  check(binaryId: string, versionId: string, expires: unknown, signature: unknown): SignatureCheck {
+    return checkStorageSignature(this.key, binaryId, versionId, expires, signature, this.now());
   }
 }
