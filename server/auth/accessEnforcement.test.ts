@@ -345,10 +345,16 @@ describe('access enforcement (issue 14)', () => {
       const encounters = await subscribe(`Encounter?subject=Patient/${ids.alice}`);
       const client = await SocketTestClient.open(baseUrl().replace(/^http/, 'ws') + 'ws/subscriptions-r4');
       try {
-        for (const id of [observations, encounters]) {
-          const binding = await app.get(`Subscription/${id}/$get-ws-binding-token`);
-          await client.bind(binding.body.parameter.find((p: any) => p.name === 'token').valueString, id);
-        }
+        const bindingToken = async (id: string) =>
+          (await app.get(`Subscription/${id}/$get-ws-binding-token`)).body.parameter.find(
+            (p: any) => p.name === 'token',
+          ).valueString as string;
+        await client.bind(await bindingToken(observations), observations);
+        // Criteria of a type the scopes do not let it search are refused at binding, saying why.
+        client.send({ type: 'bind-with-token', payload: { token: await bindingToken(encounters) } });
+        const refused = await client.next((m) => m.type === 'error' || statusOf(m)?.type === 'handshake');
+        expect(refused.type).toBe('error');
+        expect(JSON.stringify(refused.payload)).toContain("the token's scopes do not allow search of Encounter");
         await admin().post('Encounter', {
           resourceType: 'Encounter',
           status: 'planned',

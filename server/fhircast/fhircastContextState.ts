@@ -53,6 +53,8 @@ export function checkEventEnvelope(
     const path = contextProblem.includes('versionId') ? 'event.context.versionId' : 'event.context';
     return { problem: contextProblem, path };
   }
+  const bundleProblem = bundleProblemOf(fields.context as unknown[]);
+  if (bundleProblem) return bundleProblem;
   const envelope: FhircastEventEnvelope = {
     timestamp: typeof timestamp === 'string' ? timestamp : new Date().toISOString(),
     id: typeof id === 'string' ? id : randomUUID(),
@@ -63,6 +65,36 @@ export function checkEventEnvelope(
     },
   };
   return { event: { envelope, eventName } };
+}
+
+/**
+ * A Bundle in a context (a DiagnosticReport-update's changes) is walked by the hub, which reads
+ * what each subscriber may see of its resources (fhircastAccess.ts): its `entry` must be a list of
+ * objects, each `resource` an object with a `resourceType`. Anything else is a 400 naming it.
+ */
+function bundleProblemOf(context: readonly unknown[]): { problem: string; path: string } | undefined {
+  const isObject = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value);
+  for (const [index, item] of context.entries()) {
+    const resource = (item as { resource: { resourceType: string; entry?: unknown } }).resource;
+    if (resource.resourceType !== 'Bundle' || resource.entry === undefined) continue;
+    const path = `event.context[${index}].resource.entry`;
+    if (!Array.isArray(resource.entry)) return { problem: 'Bundle.entry must be an array', path };
+    for (const [position, entry] of resource.entry.entries()) {
+      const entryPath = `${path}[${position}]`;
+      if (!isObject(entry)) return { problem: 'A Bundle entry must be an object', path: entryPath };
+      const content = (entry as { resource?: unknown }).resource;
+      if (
+        content !== undefined &&
+        (!isObject(content) || typeof (content as { resourceType?: unknown }).resourceType !== 'string')
+      ) {
+        return {
+          problem: 'A Bundle entry resource must be an object with a resourceType',
+          path: `${entryPath}.resource`,
+        };
+      }
+    }
+  }
+  return undefined;
 }
 
 export const emptyContext: FhircastCurrentContext = { context: [] };

@@ -8,12 +8,14 @@ import {
 } from '../../data-provider/fhircast';
 import type { AuthEnvironment } from '../auth/authEnvironment';
 import { authenticate } from '../auth/authenticate';
+import type { AccessGuard } from '../auth/accessGuard';
 import { outcomeOf } from '../fhir/fhirError';
-import { acquireClusterBus, addWebsocketRoute } from '../realtime';
+import { acquireClusterBus, addWebsocketRoute, SubscriberDirectory, watchAccessChanges } from '../realtime';
 import type { Database } from '../storage/database';
-import { checkEventEnvelope, nextContext } from './fhircastContextState';
+import { contextVisibleTo, publicTopic, topicKey } from './fhircastAccess';
+import { checkEventEnvelope, emptyContext, nextContext } from './fhircastContextState';
 import { FhircastSockets } from './fhircastSockets';
-import { fhircastStore } from './fhircastStore';
+import { fhircastStore, leaseSeconds } from './fhircastStore';
 
 export interface FhircastOptions {
   auth: AuthEnvironment;
@@ -25,8 +27,21 @@ export const FHIRCAST_WEBSOCKET_PREFIX = '/ws/fhircast/';
 
 const hubPath = `/${FHIRCAST_HUB_PATH}`;
 
-/** Seconds a subscription is granted, as told in the confirmation (ended by unsubscribe or by closing). */
-const leaseSeconds = 24 * 60 * 60;
+/** How often open sockets are checked for an ended lease (and a sign-in ended unannounced). */
+const sweepMs = 60_000;
+
+/** The signed-in caller of a hub request, with what it may read and the key of `topic` for it. */
+function callerOfHub(request: FastifyRequest, topic: string) {
+  const caller = request.caller as NonNullable<typeof request.caller>;
+  // Every signed-in caller has a guard (callerResolver.ts); without one nothing could be checked.
+  const access = caller.ctx.access as AccessGuard;
+  return {
+    caller,
+    access,
+    projectId: caller.project.id as string,
+    key: topicKey(caller.profile.reference as string, topic),
+  };
+}
 
 function badRequest(reply: FastifyReply, text: string, path?: string) {
   return reply
@@ -46,7 +61,18 @@ function badRequest(reply: FastifyReply, text: string, path?: string) {
 export async function fhircastRoutes(app: FastifyInstance, options: FhircastOptions): Promise<void> {
   const { auth, db } = options;
   const { bus, release } = await acquireClusterBus(db);
-  const sockets = new FhircastSockets();
+  // Resolved like a signed-in caller from the subscribing login, whenever an event is delivered.
+  const subscribers = new SubscriberDirectory(auth.repository, auth.registry, auth.sharedProjectId);
+  const sockets = new FhircastSockets(auth.repository, subscribers);
+  const recheck = () =>
+    sockets.recheck().catch((error: unknown) => console.error('fhircast: checking open sockets failed', error));
+  // A revoked sign-in or a membership switched off closes its sockets at once, on every process.
+  const stopWatching = watchAccessChanges(auth.repository, bus, () => {
+    subscribers.invalidate();
+    void recheck();
+  });
+  const sweep = setInterval(() => void recheck(), sweepMs);
+  sweep.unref();
   const endpointBase = new URL(FHIRCAST_WEBSOCKET_PREFIX.slice(1), auth.config.baseUrl);
   endpointBase.protocol = endpointBase.protocol === 'https:' ? 'wss:' : 'ws:';
 
@@ -58,7 +84,7 @@ export async function fhircastRoutes(app: FastifyInstance, options: FhircastOpti
   const stopEvents = bus.on('fhircast-event', (message) => {
     void fhircastStore
       .event(db, String(message.id))
-      .then((event) => event && sockets.deliver(event.projectId, event.topic, event.envelope))
+      .then((event) => (event ? sockets.deliver(event.projectId, event.topic, event.envelope) : undefined))
       .catch((error: unknown) => console.error('fhircast: delivering an event from another process failed', error));
   });
   const stopEnded = bus.on('fhircast-ended', (message) => sockets.end(String(message.id)));
@@ -69,6 +95,8 @@ export async function fhircastRoutes(app: FastifyInstance, options: FhircastOpti
     const eventTopic = hubEventTopic(request.body);
     if (eventTopic !== undefined) return publishEvent(request, reply, eventTopic);
     const caller = request.caller as NonNullable<typeof request.caller>;
+    // A JSON list would make URLSearchParams throw (a 500): only text or an object is a form.
+    if (Array.isArray(request.body)) return badRequest(reply, 'The body must be a form or an event envelope');
     const form =
       typeof request.body === 'string'
         ? new URLSearchParams(request.body)
@@ -77,13 +105,13 @@ export async function fhircastRoutes(app: FastifyInstance, options: FhircastOpti
     subscription.events = subscription.events.map((event) => canonicalFhircastEventName(event) ?? event);
     const problem = validateSubscriptionRequest(subscription);
     if (problem) return badRequest(reply, problem);
-    const projectId = caller.project.id as string;
+    const { projectId, key } = callerOfHub(request, subscription.topic);
     if (subscription.mode === 'subscribe') {
       const id = randomUUID();
       await fhircastStore.addSubscription(db, {
         id,
         projectId,
-        topic: subscription.topic,
+        topic: key,
         events: subscription.events,
         loginId: caller.login.id as string,
       });
@@ -91,7 +119,7 @@ export async function fhircastRoutes(app: FastifyInstance, options: FhircastOpti
     }
     const endpoint = subscription.endpoint as string;
     const id = endpoint.startsWith(endpointBase.toString()) ? endpoint.slice(endpointBase.toString().length) : '';
-    if (!id || !(await fhircastStore.endSubscription(db, id, projectId, subscription.topic))) {
+    if (!id || !(await fhircastStore.endSubscription(db, id, projectId, key))) {
       return badRequest(
         reply,
         `No subscription to topic "${subscription.topic}" at ${endpoint}`,
@@ -105,20 +133,39 @@ export async function fhircastRoutes(app: FastifyInstance, options: FhircastOpti
 
   /** Checks an event against the topic's context, saves it and sends it to the topic's subscribers. */
   const publishEvent = async (request: FastifyRequest, reply: FastifyReply, topic: string) => {
-    const caller = request.caller as NonNullable<typeof request.caller>;
-    const projectId = caller.project.id as string;
+    const { access, projectId, key } = callerOfHub(request, topic);
     const checked = checkEventEnvelope(topic, request.body);
     if ('problem' in checked) return badRequest(reply, checked.problem, checked.path);
+    // No context naming a record the publisher may not read: a patient could otherwise put another
+    // patient (or another project's record) in front of the applications that follow the topic.
+    if (!(await contextVisibleTo(auth.repository, access, checked.event.envelope.event.context ?? []))) {
+      return reply
+        .code(403)
+        .type('application/fhir+json')
+        .send(
+          outcomeOf([
+            {
+              severity: 'error',
+              code: 'forbidden',
+              details: { text: 'Forbidden: the context names a resource you may not read' },
+              expression: ['event.context'],
+            },
+          ]),
+        );
+    }
     const outcome = await db.transaction(async (tx) => {
-      const current = await fhircastStore.lockContext(tx, projectId, topic);
+      const current = await fhircastStore.lockContext(tx, projectId, key);
       const next = nextContext(current, checked.event);
       if ('problem' in next) return next;
-      await fhircastStore.saveContext(tx, projectId, topic, next.context);
-      const eventId = await fhircastStore.addEvent(tx, projectId, topic, checked.event.envelope);
+      await fhircastStore.saveContext(tx, projectId, key, next.context);
+      const eventId = await fhircastStore.addEvent(tx, projectId, key, checked.event.envelope);
       return { eventId, context: next.context };
     });
     if ('problem' in outcome) return badRequest(reply, outcome.problem, outcome.path);
-    sockets.deliver(projectId, topic, checked.event.envelope);
+    // The event is saved: a failure to send it here must not stop the other processes hearing of it.
+    await sockets
+      .deliver(projectId, key, checked.event.envelope)
+      .catch((error: unknown) => console.error('fhircast: delivering an event failed', error));
     await bus.publish('fhircast-event', { id: outcome.eventId });
     return reply.code(202).send({
       success: true,
@@ -132,27 +179,36 @@ export async function fhircastRoutes(app: FastifyInstance, options: FhircastOpti
   );
 
   app.get<{ Params: { topic: string } }>(`${hubPath}/:topic`, async (request) => {
-    const caller = request.caller as NonNullable<typeof request.caller>;
-    return fhircastStore.currentContext(db, caller.project.id as string, request.params.topic);
+    const { access, projectId, key } = callerOfHub(request, request.params.topic);
+    const current = await fhircastStore.currentContext(db, projectId, key);
+    // A caller that may not read what is open (an app with narrower scopes) sees nothing open.
+    const context = await contextVisibleTo(auth.repository, access, current.context);
+    return context ? { ...current, context } : emptyContext;
   });
 
   const removeRoute = addWebsocketRoute(app.server, {
     matches: (path) => path.startsWith(FHIRCAST_WEBSOCKET_PREFIX),
     accept: (socket, _request, path) => {
-      const id = decodeURIComponent(path.slice(FHIRCAST_WEBSOCKET_PREFIX.length));
+      const id = endpointId(path.slice(FHIRCAST_WEBSOCKET_PREFIX.length));
+      if (id === undefined) {
+        socket.close(4404, 'No such FHIRcast subscription');
+        return;
+      }
       fhircastStore
         .subscription(db, id)
-        .then((subscription) => {
+        .then(async (subscription) => {
           if (!subscription) {
-            socket.close(4404, 'No such FHIRcast subscription (unsubscribed or never made)');
+            socket.close(4404, 'No such FHIRcast subscription (unsubscribed, past its lease or never made)');
             return;
           }
+          // The endpoint is a bearer capability: it opens only while its sign-in lasts.
+          if (!(await sockets.admit(subscription, socket))) return;
           sockets.add(subscription, socket);
           // FHIRcast: the hub confirms the subscription on the socket before any event.
           socket.send(
             JSON.stringify({
               'hub.mode': 'subscribe',
-              'hub.topic': subscription.topic,
+              'hub.topic': publicTopic(subscription.topic),
               'hub.events': subscription.events.join(','),
               'hub.lease_seconds': leaseSeconds,
             }),
@@ -166,11 +222,22 @@ export async function fhircastRoutes(app: FastifyInstance, options: FhircastOpti
   });
 
   app.addHook('preClose', async () => {
+    clearInterval(sweep);
+    stopWatching();
     stopEvents();
     stopEnded();
     removeRoute();
     await release();
   });
+}
+
+/** The subscription id of an endpoint path, or undefined when it is not percent-encoded text (`%E0%A4%A`). */
+function endpointId(encoded: string): string | undefined {
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The topic of a JSON event envelope `{timestamp, id, event: {'hub.topic', 'hub.event', context}}`, else undefined. */

@@ -6,10 +6,16 @@ import { emptyContext } from './fhircastContextState';
 export interface FhircastSubscription {
   id: string;
   projectId: string;
+  /** The topic's key (fhircastAccess.ts `topicKey`: its owner and the name the subscriber gave). */
   topic: string;
   events: string[];
   loginId: string;
+  /** When its lease ends (ms since 1970): the socket is closed then, and cannot be opened again. */
+  expires: number;
 }
+
+/** Seconds a subscription is granted, as told in the confirmation (ended sooner by unsubscribe or by closing). */
+export const leaseSeconds = 24 * 60 * 60;
 
 /** Events are kept this long, for the processes that deliver them to their own sockets. */
 const eventRetention = '1 hour';
@@ -69,22 +75,42 @@ export const fhircastStore = {
     return row ? { projectId: row.project_id, topic: row.topic, envelope: row.envelope } : undefined;
   },
 
-  async addSubscription(db: SqlExecutor, subscription: FhircastSubscription): Promise<void> {
+  async addSubscription(db: SqlExecutor, subscription: Omit<FhircastSubscription, 'expires'>): Promise<void> {
     await db.query(
       'INSERT INTO fhircast_subscriptions (id, project_id, topic, events, login_id) VALUES ($1, $2, $3, $4::text[], $5)',
       [subscription.id, subscription.projectId, subscription.topic, subscription.events, subscription.loginId],
     );
   },
 
-  /** An open (not unsubscribed) subscription. */
+  /**
+   * An open subscription: not unsubscribed, and within its lease. The lease the confirmation
+   * announces is kept: an endpoint URL is a bearer capability, and must not outlive it.
+   */
   async subscription(db: SqlExecutor, id: string): Promise<FhircastSubscription | undefined> {
-    const rows = await db.query<{ id: string; project_id: string; topic: string; events: string[]; login_id: string }>(
-      'SELECT id, project_id, topic, events, login_id FROM fhircast_subscriptions WHERE id = $1 AND ended IS NULL',
-      [id],
+    const rows = await db.query<{
+      id: string;
+      project_id: string;
+      topic: string;
+      events: string[];
+      login_id: string;
+      expires: number;
+    }>(
+      `SELECT id, project_id, topic, events, login_id,
+              (extract(epoch FROM created) * 1000 + $2::float8 * 1000)::float8 AS expires
+       FROM fhircast_subscriptions
+       WHERE id = $1 AND ended IS NULL AND created > now() - make_interval(secs => $2::float8)`,
+      [id, leaseSeconds],
     );
     const row = rows[0];
     return row
-      ? { id: row.id, projectId: row.project_id, topic: row.topic, events: row.events, loginId: row.login_id }
+      ? {
+          id: row.id,
+          projectId: row.project_id,
+          topic: row.topic,
+          events: row.events,
+          loginId: row.login_id,
+          expires: Number(row.expires),
+        }
       : undefined;
   },
 

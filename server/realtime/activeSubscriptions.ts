@@ -27,23 +27,24 @@ interface LoadedSubscription {
   parsed?: ParsedCriteria;
 }
 
-/** The Subscriptions of one type as loaded, and those whose criteria parse, as last computed. */
-interface TypeEntry {
-  loaded: LoadedSubscription[];
-  active: ActiveSubscription[];
-}
-
 /**
- * The active websocket Subscriptions of each resource type, loaded from the database on first need
+ * The active websocket Subscriptions bound on this process, loaded from the database on first need
  * and dropped whenever a Subscription is written on any process (`invalidate`), so that every
- * write does not have to read the Subscription table. Subscriptions whose criteria the search API
- * refuses are left out (binding to them reports why). Criteria are parsed again when their
- * project's search parameters change (the registry's version), so that a SearchParameter an
- * implementer edits (say its type) takes effect for the Subscriptions already bound on it, as it
- * does for searches.
+ * write does not have to read the Subscription table. Only bound Subscriptions are read and
+ * parsed: the Subscriptions stored are as many as any member cares to save (a patient of the
+ * portal may save its own), and parsing all of them on every change would let one member stall
+ * every process's event loop; what this process binds is what its sockets asked for. Whether any
+ * Subscription at all watches a type (`watchedTypes`, for the announcements to the other
+ * processes) is a question for the database, answered without parsing. Subscriptions whose
+ * criteria the search API refuses are left out (binding to them reports why). Criteria are parsed
+ * again when their project's search parameters change (the registry's version), so that a
+ * SearchParameter an implementer edits (say its type) takes effect for the Subscriptions already
+ * bound on it, as it does for searches.
  */
 export class ActiveSubscriptionCache {
-  private readonly byType = new Map<string, Promise<TypeEntry>>();
+  /** By id: the Subscription as loaded, undefined when it is not an active websocket Subscription. */
+  private readonly byId = new Map<string, Promise<LoadedSubscription | undefined>>();
+  private watched: Promise<ReadonlySet<string>> | undefined;
   private generation = 0;
 
   constructor(
@@ -51,52 +52,89 @@ export class ActiveSubscriptionCache {
     private readonly registry: SearchParameterRegistry,
   ) {}
 
-  async forType(resourceType: string): Promise<ActiveSubscription[]> {
-    let entry = this.byType.get(resourceType);
-    if (!entry) {
+  /** The active websocket Subscriptions among `ids` (those bound here) whose criteria are about `resourceType`. */
+  async forType(resourceType: string, ids: Iterable<string>): Promise<ActiveSubscription[]> {
+    const wanted = new Set(ids);
+    // Unbound ones are forgotten: the cache holds what this process serves, nothing more.
+    for (const id of this.byId.keys()) if (!wanted.has(id)) this.byId.delete(id);
+    const missing = [...wanted].filter((id) => !this.byId.has(id));
+    if (missing.length > 0) {
       const generation = this.generation;
-      entry = this.load(resourceType).catch((error: unknown) => {
-        if (this.generation === generation) this.byType.delete(resourceType);
-        throw error;
-      });
-      this.byType.set(resourceType, entry);
+      const batch = this.load(missing);
+      for (const id of missing) {
+        const entry = batch.then((loaded) => loaded.get(id));
+        this.byId.set(id, entry);
+        entry.catch(() => {
+          if (this.generation === generation && this.byId.get(id) === entry) this.byId.delete(id);
+        });
+      }
     }
-    return this.current(await entry);
+    const active: ActiveSubscription[] = [];
+    for (const id of wanted) {
+      const loaded = await this.byId.get(id);
+      if (!loaded || typeOfCriteria(loaded.criteria) !== resourceType) continue;
+      const { projectId, criteria, parsed } = this.current(loaded);
+      if (parsed) active.push({ id, projectId, criteria, parsed });
+    }
+    return active;
+  }
+
+  /** The types some active websocket Subscription of any project watches, bound here or not. */
+  watchedTypes(): Promise<ReadonlySet<string>> {
+    if (!this.watched) {
+      const generation = this.generation;
+      const watched = this.db
+        .query<{ resource_type: string }>(
+          `SELECT DISTINCT split_part(content->>'criteria', '?', 1) AS resource_type FROM resources
+           WHERE resource_type = 'Subscription' AND NOT deleted AND content->>'status' = 'active'
+             AND content->'channel'->>'type' = 'websocket'`,
+        )
+        .then((rows) => new Set(rows.map((row) => row.resource_type)));
+      this.watched = watched;
+      watched.catch(() => {
+        if (this.generation === generation && this.watched === watched) this.watched = undefined;
+      });
+    }
+    return this.watched;
   }
 
   invalidate(): void {
     this.generation++;
-    this.byType.clear();
+    this.byId.clear();
+    this.watched = undefined;
   }
 
-  /** The entry's parsed Subscriptions, parsed again where their project's parameters changed. */
-  private current(entry: TypeEntry): ActiveSubscription[] {
-    let changed = false;
-    entry.loaded.forEach((subscription, index) => {
-      const registry = this.registry.forProject(subscription.projectId);
-      if (registry === subscription.registry && registry.version === subscription.version) return;
-      entry.loaded[index] = parsedWith(subscription, registry);
-      changed = true;
-    });
-    if (changed) entry.active = activeOf(entry.loaded);
-    return entry.active;
+  /** The Subscription parsed again when its project's parameters changed since it was parsed. */
+  private current(loaded: LoadedSubscription): LoadedSubscription {
+    const registry = this.registry.forProject(loaded.projectId);
+    if (registry === loaded.registry && registry.version === loaded.version) return loaded;
+    const reparsed = parsedWith(loaded, registry);
+    Object.assign(loaded, reparsed);
+    return loaded;
   }
 
-  private async load(resourceType: string): Promise<TypeEntry> {
+  private async load(ids: readonly string[]): Promise<Map<string, LoadedSubscription>> {
     const rows = await this.db.query<{ content: Subscription; project_id: string | null }>(
       `SELECT content, project_id FROM resources
-       WHERE resource_type = 'Subscription' AND NOT deleted AND content->>'status' = 'active'
-         AND content->'channel'->>'type' = 'websocket' AND split_part(content->>'criteria', '?', 1) = $1`,
-      [resourceType],
+       WHERE resource_type = 'Subscription' AND id = ANY($1::text[]) AND NOT deleted`,
+      [ids],
     );
-    const loaded = rows.map(({ content, project_id: projectId }) =>
-      parsedWith(
-        { id: content.id as string, projectId, criteria: content.criteria as string },
-        this.registry.forProject(projectId),
-      ),
-    );
-    return { loaded, active: activeOf(loaded) };
+    const loaded = new Map<string, LoadedSubscription>();
+    for (const { content, project_id: projectId } of rows) {
+      if (!isActiveWebsocketSubscription(content)) continue;
+      const id = content.id as string;
+      loaded.set(
+        id,
+        parsedWith({ id, projectId, criteria: content.criteria as string }, this.registry.forProject(projectId)),
+      );
+    }
+    return loaded;
   }
+}
+
+/** The resource type a criteria is about (the part before `?`), as `watchedTypes` reads it. */
+function typeOfCriteria(criteria: string): string {
+  return criteria.split('?', 1)[0];
 }
 
 /** The Subscription with its criteria parsed by `registry` (undefined when the search API refuses them). */
@@ -112,12 +150,4 @@ function parsedWith(
     parsed = undefined;
   }
   return { id, projectId, criteria, registry, version: registry.version, parsed };
-}
-
-function activeOf(loaded: readonly LoadedSubscription[]): ActiveSubscription[] {
-  const active: ActiveSubscription[] = [];
-  for (const { id, projectId, criteria, parsed } of loaded) {
-    if (parsed) active.push({ id, projectId, criteria, parsed });
-  }
-  return active;
 }

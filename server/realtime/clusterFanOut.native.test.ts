@@ -259,6 +259,36 @@ describe('realtime fan-out between server processes (native PostgreSQL)', () => 
     expect(((await context.json()) as any)['context.type']).toBe('Patient');
   });
 
+  it('closes a FHIRcast socket on the other process at once when its sign-in ends', async () => {
+    const a = first as ServerProcess;
+    const b = second as ServerProcess;
+    const token = (await signIn(a.baseUrl, 'admin@example.com', adminPassword)).access_token;
+    const subscribe = await fetch(new URL('fhircast/STU3', a.baseUrl), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        'hub.channel.type': 'websocket',
+        'hub.mode': 'subscribe',
+        'hub.topic': 'cluster-logout-topic',
+        'hub.events': 'Patient-open',
+      }).toString(),
+    });
+    const endpoint = ((await subscribe.json()) as any)['hub.channel.endpoint'] as string;
+    const socket = await SocketTestClient.open(b.baseUrl.replace(/^http/, 'ws') + new URL(endpoint).pathname.slice(1));
+    sockets.push(socket);
+    const closed = new Promise<number>((resolve) => socket.socket.once('close', (code) => resolve(code)));
+    await socket.next((m) => m['hub.mode'] === 'subscribe');
+    const logout = await fetch(new URL('oauth2/logout', a.baseUrl), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(logout.status).toBe(200);
+    // No event needed: the announcement of the revoked Login closes it (not the minute's sweep).
+    const code = await Promise.race([closed, new Promise((resolve) => setTimeout(() => resolve('open'), 5000))]);
+    expect(code).toBe(4401);
+  });
+
   const paths = (patientId: string) => [
     'Patient?_count=1',
     // A read by id: the check of a cached caller rides on the read's own statement.

@@ -38,6 +38,18 @@ export function parseCriteria(criteria: string, registry: SearchParameterRegistr
   }
 }
 
+/**
+ * Throws the REST API's 403 when `access` may not ask `criteria` as a search: the type's search
+ * interaction (policy and SMART scopes: a `.r` scope reads by id, only `.s` discovers), and no
+ * filter, chain or `_has` through a field the policy hides. A notification answers "does this
+ * resource match?" just as a search does, so criteria the search API refuses would be an oracle
+ * for the hidden value, or a way to discover resources the token may not search for.
+ */
+export function checkCriteriaAccess(criteria: ParsedCriteria, access: AccessGuard): void {
+  access.checkInteraction(criteria.resourceType, 'search');
+  access.checkSearch(criteria.request);
+}
+
 /** One question for `evaluateCriteria`: does the resource match `criteria` as seen by `access`? */
 export interface CriteriaCheck {
   criteria: ParsedCriteria;
@@ -125,16 +137,30 @@ export async function evaluateCriteriaBatch(
   return answers;
 }
 
-/** The checks that can match a resource of the type at all. */
+/**
+ * The checks that can match a resource of the type at all. A check its subscriber may not ask as a
+ * search matches nothing; judged again on every call, because the subscriber's policy may have
+ * changed (hiding a field, say) since its Subscription was bound.
+ */
 function checksFor(resourceType: string, checks: readonly CriteriaCheck[]): number[] {
   const candidates: number[] = [];
   checks.forEach((check, index) => {
     if (check.criteria.resourceType !== resourceType) return;
-    // The type-level grant is plain policy data: no query needed to refuse.
-    if (check.access && !check.access.canReadType(resourceType)) return;
+    if (check.access && !mayAsk(check.criteria, check.access)) return;
     candidates.push(index);
   });
   return candidates;
+}
+
+/** `checkCriteriaAccess` as a boolean (plain policy data: no query needed to refuse). */
+function mayAsk(criteria: ParsedCriteria, access: AccessGuard): boolean {
+  try {
+    checkCriteriaAccess(criteria, access);
+    return true;
+  } catch (error) {
+    if (error instanceof FhirError) return false;
+    throw error;
+  }
 }
 
 async function answerChecks(
@@ -207,7 +233,7 @@ async function stage(tx: SqlExecutor, registry: SearchParameterRegistry, resourc
  * Does `resource` match the FHIR search `criteria` (`Type?param=value&…`), evaluated with the REST
  * API's search code under the session's access guard? For a delete, pass the content the resource
  * had before (`CommittedWrite.previous`; `matchesWrite` does that). Criteria the search API would
- * refuse throw its 400.
+ * refuse throw its 400; criteria the session's access may not ask as a search match nothing.
  */
 export async function matchesCriteria(
   session: RepositorySession,

@@ -135,6 +135,36 @@ describe('matchesCriteria', { timeout: 30_000 }, () => {
     );
   });
 
+  it('matches nothing through a field the policy hides, directly or through a chain (no oracle for its value)', async () => {
+    const patient = await repository.create(ctx, {
+      resourceType: 'Patient',
+      birthDate: '1941-01-02',
+    } as Patient);
+    const message = await repository.create(ctx, communication(patient.id as string, 'completed'));
+    const hiding: AccessPolicy = {
+      resourceType: 'AccessPolicy',
+      resource: [{ resourceType: 'Patient', hiddenFields: ['birthDate'] }, { resourceType: 'Communication' }],
+    };
+    const seeing: AccessPolicy = {
+      resourceType: 'AccessPolicy',
+      resource: [{ resourceType: 'Patient' }, { resourceType: 'Communication' }],
+    };
+    for (const [policy, expected] of [
+      [hiding, false],
+      [seeing, true],
+    ] as const) {
+      await repository.transaction(
+        async (session) => {
+          expect(await matchesCriteria(session, 'Patient?birthdate=1941-01-02', patient)).toBe(expected);
+          expect(await matchesCriteria(session, 'Communication?subject:Patient.birthdate=1941-01-02', message)).toBe(
+            expected,
+          );
+        },
+        guard('project-a', policy),
+      );
+    }
+  });
+
   it('judges many versions against many criteria at once, each version by its own content', async () => {
     const first = (await repository.create(ctx, communication('p8', 'in-progress'))) as Communication;
     const replaced = (await repository.update(ctx, { ...first, status: 'completed' } as Communication)).resource;

@@ -10,3 +10,5 @@ export {
 export { addWebsocketRoute, type WebsocketRoute } from './websocketUpgrade';
 export { acquireClusterBus } from './sharedClusterBus';
 export type { ClusterBus } from './clusterBus';
+export { SubscriberDirectory, type Subscriber } from './subscriberAccess';
+export { watchAccessChanges } from './subscriptionHub';

@@ -25,6 +25,12 @@ interface WriteRef {
 
 const writesTopic = 'writes';
 
+/** One socket's binding of one Subscription: whose token bound it, and the events it was sent. */
+interface Binding {
+  loginId: string;
+  events: number;
+}
+
 /** Writes judged together in one database transaction. */
 const writesPerRound = 200;
 
@@ -43,10 +49,8 @@ export interface HubStats {
  * Writes are judged in commit order, in rounds, each round in one transaction.
  */
 export class SubscriptionHub {
-  private readonly bindings = new Map<string, Map<SubscriptionClient, string>>();
+  private readonly bindings = new Map<string, Map<SubscriptionClient, Binding>>();
   private readonly clientBindings = new Map<SubscriptionClient, Set<string>>();
-  /** Per subscription, counted by this process (see docs/realtime.md for the limit). */
-  private readonly eventCounts = new Map<string, number>();
   private queue: CommittedWrite[] = [];
   private draining = false;
   private idle: Promise<void> = Promise.resolve();
@@ -84,7 +88,8 @@ export class SubscriptionHub {
       clients = new Map();
       this.bindings.set(subscriptionId, clients);
     }
-    clients.set(client, loginId);
+    // Binding again starts the count again (docs/realtime.md).
+    clients.set(client, { loginId, events: 0 });
     let ids = this.clientBindings.get(client);
     if (!ids) {
       ids = new Set();
@@ -96,10 +101,7 @@ export class SubscriptionHub {
   unbind(client: SubscriptionClient, subscriptionId: string): boolean {
     const clients = this.bindings.get(subscriptionId);
     const removed = clients?.delete(client) ?? false;
-    if (clients && clients.size === 0) {
-      this.bindings.delete(subscriptionId);
-      this.eventCounts.delete(subscriptionId);
-    }
+    if (clients && clients.size === 0) this.bindings.delete(subscriptionId);
     const ids = this.clientBindings.get(client);
     ids?.delete(subscriptionId);
     if (ids && ids.size === 0) this.clientBindings.delete(client);
@@ -112,14 +114,21 @@ export class SubscriptionHub {
     this.clientBindings.delete(client);
   }
 
-  eventCount(subscriptionId: string): number {
-    return this.eventCounts.get(subscriptionId) ?? 0;
+  /**
+   * The events this client's binding of the subscription was sent. Counted per binding, not per
+   * subscription: a shared count would tell one subscriber how many notifications another one (with
+   * a wider access policy, bound to the same Subscription) was sent about resources it may not read.
+   */
+  eventCount(client: SubscriptionClient, subscriptionId: string): number {
+    return this.bindings.get(subscriptionId)?.get(client)?.events ?? 0;
   }
 
   /** Tells every bound subscription that it is alive (SubscriptionStatus type heartbeat). */
   heartbeat(): void {
     for (const [client, ids] of this.clientBindings) {
-      for (const id of ids) safeSend(client, JSON.stringify(statusBundle(id, 'heartbeat', this.eventCount(id))));
+      for (const id of ids) {
+        safeSend(client, JSON.stringify(statusBundle(id, 'heartbeat', this.eventCount(client, id))));
+      }
     }
   }
 
@@ -159,7 +168,7 @@ export class SubscriptionHub {
     for (const write of writes) {
       const type = write.resource.resourceType;
       const relevant =
-        type === 'Subscription' || accessDefiningTypes.has(type) || (await this.cache.forType(type)).length > 0;
+        type === 'Subscription' || accessDefiningTypes.has(type) || (await this.cache.watchedTypes()).has(type);
       if (!relevant) continue;
       const ref: WriteRef = {
         t: type,
@@ -248,10 +257,10 @@ export class SubscriptionHub {
     const subscribersOfRound = new Map<string, Promise<Subscriber | undefined>>();
     const candidatesOfType = new Map<string, Promise<Candidate[]>>();
     const candidatesFor = async (resourceType: string): Promise<Candidate[]> => {
-      const bound = (await this.cache.forType(resourceType)).filter((s) => this.bindings.has(s.id));
+      const bound = await this.cache.forType(resourceType, this.bindings.keys());
       const candidates: Candidate[] = [];
       for (const subscription of bound) {
-        for (const [client, loginId] of this.bindings.get(subscription.id) ?? []) {
+        for (const [client, { loginId }] of this.bindings.get(subscription.id) ?? []) {
           let pending = subscribersOfRound.get(loginId);
           if (!pending) {
             pending = this.subscribers.get(loginId);
@@ -296,9 +305,9 @@ export class SubscriptionHub {
       for (const candidate of plan.candidates) {
         if (!answers[index][candidate.check]) continue;
         // Still bound? (An unbind may have come in while the round was judged.)
-        if (!this.bindings.get(candidate.subscription.id)?.has(candidate.client)) continue;
-        const eventNumber = this.eventCount(candidate.subscription.id) + 1;
-        this.eventCounts.set(candidate.subscription.id, eventNumber);
+        const binding = this.bindings.get(candidate.subscription.id)?.get(candidate.client);
+        if (!binding) continue;
+        const eventNumber = ++binding.events;
         const bundle = notificationBundle({
           subscriptionId: candidate.subscription.id,
           eventNumber,
@@ -311,6 +320,28 @@ export class SubscriptionHub {
       }
     });
   }
+}
+
+/**
+ * Calls `onChange` after every committed write of an access-defining type (a Login revoked, a
+ * membership switched off, a policy changed), made on this process or announced by another one —
+ * for the other holders of long-lived connections (FHIRcast sockets), which must end or narrow
+ * them at once as the subscription hub does. Answers the function that stops watching.
+ */
+export function watchAccessChanges(repository: Repository, bus: ClusterBus, onChange: () => void): () => void {
+  const changed = (types: readonly string[]) => {
+    if (types.some((type) => accessDefiningTypes.has(type))) onChange();
+  };
+  const stopLocal = repository.onCommitted((writes) => changed(writes.map((write) => write.resource.resourceType)));
+  // Every process's subscription hub announces these types (`announce`), whatever is subscribed.
+  const stopRemote = bus.on(writesTopic, (message) => {
+    const refs = message.writes;
+    if (Array.isArray(refs)) changed(refs.map((ref: Partial<WriteRef>) => String(ref?.t)));
+  });
+  return () => {
+    stopLocal();
+    stopRemote();
+  };
 }
 
 function safeSend(client: SubscriptionClient, data: string): void {

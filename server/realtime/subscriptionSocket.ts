@@ -6,7 +6,7 @@ import type { Repository } from '../fhir/repository';
 import type { SearchParameterRegistry } from '../search/searchParameterRegistry';
 import { isActiveWebsocketSubscription } from './activeSubscriptions';
 import { verifyBindingToken } from './bindingToken';
-import { parseCriteria } from './criteriaMatcher';
+import { checkCriteriaAccess, parseCriteria } from './criteriaMatcher';
 import { errorMessage, statusBundle } from './notificationBundle';
 import type { SubscriberDirectory } from './subscriberAccess';
 import type { SubscriptionHub } from './subscriptionHub';
@@ -86,9 +86,22 @@ export function serveSubscriptionSocket(socket: WebSocket, env: SubscriptionSock
       );
     }
     // Throws the search API's 400; read with the parameters of the subscription's project.
-    parseCriteria(subscription.criteria as string, env.registry.forProject(subscription.meta?.project));
+    const criteria = parseCriteria(
+      subscription.criteria as string,
+      env.registry.forProject(subscription.meta?.project),
+    );
+    // The subscriber must be allowed to ask the criteria as a search (the hub checks it again on
+    // every write, as the policy may change): said here, so that the client learns why nothing comes.
+    try {
+      checkCriteriaAccess(criteria, subscriber.access);
+    } catch (error) {
+      if (error instanceof FhirError) {
+        return send(errorMessage(`Subscription/${subscriptionId}: ${error.message}`, 'forbidden'));
+      }
+      throw error;
+    }
     env.hub.bind(client, subscriptionId, loginId);
-    send(statusBundle(subscriptionId, 'handshake', env.hub.eventCount(subscriptionId)));
+    send(statusBundle(subscriptionId, 'handshake', env.hub.eventCount(client, subscriptionId)));
   }
 
   async function unbind(token: unknown): Promise<void> {

@@ -31,19 +31,46 @@ export function addWebsocketRoute(server: Server, route: WebsocketRoute): () => 
     routes = list;
     routersByServer.set(server, list);
     server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-      const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+      // This listener runs outside any request handler: whatever throws here, or any error of the
+      // socket left without a listener, would end the whole process. Anyone can send an upgrade.
+      socket.on('error', () => socket.destroy());
+      let path: string;
+      try {
+        path = new URL(request.url ?? '/', 'http://localhost').pathname;
+      } catch {
+        // An absolute-form target with a bad host (`GET http://[ HTTP/1.1`), say.
+        socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+        return;
+      }
       const match = list.find((candidate) => candidate.matches(path));
       if (!match) {
         socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
         return;
       }
-      match.upgrade(request, socket, head, path);
+      try {
+        match.upgrade(request, socket, head, path);
+      } catch (error) {
+        console.error('websocket: upgrade failed', error);
+        socket.destroy();
+      }
     });
   }
   const wrapped: MountedRoute = {
     matches: (path) => route.matches(path),
     upgrade: (request, socket, head, path) =>
-      wss.handleUpgrade(request, socket, head, (client) => route.accept(client, request, path)),
+      wss.handleUpgrade(request, socket, head, (client) => {
+        // A frame that breaks the protocol (a reserved opcode, an oversized message) is emitted as
+        // an 'error' on the socket, which ws then closes (1002, 1009); without a listener that
+        // event would end the process. A route may listen too; this one only ends the socket.
+        client.on('error', () => client.terminate());
+        try {
+          route.accept(client, request, path);
+        } catch (error) {
+          // A route's own failure ends its socket, not the process (the callback may run later).
+          console.error('websocket: accepting a socket failed', error);
+          client.close(1011, 'Internal server error');
+        }
+      }),
   };
   routes.push(wrapped);
   return () => {
