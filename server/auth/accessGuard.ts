@@ -188,6 +188,28 @@ export class AccessGuard {
   }
 
   /**
+   * May the caller see this earlier version of a resource whose current row it may read? The row
+   * checks judge the current row, and an earlier version may have belonged elsewhere (a document
+   * filed to the wrong patient, then moved). Its own compartments — the server sets them on every
+   * write — must hold the patient compartment each constraint names; criteria and other
+   * compartments are judged on the indexed current row only, so a caller whose access to the type
+   * rests on them sees current versions alone.
+   */
+  allowsVersion(resource: Resource, interaction: AccessInteraction): boolean {
+    if (this.isShared(resource.meta?.project)) return true;
+    const constrained = this.rowChecks(resource.resourceType, interaction);
+    if (constrained === 'denied') return false;
+    const compartments = new Set((resource.meta?.compartment ?? []).map((c) => c.reference));
+    return constrained.every((entries) =>
+      entries.some((entry) => {
+        if (entry.criteria) return false;
+        const reference = entry.compartment?.reference;
+        return reference === undefined || (reference.startsWith('Patient/') && compartments.has(reference));
+      }),
+    );
+  }
+
+  /**
    * What must be checked on a row before `interaction`: 'denied' when the policy or the scopes grant
    * it on no row of the type, else the entry lists with a compartment or criteria (each of the
    * policy and the scopes must allow the row: their clauses are AND-ed); none, every row is allowed.

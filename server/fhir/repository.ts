@@ -403,13 +403,23 @@ export class RepositorySession {
   }
 
   async readVersion(resourceType: string, id: string, versionId: string): Promise<Resource> {
-    // Reading an old version needs the right to read the resource as it is now.
-    if (!(await this.readable(resourceType, id, 'vread'))) throw errors.notFound();
+    // Reading an old version needs the right to read the resource as it is now...
+    const current = await this.readable(resourceType, id, 'vread');
+    if (!current) throw errors.notFound();
     const rows = await this.tx.query<{ content: Resource; operation: HistoryOperation }>(
       'SELECT content, operation FROM resource_history WHERE version_id = $1 AND resource_type = $2 AND id = $3',
       [versionId, resourceType, id],
     );
     if (rows.length === 0) throw errors.notFound();
+    // ...and, for a caller limited to some patients, that version must have been theirs too.
+    if (
+      this.access &&
+      !this.access.unrestricted &&
+      current.version_id !== versionId &&
+      !this.access.allowsVersion(rows[0].content, 'vread')
+    ) {
+      throw errors.notFound();
+    }
     if (rows[0].operation === 'delete') throw errors.gone();
     return this.visible(rows[0].content);
   }
@@ -543,8 +553,11 @@ export class RepositorySession {
     }
     const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
     params.push(query.count + 1, query.offset);
-    const rows = await this.tx.query<{ content: Resource; operation: HistoryOperation }>(
-      `SELECT content, operation FROM resource_history h ${clause}
+    const rows = await this.tx.query<{ content: Resource; operation: HistoryOperation; current: boolean }>(
+      `SELECT content, operation,
+              h.version_id = (SELECT r.version_id FROM resources r WHERE r.resource_type = h.resource_type AND r.id = h.id)
+                AS current
+       FROM resource_history h ${clause}
        ORDER BY last_updated DESC, version_id DESC LIMIT $${params.length - 1} OFFSET $${params.length}`,
       params,
     );
@@ -557,6 +570,9 @@ export class RepositorySession {
       }
       records = kept;
     }
+    // The checks above judge each resource by its current row; an earlier version of it is listed
+    // only if it was within the caller's patients too (AccessGuard.allowsVersion).
+    if (guard) records = records.filter((row) => row.current || guard.allowsVersion(row.content, 'history'));
     const page: HistoryPage = {
       records: records.map((row) => ({ resource: this.visible(row.content), operation: row.operation })),
       hasMore: rows.length > query.count,
