@@ -17,12 +17,20 @@ import type { ElementDefinition, Resource, StructureDefinition } from '@medplum/
 import type { RepositorySession } from '../fhir/repository';
 import type { SearchParameterRegistry } from '../search/searchParameterRegistry';
 import { resourceTypeNames } from '../validation/fhirJsonSchema';
+import { budgeted, type BudgetedContext } from './graphqlLimits';
 import { runListQuery, type ConnectionResult } from './graphqlSearch';
 
-export interface GraphqlContext {
+export interface GraphqlContext extends BudgetedContext {
   session: RepositorySession;
   registry: SearchParameterRegistry;
   fhirBase: string;
+}
+
+/** The object types of the FHIR schema: built once, shared by the schema of every registry. */
+export interface FhirGraphqlTypes {
+  resourceTypes: readonly string[];
+  resourceType(resourceType: string): GraphQLObjectType;
+  connectionType(resourceType: string): GraphQLObjectType;
 }
 
 /** Fields the server never returns (see server/fhir/protectedFields.ts): absent from the schema too. */
@@ -53,14 +61,14 @@ function capitalize(value: string): string {
 }
 
 /**
- * Builds the FHIR GraphQL schema from StructureDefinitions: one object type per resource, datatype
- * and backbone element; `{Type}`, `{Type}List` and `{Type}Connection` queries whose arguments are
- * the type's search parameters.
+ * The object types of the FHIR GraphQL schema, from StructureDefinitions: one per resource,
+ * datatype and backbone element, and each resource's Connection. They do not depend on search
+ * parameters, so they are built once (about half a second) and shared by every registry's schema:
+ * a project's schema (its own SearchParameters are arguments) then costs only its Query type,
+ * instead of a rebuild that a project admin could set off with every edit of a SearchParameter.
+ * Every field resolves through `budgeted` (graphqlLimits.ts).
  */
-export function buildFhirGraphqlSchema(
-  structureDefinitions: readonly StructureDefinition[],
-  registry: SearchParameterRegistry,
-): GraphQLSchema {
+export function buildFhirGraphqlTypes(structureDefinitions: readonly StructureDefinition[]): FhirGraphqlTypes {
   const byType = new Map<string, StructureDefinition>();
   for (const sd of structureDefinitions) {
     if (sd.derivation === 'constraint' || !sd.type || !sd.snapshot?.element?.length) continue;
@@ -102,11 +110,12 @@ export function buildFhirGraphqlSchema(
     const existing = objectTypes.get(key);
     if (existing) return existing;
     usedNames.add(name);
-    const type = new GraphQLObjectType({
+    const type = new GraphQLObjectType<Record<string, unknown>, GraphqlContext>({
       name,
       fields: () => {
         const fields: Record<string, GraphQLFieldConfig<Record<string, unknown>, GraphqlContext>> = {};
-        if (path === sd.type && sd.kind === 'resource') fields.resourceType = { type: GraphQLString };
+        if (path === sd.type && sd.kind === 'resource')
+          fields.resourceType = { type: GraphQLString, resolve: budgeted() };
         for (const element of childElements(sd, path)) {
           const elementName = (element.path as string).slice(path.length + 1);
           if (hiddenFields[sd.type as string]?.includes(elementName)) continue;
@@ -114,13 +123,13 @@ export function buildFhirGraphqlSchema(
           const variants = elementVariants(element, elementName, sd);
           for (const variant of variants) {
             const base = outputTypeFor(variant.code, sd, variant.path);
-            fields[graphqlName(variant.field)] = { type: many ? new GraphQLList(base) : base };
+            fields[graphqlName(variant.field)] = { type: many ? new GraphQLList(base) : base, resolve: budgeted() };
           }
         }
         if (sd.type === 'Reference' && path === 'Reference') {
           fields.resource = {
             type: resourceUnion,
-            resolve: async (reference, _args, context) => resolveReference(reference.reference, context),
+            resolve: budgeted((reference, _args, context) => resolveReference(reference.reference, context)),
           };
         }
         return fields;
@@ -156,27 +165,53 @@ export function buildFhirGraphqlSchema(
     ];
   }
 
+  const connections = new Map<string, GraphQLObjectType>();
+  const resourceType = (type: string) => objectTypeFor(type, type, byType.get(type) as StructureDefinition);
+  return {
+    resourceTypes,
+    resourceType,
+    connectionType(type: string) {
+      let connection = connections.get(type);
+      if (!connection) {
+        connection = connectionType(type, resourceType(type));
+        connections.set(type, connection);
+      }
+      return connection;
+    },
+  };
+}
+
+/**
+ * The FHIR GraphQL schema of a registry: `{Type}`, `{Type}List` and `{Type}Connection` queries
+ * whose arguments are the type's search parameters, over the shared object types.
+ */
+export function buildFhirGraphqlSchema(types: FhirGraphqlTypes, registry: SearchParameterRegistry): GraphQLSchema {
   const queryFields: Record<string, GraphQLFieldConfig<unknown, GraphqlContext>> = {};
-  for (const resourceType of resourceTypes) {
-    const sd = byType.get(resourceType) as StructureDefinition;
-    const type = objectTypeFor(resourceType, resourceType, sd);
+  for (const resourceType of types.resourceTypes) {
+    const type = types.resourceType(resourceType);
     const args = searchArguments(resourceType, registry);
     queryFields[resourceType] = {
       type,
       args: { id: { type: new GraphQLNonNull(GraphQLID) } },
-      resolve: (_root, args: { id: string }, context) => context.session.read(resourceType, args.id),
+      resolve: budgeted((_root, args: { id: string }, context) =>
+        context.budget.admitDatabaseCall() ? context.session.read(resourceType, args.id) : null,
+      ),
     };
     queryFields[`${resourceType}List`] = {
       type: new GraphQLList(type),
       args: args.map,
-      resolve: async (_root, values: Record<string, unknown>, context) =>
-        (await runListQuery(resourceType, values, args.codes, context)).resources,
+      resolve: budgeted(async (_root, values: Record<string, unknown>, context) =>
+        context.budget.admitDatabaseCall()
+          ? (await runListQuery(resourceType, values, args.codes, context)).resources
+          : null,
+      ),
     };
     queryFields[`${resourceType}Connection`] = {
-      type: connectionType(resourceType, type),
+      type: types.connectionType(resourceType),
       args: args.map,
-      resolve: (_root, values: Record<string, unknown>, context) =>
-        runListQuery(resourceType, values, args.codes, context),
+      resolve: budgeted((_root, values: Record<string, unknown>, context) =>
+        context.budget.admitDatabaseCall() ? runListQuery(resourceType, values, args.codes, context) : null,
+      ),
     };
   }
   return new GraphQLSchema({ query: new GraphQLObjectType({ name: 'Query', fields: queryFields }) });
@@ -215,22 +250,29 @@ function searchArguments(
   return { map, codes };
 }
 
-function connectionType(resourceType: string, resource: GraphQLObjectType): GraphQLObjectType<ConnectionResult> {
-  const edge = new GraphQLObjectType<{ mode: string; resource: Resource }>({
+function connectionType(
+  resourceType: string,
+  resource: GraphQLObjectType,
+): GraphQLObjectType<ConnectionResult, GraphqlContext> {
+  const edge = new GraphQLObjectType<{ mode: string; resource: Resource }, GraphqlContext>({
     name: `${resourceType}ConnectionEdge`,
-    fields: { mode: { type: GraphQLString }, score: { type: GraphQLFloat }, resource: { type: resource } },
+    fields: {
+      mode: { type: GraphQLString, resolve: budgeted() },
+      score: { type: GraphQLFloat, resolve: budgeted() },
+      resource: { type: resource, resolve: budgeted() },
+    },
   });
-  return new GraphQLObjectType<ConnectionResult>({
+  return new GraphQLObjectType<ConnectionResult, GraphqlContext>({
     name: `${resourceType}Connection`,
     fields: {
-      count: { type: GraphQLInt },
-      offset: { type: GraphQLInt },
-      pageSize: { type: GraphQLInt },
-      first: { type: GraphQLString },
-      previous: { type: GraphQLString },
-      next: { type: GraphQLString },
-      last: { type: GraphQLString },
-      edges: { type: new GraphQLList(edge) },
+      count: { type: GraphQLInt, resolve: budgeted() },
+      offset: { type: GraphQLInt, resolve: budgeted() },
+      pageSize: { type: GraphQLInt, resolve: budgeted() },
+      first: { type: GraphQLString, resolve: budgeted() },
+      previous: { type: GraphQLString, resolve: budgeted() },
+      next: { type: GraphQLString, resolve: budgeted() },
+      last: { type: GraphQLString, resolve: budgeted() },
+      edges: { type: new GraphQLList(edge), resolve: budgeted() },
     },
   });
 }
@@ -238,7 +280,7 @@ function connectionType(resourceType: string, resource: GraphQLObjectType): Grap
 async function resolveReference(reference: unknown, context: GraphqlContext): Promise<Resource | null> {
   if (typeof reference !== 'string') return null;
   const match = /(?:^|\/)([A-Z][A-Za-z]+)\/([A-Za-z0-9\-.]{1,64})$/.exec(reference);
-  if (!match) return null;
+  if (!match || !context.budget.admitDatabaseCall()) return null;
   try {
     return await context.session.read(match[1], match[2]);
   } catch {

@@ -6,6 +6,12 @@ import { findStructureDefinition } from './structureDefinitionLookup';
 const coreDefinitionPrefix = 'http://hl7.org/fhir/StructureDefinition/';
 /** A guard against pathological profile graphs. */
 const maxDefinitions = 500;
+/**
+ * Canonical URLs looked up (one search each) for one expansion. Definitions are data whoever may
+ * write a StructureDefinition writes: one naming ten thousand profiles it does not hold made ten
+ * thousand searches on every request for it, in one transaction.
+ */
+export const maxProfileLookups = 2000;
 
 /**
  * The canonical URLs a profile depends on: the profiles named by its elements' types
@@ -49,7 +55,12 @@ export async function expandProfile(session: RepositorySession, url: string, fhi
   const found: StructureDefinition[] = [root];
   const seen = new Set<string>([url, root.url as string]);
   for (let index = 0; index < found.length && found.length < maxDefinitions; index++) {
-    for (const dependency of profileDependencies(found[index])) {
+    const dependencies = profileDependencies(found[index]).filter((dependency) => !seen.has(dependency));
+    // Checked before any of this definition's lookups, so that a refusal costs none of them.
+    if (seen.size + dependencies.length > maxProfileLookups) {
+      throw errors.invalid(`StructureDefinition ${url} depends on more than ${maxProfileLookups} definitions`, 'url');
+    }
+    for (const dependency of dependencies) {
       if (seen.has(dependency)) continue;
       seen.add(dependency);
       const definition = await findStructureDefinition(session, dependency);

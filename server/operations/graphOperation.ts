@@ -8,6 +8,13 @@ import { parseSearchRequest } from '../search/searchRequest';
 
 /** Stops a graph that fans out without end (each resource is still read at most once). */
 export const maxGraphResources = 1000;
+/**
+ * Reads and searches one `$graph` may make. Whoever may write a GraphDefinition writes its links,
+ * and every link is a search (or a read) for every resource it starts from: without a bound, a
+ * GraphDefinition of ten thousand links made as many searches from one request, in one
+ * transaction (which, on the embedded database, holds every other request).
+ */
+export const maxGraphCalls = 5000;
 const idPattern = /^[A-Za-z0-9\-.]{1,64}$/;
 
 /** The GraphDefinition named by `graph`: its canonical URL, its id, or its name. */
@@ -60,8 +67,27 @@ export async function graphOperation(
   }
   const start = await session.read(resourceType, id);
   const collected = new Map<string, Resource>([[`${resourceType}/${id}`, start]]);
+  // What could not be read (absent, or not the caller's to read) is not read again.
+  const unreadable = new Set<string>();
+  let calls = 0;
+  const spend = (count = 1) => {
+    calls += count;
+    if (calls > maxGraphCalls) {
+      throw errors.invalid(
+        `GraphDefinition ${graph.name ?? graph.id} needs more than ${maxGraphCalls} reads and searches`,
+        'graph',
+      );
+    }
+  };
 
   const follow = async (resource: Resource, links: GraphDefinitionLink[] | undefined): Promise<void> => {
+    // Each target with search params is one search from this resource: a definition with too many
+    // is refused at once rather than after the searches the limit allows.
+    const searches = (links ?? []).reduce(
+      (count, link) => count + (link.path ? 0 : (link.target ?? []).filter((t) => t.params && t.type).length),
+      0,
+    );
+    if (calls + searches > maxGraphCalls) spend(searches);
     for (const link of links ?? []) {
       for (const target of link.target ?? []) {
         if (collected.size >= maxGraphResources) return;
@@ -71,13 +97,19 @@ export async function graphOperation(
             const [type, targetId] = (reference.reference ?? '').split('/');
             if (type !== target.type || !targetId || !idPattern.test(targetId)) continue;
             const key = `${type}/${targetId}`;
-            const known = collected.get(key);
-            const read = known ?? (await readOrUndefined(session, type, targetId));
+            if (unreadable.has(key)) continue;
+            let read = collected.get(key);
+            if (!read) {
+              spend();
+              read = await readOrUndefined(session, type, targetId);
+            }
             if (read) reached.push(read);
+            else unreadable.add(key);
           }
         } else if (target.params && target.type) {
           const query = queryFromString(target.params.replaceAll('{ref}', `${resource.resourceType}/${resource.id}`));
           const request = parseSearchRequest(target.type, { ...query, _count: '1000' }, session.registry);
+          spend();
           try {
             reached.push(...(await session.search(request)).resources);
           } catch (error) {

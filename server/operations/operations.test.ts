@@ -2,6 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { http, issueExpressions, issueText } from '../../tests/integration/fhirClient';
 import { registerProjectOwner } from '../../tests/integration/accounts';
 import { inviteMember } from '../admin/projectMembers.test-support';
+import { maxProfileLookups } from './expandProfile';
+import { maxGraphCalls } from './graphOperation';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- FHIR answers of many shapes */
 type Answer = { status: number; body: any; headers: Headers };
@@ -238,6 +240,44 @@ describe('FHIR operations', () => {
       expect(urls).not.toContain('http://hl7.org/fhir/StructureDefinition/Observation');
     });
 
+    it('refuses a profile that depends on more definitions than the lookup limit', async () => {
+      // The attack: a stored profile naming thousands of profiles the server does not hold made a
+      // search for each on every request for it.
+      const url = 'https://hearth.example/StructureDefinition/many-dependencies';
+      const profiles = Array.from(
+        { length: maxProfileLookups + 1 },
+        (_, i) => `https://hearth.example/StructureDefinition/missing-${i}`,
+      );
+      await create({
+        resourceType: 'StructureDefinition',
+        url,
+        name: 'ManyDependencies',
+        status: 'active',
+        kind: 'resource',
+        abstract: false,
+        type: 'Observation',
+        derivation: 'constraint',
+        baseDefinition: 'http://hl7.org/fhir/StructureDefinition/Observation',
+        snapshot: {
+          element: [
+            { id: 'Observation', path: 'Observation', min: 0, max: '*' },
+            {
+              id: 'Observation.extension',
+              path: 'Observation.extension',
+              min: 0,
+              max: '*',
+              type: [{ code: 'Extension', profile: profiles }],
+            },
+          ],
+        },
+      });
+      const answer = await get(`StructureDefinition/$expand-profile?url=${encodeURIComponent(url)}`);
+      expect(answer.status).toBe(400);
+      expect(issueText(answer.body)).toBe(
+        `StructureDefinition ${url} depends on more than ${maxProfileLookups} definitions`,
+      );
+    });
+
     it('answers 400 without url and 404 for an unknown profile', async () => {
       const missing = await get('StructureDefinition/$expand-profile');
       expect(missing.status).toBe(400);
@@ -304,6 +344,49 @@ describe('FHIR operations', () => {
       expect(answer.status).toBe(200);
       // No Practitioner access: neither the GP nor the performer; only the final Observation.
       expect(keys(answer.body).sort()).toEqual([`Observation/${ids.final}`, `Patient/${ids.p1}`].sort());
+    });
+
+    it('refuses a GraphDefinition that needs more reads and searches than the limit', async () => {
+      // The attack: links are data, each a search for each resource it starts from. Ten thousand
+      // links on the start resource made ten thousand searches in one request's transaction.
+      await create({
+        resourceType: 'GraphDefinition',
+        name: 'fan-out',
+        status: 'active',
+        start: 'Patient',
+        link: Array.from({ length: maxGraphCalls + 1 }, () => ({
+          target: [{ type: 'Observation', params: 'subject={ref}' }],
+        })),
+      });
+      const answer = await get(`Patient/${ids.p1}/$graph?graph=fan-out`);
+      expect(answer.status).toBe(400);
+      expect(issueText(answer.body)).toBe(
+        `GraphDefinition fan-out needs more than ${maxGraphCalls} reads and searches`,
+      );
+      // Nested: each of the patient's two Observations starts more than half the limit's searches.
+      const half = Math.ceil(maxGraphCalls / 2) + 1;
+      await create({
+        resourceType: 'GraphDefinition',
+        name: 'nested-fan-out',
+        status: 'active',
+        start: 'Patient',
+        link: [
+          {
+            target: [
+              {
+                type: 'Observation',
+                params: 'subject={ref}',
+                link: Array.from({ length: half }, () => ({
+                  target: [{ type: 'Condition', params: 'subject={ref}' }],
+                })),
+              },
+            ],
+          },
+        ],
+      });
+      const nested = await get(`Patient/${ids.p1}/$graph?graph=nested-fan-out`);
+      expect(nested.status).toBe(400);
+      expect(issueText(nested.body)).toContain('nested-fan-out needs more than');
     });
 
     it('refuses a missing or unknown graph and a graph for another start type', async () => {

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, http, issueExpressions, issueText } from '../../../tests/integration/fhirClient';
-import { registerProjectOwner } from '../../../tests/integration/accounts';
+import { registerProjectOwner, signInWithScope } from '../../../tests/integration/accounts';
+import { signIn } from '../../../tests/integration/signIn';
 import { inviteMember } from '../../admin/projectMembers.test-support';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- FHIR answers of many shapes */
@@ -91,7 +92,7 @@ describe('bulk $export', () => {
     );
   });
 
-  it('exports everything of the project to NDJSON Binaries and answers the manifest', async () => {
+  it('exports everything of the project to NDJSON files and answers the manifest', async () => {
     const { manifest, progress, files } = await exportAll('fhir/R4/$export', token);
     expect(manifest.requiresAccessToken).toBe(true);
     expect(manifest.request).toBe(`${baseUrl()}fhir/R4/$export`);
@@ -137,6 +138,85 @@ describe('bulk $export', () => {
     const statusUrl = kickOff.headers.get('content-location') as string;
     expect((await http('GET', statusUrl, { token: member.token })).status).toBe(404);
     await awaitManifest(statusUrl, token);
+  });
+
+  it("keeps an export's files to whom may see the job: not a Binary for every member who may read Binaries", async () => {
+    // The attack: an export holds what its caller may read. Stored as Binaries of the project, a
+    // member held to final Observations, but allowed Binaries, listed and read the admin's file
+    // with every Observation of the project.
+    const { manifest, statusUrl } = await exportAll('fhir/R4/$export?_type=Observation', token);
+    const [observations] = manifest.output;
+    const member = await inviteMember(token, owner.projectId, {
+      policy: {
+        resource: [{ resourceType: 'Observation', criteria: 'Observation?status=final' }, { resourceType: 'Binary' }],
+      },
+    });
+    const binaries = await http<any>('GET', 'fhir/R4/Binary?_count=1000', { token: member.token });
+    expect(binaries.status).toBe(200);
+    for (const entry of binaries.body.entry ?? []) {
+      const read = await fetch(`${baseUrl()}fhir/R4/Binary/${entry.resource.id as string}`, {
+        headers: { authorization: `Bearer ${member.token}`, accept: '*/*' },
+      });
+      expect(await read.text()).not.toContain(ids.o2);
+    }
+    // The manifest's URL is the job's, and the job is not the member's.
+    expect(observations.url).toBe(`${statusUrl}/Observation.ndjson`);
+    const stolen = await fetch(observations.url, { headers: { authorization: `Bearer ${member.token}` } });
+    expect(stolen.status).toBe(404);
+    expect(await stolen.text()).not.toContain(ids.o2);
+    expect((await http('GET', observations.url, { token: null })).status).toBe(401);
+    // The caller itself downloads it (ndjson() checks the answer).
+    expect(idsOf(await ndjson(observations.url, token))).toEqual([ids.o1, ids.o2, ids.o3].sort());
+    expect((await http('GET', `${statusUrl}/Patient.ndjson`, { token })).status).toBe(404);
+    // A cancelled job's files are gone with it.
+    expect((await http('DELETE', statusUrl, { token })).status).toBe(202);
+    expect((await http('GET', observations.url, { token })).status).toBe(404);
+  });
+
+  it("does not hand a job's manifest or files to an app an admin signed in to with narrower scopes", async () => {
+    // The attack: job files are no longer Binaries (which scopes gate), so the job's own check
+    // must hold scopes too: a project admin sees every member's job, but an app the admin
+    // launched with user/Observation.read is not the admin.
+    const { manifest, statusUrl } = await exportAll('fhir/R4/$export?_type=Patient', token);
+    const [patients] = manifest.output;
+    const app = await signInWithScope(owner.email, owner.password, 'user/Observation.read');
+    expect((await http('GET', statusUrl, { token: app.access_token })).status).toBe(404);
+    expect((await http('GET', patients.url, { token: app.access_token })).status).toBe(404);
+    // Another session of the admin, not narrowed, sees the job as the admin's.
+    const session = await signIn(baseUrl(), owner.email, owner.password);
+    expect(idsOf(await ndjson(patients.url, session.access_token))).toContain(ids.p1);
+  });
+
+  it('lets a patient download their own export, which holds their compartment only', async () => {
+    const patient = await inviteMember(token, owner.projectId, {
+      resourceType: 'Patient',
+      policy: { resource: [{ resourceType: '*', compartment: { reference: '%profile' } }] },
+    });
+    const self = (patient.membership.profile as { reference: string }).reference;
+    const own = await create({
+      resourceType: 'Observation',
+      status: 'final',
+      code: { text: 'Own weight' },
+      subject: { reference: self },
+    });
+    const { files } = await exportAll('fhir/R4/Patient/$export', patient.token);
+    expect(idsOf(files.Patient)).toEqual([self.split('/')[1]]);
+    expect(idsOf(files.Observation)).toEqual([own]);
+  });
+
+  it('answers 429 to a kick-off while the same login still runs an export', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => http<any>('GET', 'fhir/R4/$export', { token, headers: respondAsync })),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.every((status) => status === 202 || status === 429)).toBe(true);
+    const refused = answers.find((answer) => answer.status === 429);
+    expect(refused, statuses.join()).toBeDefined();
+    expect(refused?.headers.get('retry-after')).toBe('10');
+    expect(issueText(refused?.body)).toContain('still running');
+    for (const answer of answers.filter((a) => a.status === 202)) {
+      await awaitManifest(answer.headers.get('content-location') as string, token);
+    }
   });
 
   it('DELETE on the status URL cancels the job', async () => {

@@ -27,6 +27,14 @@ export interface ExportJob {
 /** An active job that has not recorded progress for this long has lost its process. */
 export const staleAfterSeconds = 300;
 
+/** How many active jobs one login, and one project, may have at a time. */
+export interface ExportJobLimits {
+  perLogin: number;
+  perProject: number;
+}
+
+export const defaultExportJobLimits: ExportJobLimits = { perLogin: 1, perProject: 3 };
+
 interface ExportJobRow {
   id: string;
   project_id: string;
@@ -59,13 +67,29 @@ function fromRow(row: ExportJobRow): ExportJob {
 export class ExportJobStore {
   constructor(private readonly db: SqlExecutor) {}
 
-  async create(job: Pick<ExportJob, 'projectId' | 'loginId' | 'requestUrl'>): Promise<ExportJob> {
+  /**
+   * Creates an active job, unless the caller's login already runs one or its project already runs
+   * `limits.perProject`: undefined then. Each job reads everything its caller may read and writes a
+   * copy of it to disk, so without a limit one caller could start any number of them at once (a
+   * patient included). Stale jobs (their process stopped) do not count. On PostgreSQL two kick-offs
+   * at the same instant may both pass (neither count sees the other's uncommitted row): the limit
+   * bounds how many run at once, it need not be exact.
+   */
+  async create(
+    job: Pick<ExportJob, 'projectId' | 'loginId' | 'requestUrl'>,
+    limits: ExportJobLimits = defaultExportJobLimits,
+  ): Promise<ExportJob | undefined> {
     const rows = await this.db.query<ExportJobRow>(
       `INSERT INTO bulk_export_jobs (id, project_id, login_id, status, request_url, transaction_time, progress)
-       VALUES ($1, $2, $3, 'active', $4, now(), 'Queued') RETURNING *, false AS stale`,
-      [randomUUID(), job.projectId, job.loginId, job.requestUrl],
+       SELECT $1, $2, $3, 'active', $4, now(), 'Queued'
+       WHERE (SELECT count(*) FROM bulk_export_jobs
+              WHERE login_id = $3 AND status = 'active' AND updated >= now() - make_interval(secs => $5)) < $6
+         AND (SELECT count(*) FROM bulk_export_jobs
+              WHERE project_id = $2 AND status = 'active' AND updated >= now() - make_interval(secs => $5)) < $7
+       RETURNING *, false AS stale`,
+      [randomUUID(), job.projectId, job.loginId, job.requestUrl, staleAfterSeconds, limits.perLogin, limits.perProject],
     );
-    return fromRow(rows[0]);
+    return rows[0] ? fromRow(rows[0]) : undefined;
   }
 
   async get(id: string): Promise<ExportJob | undefined> {

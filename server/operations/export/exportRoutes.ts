@@ -6,7 +6,7 @@ import type { Repository } from '../../fhir/repository';
 import type { QueryParams } from '../../search/searchRequest';
 import { instantParameter, queryValue, typeListParameter } from '../operationQuery';
 import { ExportJobStore } from './exportJobStore';
-import { runExport, type ExportScope } from './exportRunner';
+import { exportFile, exportFolder, ndjsonContentType, runExport, type ExportScope } from './exportRunner';
 
 export interface ExportRoutesOptions {
   repository: Repository;
@@ -57,6 +57,24 @@ export async function exportRoutes(app: FastifyInstance, options: ExportRoutesOp
       loginId: caller.login.id as string,
       requestUrl: new URL(request.url, options.baseUrl).toString(),
     });
+    if (!job) {
+      // Bulk Data's answer to too many concurrent exports.
+      return reply
+        .code(429)
+        .header('Retry-After', '10')
+        .type('application/fhir+json')
+        .send(
+          outcomeOf([
+            {
+              severity: 'error',
+              code: 'throttled',
+              details: {
+                text: 'An export of yours (or too many of your project) is still running: wait for it, or cancel it, before starting another',
+              },
+            },
+          ]),
+        );
+    }
     const controller = new AbortController();
     const done = runExport(
       { repository, storage: options.storage, store, fhirBase },
@@ -93,16 +111,21 @@ export async function exportRoutes(app: FastifyInstance, options: ExportRoutesOp
     });
   }
 
-  /** The job, if the caller may see it: the same login, or an admin of the job's project. */
+  /**
+   * The job, if the caller may see it (its files hold what the job's caller could read): the same
+   * login, or an admin of the job's project, or a super admin — the last two with a token that
+   * SMART scopes do not narrow: an app an admin launched with `user/Observation.read` may not
+   * download someone's export of everything.
+   */
   async function visibleJob(request: FastifyRequest<{ Params: { id: string } }>) {
     const caller = callerOf(request);
     const id = request.params.id;
     const job = idPattern.test(id) ? await store.get(id) : undefined;
-    const allowed =
-      job &&
-      (caller.superAdmin ||
-        (job.projectId === caller.ctx.projectId && (job.loginId === caller.login.id || caller.projectAdmin)));
-    if (!job || !allowed) throw errors.notFoundWith('Export job not found');
+    if (!job) throw errors.notFoundWith('Export job not found');
+    const sameProject = job.projectId === caller.ctx.projectId;
+    const own = sameProject && job.loginId === caller.login.id;
+    const administers = !caller.ctx.access?.scoped && (caller.superAdmin || (sameProject && caller.projectAdmin));
+    if (!own && !administers) throw errors.notFoundWith('Export job not found');
     return job;
   }
 
@@ -157,11 +180,33 @@ export async function exportRoutes(app: FastifyInstance, options: ExportRoutesOp
       });
   });
 
+  // A file of the manifest: only for those who may see the job (its login, the project's admins),
+  // like the manifest itself; never a Binary of the project (see exportFile).
+  app.get<{ Params: { id: string; file: string } }>('/fhir/R4/bulkdata/export/:id/:file', async (request, reply) => {
+    const job = await visibleJob(request);
+    const type = /^([A-Z][A-Za-z]{0,63})\.ndjson$/.exec(request.params.file)?.[1];
+    if (job.status !== 'completed' || !type || !job.output.some((output) => output.type === type)) {
+      throw errors.notFoundWith('Export file not found');
+    }
+    const file = exportFile(job.id, type);
+    const { stream, size } = await options.storage.open(file.folder, file.name);
+    return reply
+      .code(200)
+      .type(ndjsonContentType)
+      .header('Content-Length', String(size))
+      .header('Content-Disposition', `attachment; filename="${type}.ndjson"`)
+      .send(stream);
+  });
+
   app.delete<{ Params: { id: string } }>('/fhir/R4/bulkdata/export/:id', async (request, reply) => {
     const job = await visibleJob(request);
     if (job.status === 'cancelled') throw errors.notFoundWith('Export job was cancelled');
     await store.cancel(job.id);
-    running.get(job.id)?.controller.abort();
+    const run = running.get(job.id);
+    run?.controller.abort();
+    // Once the run has stopped (it removes its files itself), a finished job's files go too.
+    await run?.done;
+    await options.storage.removeAll(exportFolder(job.id));
     return reply
       .code(202)
       .type('application/fhir+json')

@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
 import type { Group, Resource } from '@medplum/fhirtypes';
 import type { BinaryStorage } from '../../binary';
-import { storeStagedBinary } from '../../binary';
 import { FhirError } from '../../fhir/fhirError';
 import type { Repository, RequestContext } from '../../fhir/repository';
 import { withoutProtectedFields } from '../../fhir/protectedFields';
@@ -34,7 +33,7 @@ export const ndjsonContentType = 'application/fhir+ndjson';
 class ExportCancelled extends Error {}
 
 /**
- * Runs one export job to its end: one NDJSON Binary per resource type that has anything to export,
+ * Runs one export job to its end: one NDJSON file per resource type that has anything to export,
  * each page read in its own short transaction under the caller's access guard (so the database is
  * never held for the whole export). Progress and the result go to the job's row.
  */
@@ -76,30 +75,43 @@ export async function runExport(env: ExportEnvironment, request: ExportRequest, 
         await env.storage.discard(staged);
         continue;
       }
-      // The file belongs to the caller's project and is readable like any Binary of it.
-      const binary = await repository
-        .transaction((session) =>
-          storeStagedBinary(
-            env.storage,
-            session,
-            { projectId: request.ctx.projectId, author: request.ctx.author },
-            { contentType: ndjsonContentType, filename: `${type}.ndjson` },
-            staged,
-          ),
-        )
-        .catch(async (error: unknown) => {
-          await env.storage.discard(staged);
-          throw error;
-        });
-      output.push({ type, url: `${env.fhirBase}Binary/${binary.binary.id}`, count });
+      // The file belongs to the job, not to the project: it holds what this caller may read, which
+      // is not what every member who may read Binaries may read (see exportFile).
+      const file = exportFile(request.jobId, type);
+      await env.storage.commit(staged, file.folder, file.name);
+      output.push({ type, url: exportFileUrl(env.fhirBase, request.jobId, type), count });
     }
     if (!(await store.complete(request.jobId, output))) throw new ExportCancelled();
   } catch (error) {
+    // A cancelled or failed job's files are never handed out: nothing should keep them either.
+    await env.storage.removeAll(exportFolder(request.jobId)).catch(() => undefined);
     if (error instanceof ExportCancelled || signal.aborted) return;
     const message = error instanceof FhirError || error instanceof Error ? error.message : String(error);
     console.error(`bulk export ${request.jobId} failed:`, message);
     await store.fail(request.jobId, message).catch(() => undefined);
   }
+}
+
+/**
+ * Where a job's NDJSON file of one type lives in BinaryStorage: a folder of the job (no Binary
+ * resource has such an id: theirs are server-assigned UUIDs), one file per type. The files are
+ * not Binaries of the project on purpose: an export holds what its caller may read, so a Binary
+ * would hand it to every member whose policy grants Binary (hidden fields, other patients,
+ * criteria they are held to), and would not be readable by a patient, whose compartment holds no
+ * Binary without a securityContext. They are downloaded from the job (exportRoutes), by those who
+ * may see the job.
+ */
+export function exportFile(jobId: string, type: string): { folder: string; name: string } {
+  return { folder: exportFolder(jobId), name: type };
+}
+
+export function exportFolder(jobId: string): string {
+  return `export-${jobId}`;
+}
+
+/** The download URL of a job's file of one type, as the manifest lists it. */
+export function exportFileUrl(fhirBase: string, jobId: string, type: string): string {
+  return `${fhirBase}bulkdata/export/${jobId}/${type}.ndjson`;
 }
 
 /** For patient and group exports: the compartments (`Patient/id`) whose resources are exported. */
@@ -144,7 +156,7 @@ async function exportTypes(
       )
     )
       .map((row) => row.resource_type)
-      // Binary content is not in the resource (and earlier exports are Binaries): only on request.
+      // Binary content is not in the resource: Binaries only on request.
       .filter((type) => type !== 'Binary');
   return [...candidates].sort().filter((type) => {
     try {
