@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, http, issueText } from '../../tests/integration/fhirClient';
-import { registerProjectOwner, registerUser, signInWithScope, uniqueEmail } from '../../tests/integration/accounts';
-import { pkcePair, signIn } from '../../tests/integration/signIn';
+import { registerProjectOwner, signInWithScope } from '../../tests/integration/accounts';
+import { memberUnderPolicy } from '../../tests/integration/policyMember';
 import { SocketTestClient, statusOf } from './socketTestClient.test-support';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- FHIR answers of many shapes */
@@ -44,29 +44,8 @@ describe('websocket subscriptions under attack', () => {
   const notifications = (client: SocketTestClient) =>
     client.messages.filter((m) => statusOf(m)?.type === 'event-notification');
 
-  /** A member of the owner's project under a new AccessPolicy; answers its email, policy id and token. */
-  async function member(policy: Record<string, unknown>) {
-    const email = uniqueEmail('rt-attack');
-    const password = 'member password 1';
-    await registerUser(email, password, pkcePair().challenge);
-    const user = await http<any>('GET', `fhir/R4/User?email:exact=${encodeURIComponent(email)}`);
-    const practitioner = await post('Practitioner', { resourceType: 'Practitioner', name: [{ family: 'Attacker' }] });
-    const accessPolicy = await post('AccessPolicy', { resourceType: 'AccessPolicy', name: 'rt-attack', ...policy });
-    const membership = await post(
-      'ProjectMembership',
-      {
-        resourceType: 'ProjectMembership',
-        project: { reference: `Project/${owner.projectId}` },
-        user: { reference: `User/${user.body.entry[0].resource.id}` },
-        profile: { reference: `Practitioner/${practitioner.body.id}` },
-        accessPolicy: { reference: `AccessPolicy/${accessPolicy.body.id}` },
-      },
-      inject('adminToken'),
-    );
-    expect(membership.status).toBe(201);
-    const token = (await signIn(baseUrl(), email, password)).access_token;
-    return { email, password, policy: accessPolicy.body, token };
-  }
+  /** A member of the owner's project under a new AccessPolicy; answers its email, policy and token. */
+  const member = (policy: Record<string, unknown>) => memberUnderPolicy(owner.projectId, ownerToken, policy);
 
   const patientBorn = async (birthDate: string) =>
     (await post('Patient', { resourceType: 'Patient', name: [{ family: 'Oracle' }], birthDate })).body.id as string;

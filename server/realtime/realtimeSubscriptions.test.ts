@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, http, issueText } from '../../tests/integration/fhirClient';
-import { registerProjectOwner, registerUser, uniqueEmail } from '../../tests/integration/accounts';
-import { pkcePair, signIn } from '../../tests/integration/signIn';
+import { registerProjectOwner } from '../../tests/integration/accounts';
+import { memberUnderPolicy } from '../../tests/integration/policyMember';
 import { SocketTestClient, statusOf } from './socketTestClient.test-support';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- FHIR answers of many shapes */
@@ -61,28 +61,9 @@ describe('websocket subscriptions', () => {
     payload: [{ contentString: 'hello' }],
   });
 
-  /** A member of the owner's project under `policy`, signed in. */
-  async function member(policy: Record<string, unknown>): Promise<string> {
-    const email = uniqueEmail('rt-member');
-    await registerUser(email, 'member password 1', pkcePair().challenge);
-    const user = await http<any>('GET', `fhir/R4/User?email:exact=${encodeURIComponent(email)}`);
-    const practitioner = await post('Practitioner', { resourceType: 'Practitioner', name: [{ family: 'Member' }] });
-    const accessPolicy = await post('AccessPolicy', { resourceType: 'AccessPolicy', name: 'rt', ...policy });
-    const membership = await post(
-      'ProjectMembership',
-      {
-        resourceType: 'ProjectMembership',
-        project: { reference: `Project/${owner.projectId}` },
-        user: { reference: `User/${user.body.entry[0].resource.id}` },
-        profile: { reference: `Practitioner/${practitioner.body.id}` },
-        accessPolicy: { reference: `AccessPolicy/${accessPolicy.body.id}` },
-        // Only super admins attach a User through ProjectMembership (project admins invite).
-      },
-      inject('adminToken'),
-    );
-    expect(membership.status).toBe(201);
-    return (await signIn(baseUrl(), email, 'member password 1')).access_token;
-  }
+  /** A member of the owner's project under `policy`, signed in: its token. */
+  const member = async (policy: Record<string, unknown>): Promise<string> =>
+    (await memberUnderPolicy(owner.projectId, ownerToken, policy)).token;
 
   beforeAll(async () => {
     owner = await registerProjectOwner('Realtime Clinic');
