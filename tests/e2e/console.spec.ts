@@ -380,6 +380,7 @@ test.describe('resource console', () => {
     const practitioner = await api(page, 'POST', 'Practitioner', {
       resourceType: 'Practitioner',
       name: [{ family: 'Narrative' }],
+      gender: 'female',
       text: { status: 'generated', div: '<div xmlns="http://www.w3.org/1999/xhtml"><b>Dr Narrative</b></div>' },
     });
     const hostile =
@@ -425,7 +426,8 @@ test.describe('resource console', () => {
     await page.screenshot({ path: `${shots}/console-list-dark.png`, fullPage: true });
     expect(await seriousViolations(page)).toEqual([]);
     // A Patient opens its chart (chart.spec.ts); the generic Details, Edit and History tabs are a Practitioner's.
-    const practitioner = await api(page, 'GET', 'Practitioner?_count=1');
+    // One whose Details show a Gender (other tests make Practitioners without one).
+    const practitioner = await api(page, 'GET', 'Practitioner?gender=female,male,other,unknown&_count=1');
     await page.goto(`/Practitioner/${practitioner.entry[0].resource.id}`);
     await expect(main(page).getByRole('tab', { name: 'Details' })).toHaveAttribute('aria-selected', 'true');
     await expect(main(page).getByText('Gender', { exact: true })).toBeVisible();
