@@ -1,5 +1,4 @@
 import type {
-  AccessPolicy,
   Patient,
   Practitioner,
   Project,
@@ -9,7 +8,7 @@ import type {
   User,
   UserSecurityRequest,
 } from '@medplum/fhirtypes';
-import { findUserByEmail, membershipsOf, readProject, readReference } from '../auth/accountStore';
+import { findUserByEmail, membershipsOf, readProject } from '../auth/accountStore';
 import { accountsProjectId } from '../auth/authEnvironment';
 import { hashSecret, newSecret } from '../auth/loginService';
 import { errors, FhirError, outcomeOf } from '../fhir/fhirError';
@@ -42,14 +41,9 @@ export async function invite(
   const project = await readProject(session, { reference: `Project/${projectId}` });
   if (!project) throw errors.notFoundWith('Project not found');
   const ctx = { projectId, author: inviter };
-  if (request.accessPolicy) {
-    const policy = await readReference<AccessPolicy>(session, request.accessPolicy);
-    if (!policy || policy.meta?.project !== projectId) {
-      throw errors.invalid('accessPolicy must be an AccessPolicy of this project', 'accessPolicy');
-    }
-  }
-  // The rest of the membership: an admin binds only this project's policies, parameters and
-  // configuration (checked here because this session writes as the server).
+  // An admin binds only this project's policies, parameters, configuration and patient (checked
+  // here because this session writes as the server).
+  await checkProjectReference(session, projectId, request.accessPolicy, undefined, ['AccessPolicy'], 'accessPolicy');
   await checkAccessReferences(session, projectId, request.membership.access, undefined, 'membership.access');
   await checkProjectReference(
     session,
@@ -59,12 +53,7 @@ export async function invite(
     ['UserConfiguration'],
     'membership.userConfiguration',
   );
-  if (request.patient) {
-    const patient = await readReference<Patient>(session, request.patient);
-    if (!patient || patient.meta?.project !== projectId) {
-      throw errors.invalid('patient must be a Patient of this project', 'patient');
-    }
-  }
+  await checkProjectReference(session, projectId, request.patient, undefined, ['Patient'], 'patient');
 
   let user = await findUserByEmail(session, request.email);
   const newUser = !user;
