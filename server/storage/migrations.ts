@@ -272,6 +272,14 @@ const migrations: readonly string[] = [
   CREATE INDEX search_reference_target_idx ON search_reference (target_id, target_type, resource_type, code);
   CREATE INDEX search_reference_text_idx ON search_reference USING hash (reference) WHERE target_id IS NULL;
   `,
+  // Each export kick-off counts the active jobs of its login and of its project, and a sweep finds
+  // the jobs past their retention (server/operations/export/exportRetention.ts): without indexes
+  // each was a scan of every job ever kept.
+  `
+  CREATE INDEX bulk_export_jobs_login_idx ON bulk_export_jobs (login_id, status);
+  CREATE INDEX bulk_export_jobs_project_idx ON bulk_export_jobs (project_id, status);
+  CREATE INDEX bulk_export_jobs_updated_idx ON bulk_export_jobs (updated);
+  `,
 ];
 
 export async function migrate(db: Database): Promise<void> {

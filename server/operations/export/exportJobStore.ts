@@ -35,6 +35,13 @@ export interface ExportJobLimits {
 
 export const defaultExportJobLimits: ExportJobLimits = { perLogin: 1, perProject: 3 };
 
+/**
+ * How long a job and its files are kept after its last change (finished, failed, cancelled, or an
+ * active job whose process stopped): Bulk Data lets a server remove output files after a time, and
+ * without it every export (a copy of what its caller may read) stayed on disk for good.
+ */
+export const exportRetentionSeconds = 24 * 60 * 60;
+
 interface ExportJobRow {
   id: string;
   project_id: string;
@@ -124,6 +131,22 @@ export class ExportJobStore {
       `UPDATE bulk_export_jobs SET status = 'error', error = $2, updated = now() WHERE id = $1 AND status = 'active'`,
       [id, error],
     );
+  }
+
+  /**
+   * Forgets up to `limit` jobs that have not changed for `retentionSeconds` and answers their ids
+   * (their files are the caller's to remove). A running job records progress, so it is never one of
+   * them. Each row is deleted by one statement: when several processes sweep at once, each id is
+   * answered to one of them.
+   */
+  async removeExpired(retentionSeconds: number, limit = 100): Promise<string[]> {
+    const rows = await this.db.query<{ id: string }>(
+      `DELETE FROM bulk_export_jobs
+       WHERE id IN (SELECT id FROM bulk_export_jobs WHERE updated < now() - make_interval(secs => $1) LIMIT $2)
+       RETURNING id`,
+      [retentionSeconds, limit],
+    );
+    return rows.map((row) => row.id);
   }
 
   /** Cancels an active job (a finished one is marked cancelled too: its status URL is gone). */

@@ -5,7 +5,8 @@ import { errors, outcomeOf } from '../../fhir/fhirError';
 import type { Repository } from '../../fhir/repository';
 import type { QueryParams } from '../../search/searchRequest';
 import { instantParameter, queryValue, typeListParameter } from '../operationQuery';
-import { ExportJobStore } from './exportJobStore';
+import { ExportJobStore, exportRetentionSeconds } from './exportJobStore';
+import { collectExpiredExports } from './exportRetention';
 import { exportFile, exportFolder, ndjsonContentType, runExport, type ExportScope } from './exportRunner';
 
 export interface ExportRoutesOptions {
@@ -13,7 +14,12 @@ export interface ExportRoutesOptions {
   storage: BinaryStorage;
   baseUrl: string;
   sharedProjectId: string;
+  /** How long a job and its files stay after their last change (`exportRetentionSeconds`). */
+  retentionSeconds?: number;
 }
+
+/** How often a process looks for jobs past their retention (each kick-off looks too). */
+const sweepIntervalMs = 60 * 60 * 1000;
 
 const idPattern = /^[A-Za-z0-9\-.]{1,64}$/;
 const outputFormats = new Set(['application/fhir+ndjson', 'application/ndjson', 'ndjson']);
@@ -29,7 +35,16 @@ export async function exportRoutes(app: FastifyInstance, options: ExportRoutesOp
   const store = new ExportJobStore(repository.db);
   const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
 
+  const retentionSeconds = options.retentionSeconds ?? exportRetentionSeconds;
+  const sweep = () =>
+    collectExpiredExports(store, options.storage, retentionSeconds).catch((error: unknown) =>
+      console.error('bulk export retention sweep failed:', error instanceof Error ? error.message : error),
+    );
+  const sweepTimer = setInterval(() => void sweep(), sweepIntervalMs);
+  sweepTimer.unref();
+
   app.addHook('onClose', async () => {
+    clearInterval(sweepTimer);
     for (const job of running.values()) job.controller.abort();
     await Promise.all([...running.values()].map((job) => job.done));
   });
@@ -52,6 +67,7 @@ export async function exportRoutes(app: FastifyInstance, options: ExportRoutesOp
       // The Group must exist and be readable now; its members are read when the job runs.
       await repository.transaction((session) => session.read('Group', scope.groupId), caller.ctx.access);
     }
+    void sweep();
     const job = await store.create({
       projectId: caller.ctx.projectId,
       loginId: caller.login.id as string,
