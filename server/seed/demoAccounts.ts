@@ -6,6 +6,7 @@ import { parseSearchRequest } from '../search/searchRequest';
 import { generatePassword, hashPassword } from '../auth/passwordHash';
 import { accountsProjectId } from '../auth/authEnvironment';
 import type { AdminState } from './adminBootstrap';
+import { patientPortalPolicy } from './patientPortalPolicy';
 import { systemAuthor } from '../definitions/loadDefinitions';
 
 export interface DemoAccount {
@@ -50,16 +51,7 @@ export async function seedDemoAccounts(
       { resourceType: 'Encounter', readonly: true, hiddenFields: ['reasonCode', 'diagnosis'] },
     ],
   } as AccessPolicy)) as AccessPolicy;
-  const patientPortal = (await session.create(ctx, {
-    resourceType: 'AccessPolicy',
-    name: 'Patient portal',
-    resource: [
-      { resourceType: '*', compartment: { reference: '%profile' } },
-      // Live chat: a Subscription is in no patient's compartment, so the patient may make (and see)
-      // only the ones that watch their own conversation; notifications are still filtered by this policy.
-      { resourceType: 'Subscription', criteria: 'Subscription?criteria=Communication?subject=%profile' },
-    ],
-  } as AccessPolicy)) as AccessPolicy;
+  const patientPortal = (await session.create(ctx, patientPortalPolicy)) as AccessPolicy;
   await session.flush();
   const projectResource = await session.read('Project', options.projectId);
   await session.update(ctx, {
