@@ -189,7 +189,10 @@ class Parser {
     if (name === 'as') step = { kind: 'as', type: this.typeName() };
     else if (name === 'ofType') {
       const type = this.typeName();
-      if (systemTypeNames.has(type)) throw new Unsupported();
+      // fhirpath.js's ofType(String) also takes FHIR strings (System conversions, not modelled here);
+      // Quantity names the FHIR type too, and ofType(Quantity) takes FHIR Quantities and their
+      // profiles (Age, Duration, …) as isType does (collectionCast.ts writes `as Quantity` so).
+      if (systemTypeNames.has(type) && type !== 'Quantity') throw new Unsupported();
       step = { kind: 'ofType', type };
     } else if (name === 'where') step = this.where();
     else throw new Unsupported();

@@ -1,6 +1,7 @@
 import type { SearchParameter } from '@medplum/fhirtypes';
 import fhirpath from 'fhirpath';
 import r4Model from 'fhirpath/fhir-context/r4';
+import { castsAsTypeFilters } from './collectionCast';
 import { compilePath } from './compiledPath';
 
 export type SearchParamType =
@@ -174,12 +175,15 @@ export class SearchParameterRegistry {
         evaluate: expression ? compileExpression(expression) : () => [],
         components:
           parameter.type === 'composite'
-            ? (parameter.component ?? []).map((component) => ({
-                definition: component.definition ?? '',
-                expression: component.expression ?? '',
-                itemPath,
-                evaluate: compileExpression({ base: itemPath, expression: component.expression ?? '' }),
-              }))
+            ? (parameter.component ?? []).map((component) => {
+                const componentExpression = castsAsTypeFilters(component.expression ?? '');
+                return {
+                  definition: component.definition ?? '',
+                  expression: componentExpression,
+                  itemPath,
+                  evaluate: compileExpression({ base: itemPath, expression: componentExpression }),
+                };
+              })
             : undefined,
       };
       if (baseTypes.has(base)) {
@@ -268,7 +272,8 @@ export function compileExpression(
 
 /**
  * Narrows a union expression such as `Patient.name | Practitioner.name` to the branches of one
- * type, and replaces `resolve() is X` (which needs a server round trip) by a reference-string test.
+ * type, replaces `resolve() is X` (which needs a server round trip) by a reference-string test,
+ * and reads each `as` on a path as `ofType` (collectionCast.ts: R4's `as` on collections).
  */
 export function expressionForType(expression: string, resourceType: string): string | undefined {
   const branches = splitUnion(expression);
@@ -280,7 +285,12 @@ export function expressionForType(expression: string, resourceType: string): str
       });
   if (kept.length === 0) return undefined;
   return kept
-    .map((branch) => branch.replace(/\.where\(resolve\(\) is ([A-Za-z]+)\)/g, ".where(reference.startsWith('$1/'))"))
+    .map((branch) =>
+      castsAsTypeFilters(branch).replace(
+        /\.where\(resolve\(\) is ([A-Za-z]+)\)/g,
+        ".where(reference.startsWith('$1/'))",
+      ),
+    )
     .join(' | ');
 }
 

@@ -10,7 +10,7 @@ describe('expressionForType', () => {
     );
     expect(
       expressionForType('(Observation.value as Quantity) | (Observation.value as SampledData)', 'Observation'),
-    ).toBe('(Observation.value as Quantity) | (Observation.value as SampledData)');
+    ).toBe('Observation.value.ofType(Quantity) | Observation.value.ofType(SampledData)');
     expect(expressionForType('Patient.name', 'Observation')).toBeUndefined();
   });
 
