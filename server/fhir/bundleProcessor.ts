@@ -5,6 +5,7 @@ import {
   conditionalUpdateOperation,
   conditionalUpdateTarget,
 } from './conditionalOperations';
+import { checkBundleEntryCount } from './bundleLimits';
 import { errors, FhirError, outcomeOf } from './fhirError';
 import {
   conditionalMatch,
@@ -41,16 +42,26 @@ export async function processBundle(env: BundleEnvironment, body: unknown): Prom
   if (bundle.type !== 'batch' && bundle.type !== 'transaction') {
     throw errors.invalid(`Bundle type must be batch or transaction, not "${String(bundle.type)}"`, 'Bundle.type');
   }
-  const entries = bundle.entry ?? [];
-  entries.forEach((entry, index) => checkEntry(entry, index));
-  return bundle.type === 'transaction' ? processTransaction(env, entries) : processBatch(env, entries);
+  const entries: unknown = bundle.entry ?? [];
+  if (!Array.isArray(entries)) throw errors.invalid('Bundle.entry must be a list of entries', 'Bundle.entry');
+  // Before any entry is looked at: the cost of a Bundle grows with its entries, not its bytes.
+  checkBundleEntryCount(entries.length);
+  entries.forEach((entry: unknown, index) => checkEntry(entry, index));
+  const checked = entries as BundleEntry[];
+  return bundle.type === 'transaction' ? processTransaction(env, checked) : processBatch(env, checked);
 }
 
-function checkEntry(entry: BundleEntry, index: number): void {
+function checkEntry(value: unknown, index: number): asserts value is BundleEntry {
   const path = `Bundle.entry[${index}]`;
-  if (!entry.request?.method) throw errors.invalid(`Missing request.method`, `${path}.request.method`);
-  if (!(entry.request.method in methodOrder))
-    throw errors.invalid(`Unsupported method ${entry.request.method}`, `${path}.request.method`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw errors.invalid('An entry must be an object', path);
+  }
+  const entry = value as BundleEntry;
+  if (typeof entry.request !== 'object' || entry.request === null)
+    throw errors.invalid(`Missing request`, `${path}.request`);
+  if (!entry.request.method) throw errors.invalid(`Missing request.method`, `${path}.request.method`);
+  if (typeof entry.request.method !== 'string' || !Object.hasOwn(methodOrder, entry.request.method))
+    throw errors.invalid(`Unsupported method ${String(entry.request.method)}`, `${path}.request.method`);
   if (typeof entry.request.url !== 'string' || entry.request.url.length === 0)
     throw errors.invalid('Missing request.url', `${path}.request.url`);
   if ((entry.request.method === 'POST' || entry.request.method === 'PUT') && !entry.resource) {

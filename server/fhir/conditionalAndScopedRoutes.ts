@@ -16,10 +16,15 @@ type CompartmentParams = { compartment: string; id: string; type: string };
  */
 export async function conditionalAndScopedRoutes(app: FastifyInstance, options: FhirRoutesOptions): Promise<void> {
   const fhirBase = `${options.baseUrl}fhir/R4/`;
-  const { repository, registry } = options;
+  const { repository } = options;
   const run = async (request: FastifyRequest, operation: (env: OperationEnvironment) => Promise<OperationResult>) => {
     const ctx = options.contextOf(request);
-    return repository.transaction((session) => operation({ session, ctx, registry, fhirBase }), ctx.access);
+    // The caller's project's parameters (session.registry), as in restRoutes.ts: the base registry
+    // alone made a project's own codes unknown in these interactions.
+    return repository.transaction(
+      (session) => operation({ session, ctx, registry: session.registry, fhirBase }),
+      ctx.access,
+    );
   };
 
   app.put<{ Params: TypeParams }>('/fhir/R4/:type', async (request, reply) => {

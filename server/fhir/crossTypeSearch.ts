@@ -1,6 +1,7 @@
 import type { Resource } from '@medplum/fhirtypes';
 import { parseSearchRequest, type QueryParams } from '../search/searchRequest';
 import type { SearchResult } from '../search/searchExecutor';
+import { searchLimitError } from '../search/searchLimits';
 import { hasPatientCompartment } from './patientCompartment';
 import { searchBundle } from './bundleBuilders';
 import { errors } from './fhirError';
@@ -8,6 +9,8 @@ import { checkId, checkResourceType, type OperationEnvironment, type OperationRe
 
 /** How many types one system search may name: each is its own query. */
 const maxTypes = 20;
+/** How far a system search may page (`_offset` + `_count`): every type loads that many matches. */
+export const maxSystemSearchWindow = 2_000;
 
 /**
  * System search `GET /fhir/R4?_type=A,B&…`: the same criteria run against each named type and the
@@ -28,6 +31,14 @@ export async function systemSearchOperation(env: OperationEnvironment, query: Qu
 
   const requests = [...new Set(types)].map((type) => parseSearchRequest(type, criteria, env.registry));
   const { count, offset } = requests[0];
+  // Each type answers its first offset+count+1 matches in full, into memory: `_offset=10000000`
+  // over a few types loaded every resource of the project (and resolved includes for all of them).
+  if (offset + count > maxSystemSearchWindow) {
+    throw searchLimitError(
+      '_offset',
+      `A system search pages through its first ${maxSystemSearchWindow} matches only (_offset + _count); search one type for more`,
+    );
+  }
   const results: SearchResult[] = [];
   for (const request of requests) {
     // Each type answers the first offset+count+1 matches; the page is cut from their concatenation.

@@ -12,9 +12,11 @@ import { validateSearchParameter } from '../validation/searchParameterRules';
 import { needsSnapshot, withGeneratedSnapshot } from '../profiles/snapshot/completeSnapshot';
 import type { Database, SqlExecutor } from '../storage/database';
 import { extractIndexRows, type IndexRows } from '../search/indexRows';
+import { withCompositeReads } from '../search/compositeReads';
+import { searchExpressionLimits, searchParameterCostIssues } from '../search/searchExpressionCost';
 import type { SearchParameterRegistry } from '../search/searchParameterRegistry';
 import { validateResource } from '../validation/resourceValidator';
-import { errors } from './fhirError';
+import { errors, FhirError, outcomeOf } from './fhirError';
 import { checkResourceId } from './resourceId';
 import { patientCompartments } from './patientCompartment';
 import { keepProtectedFields, mayHoldProtectedFields } from './protectedFields';
@@ -249,6 +251,8 @@ export class RepositorySession {
   /** What this session has flushed, announced to commit listeners once the transaction commits. */
   readonly written: CommittedWrite[] = [];
   private readonly committedEffects: (() => void)[] = [];
+  /** SearchParameters of projects this session added, by `project|base` (see countProjectParameter). */
+  private readonly projectParametersAdded = new Map<string, number>();
   /** References this session's writes added, checked before commit (see checkReferences). */
   private readonly addedReferences: LiteralReference[] = [];
 
@@ -509,7 +513,8 @@ export class RepositorySession {
 
   async search(request: SearchRequest): Promise<SearchResult> {
     this.access?.checkInteraction(request.resourceType, 'search');
-    this.access?.checkSearch(request);
+    // Composite parameters are checked by what their components read.
+    this.access?.checkSearch(withCompositeReads(request));
     await this.flush();
     const result = await executeSearch(this.tx, request, this.access?.scope ?? {});
     if (!this.access) return result;
@@ -685,8 +690,12 @@ export class RepositorySession {
     const project = owningProject(ctx, input);
     if (!trusted && input.resourceType === 'SearchParameter') {
       const parameter = input as SearchParameter;
-      const issues = [...validateSearchParameter(parameter), ...shadowingIssues(this.registry, parameter)];
+      // Cost first: a refused expression is not handed to the FHIRPath parser of the validation.
+      const cost = searchParameterCostIssues(parameter);
+      const issues =
+        cost.length > 0 ? cost : [...validateSearchParameter(parameter), ...shadowingIssues(this.registry, parameter)];
       if (issues.length > 0) throw errors.validation(issues);
+      this.countProjectParameter(project, parameter);
     }
     // Without the incoming compartment, by destructuring: `delete` would turn every stored meta into a
     // slow dictionary-mode object, which the index extraction and the flush's JSON.stringify then walk.
@@ -713,6 +722,38 @@ export class RepositorySession {
     const compartments = patientCompartments(resource.resourceType, resource.id as string, rows.reference);
     if (compartments.length > 0) meta.compartment = compartments.map((reference) => ({ reference }));
     return { resource, rows };
+  }
+
+  /**
+   * 422 when a new SearchParameter would give one of its base types more of the project's own
+   * parameters than allowed (each is evaluated on every write of the type). Those saved earlier in
+   * this transaction count too: the registry learns of them only when it commits.
+   */
+  private countProjectParameter(project: string, parameter: SearchParameter): void {
+    const registry = this.registry.baseRegistry();
+    if (!parameter.code || (parameter.id && registry.hasProjectParameter(project, parameter.id))) return;
+    const limit = searchExpressionLimits.maxProjectParametersPerType;
+    for (const base of (parameter.base ?? []) as string[]) {
+      if (registry.baseDefines(base, parameter.code)) continue;
+      const key = `${project}|${base}`;
+      const count = registry.projectParameterCount(project, base) + (this.projectParametersAdded.get(key) ?? 0);
+      if (count >= limit) {
+        throw new FhirError(
+          422,
+          outcomeOf([
+            {
+              severity: 'error',
+              code: 'too-costly',
+              details: {
+                text: `The project already has ${count} search parameters of its own for ${base}; at most ${limit} are allowed (each is evaluated on every write of ${base})`,
+              },
+              expression: ['SearchParameter.base'],
+            },
+          ]),
+        );
+      }
+      this.projectParametersAdded.set(key, (this.projectParametersAdded.get(key) ?? 0) + 1);
+    }
   }
 
   private buffer(resource: Resource, operation: HistoryOperation, rows: IndexRows, isNew: boolean): void {

@@ -31,17 +31,20 @@ export async function resolveIncludes(
     const includeRules = include.filter((rule) => round === 0 || rule.iterate);
     const revRules = revInclude.filter((rule) => round === 0 || rule.iterate);
     if (includeRules.length === 0 && revRules.length === 0) break;
-    const found = [
-      ...(await forwardIncludes(tx, frontier, includeRules, scope)),
-      ...(await reverseIncludes(tx, frontier, revRules, scope)),
-    ].filter((resource) => {
+    // Every statement is limited to what may still be added: `_revinclude` rules each used to
+    // bring up to the whole limit per round, and a forward include every reference of the page.
+    const room = () => maxIncluded - included.length;
+    const forward = await forwardIncludes(tx, frontier, includeRules, scope, room());
+    const reverse = await reverseIncludes(tx, frontier, revRules, scope, room());
+    const found = [...forward, ...reverse].filter((resource) => {
       const key = keyOf(resource);
       if (seen.has(key)) return false;
       seen.add(key);
       return true;
     });
-    included.push(...found);
-    frontier = found;
+    const added = found.slice(0, room());
+    included.push(...added);
+    frontier = added;
   }
   return included.slice(0, maxIncluded);
 }
@@ -51,18 +54,20 @@ async function forwardIncludes(
   from: readonly Resource[],
   rules: readonly IncludeRule[],
   scope: SearchScope,
+  limit: number,
 ): Promise<Resource[]> {
   const targets: Key[] = [];
   for (const rule of rules) {
+    if (targets.length >= limit) break;
     const sources = from.filter((r) => r.resourceType === rule.sourceType).map((r) => r.id as string);
     if (sources.length === 0) continue;
     const rows = await tx.query<Key>(
       `SELECT DISTINCT target_type AS resource_type, target_id AS id FROM search_reference
        WHERE resource_type = $1 AND resource_id = ANY($2::text[]) AND code = $3 AND target_id IS NOT NULL
-       ${rule.targetType ? 'AND target_type = $4' : ''}`,
+       ${rule.targetType ? 'AND target_type = $5' : ''} LIMIT $4`,
       rule.targetType
-        ? [rule.sourceType, sources, rule.parameter.code, rule.targetType]
-        : [rule.sourceType, sources, rule.parameter.code],
+        ? [rule.sourceType, sources, rule.parameter.code, limit - targets.length, rule.targetType]
+        : [rule.sourceType, sources, rule.parameter.code, limit - targets.length],
     );
     targets.push(...rows);
   }
@@ -87,10 +92,13 @@ async function reverseIncludes(
   to: readonly Resource[],
   rules: readonly IncludeRule[],
   scope: SearchScope,
+  limit: number,
 ): Promise<Resource[]> {
   const out: Resource[] = [];
+  if (rules.length === 0 || limit <= 0) return out;
   const targets = JSON.stringify(to.map((r) => ({ resource_type: r.resourceType, id: r.id })));
   for (const rule of rules) {
+    if (out.length >= limit) break;
     const params = new SqlParams();
     const sourceType = params.add(rule.sourceType);
     const code = params.add(rule.parameter.code);
@@ -102,7 +110,7 @@ async function reverseIncludes(
          SELECT 1 FROM search_reference s JOIN jsonb_to_recordset(${keys}::jsonb) AS k(resource_type text, id text)
            ON s.target_type = k.resource_type AND s.target_id = k.id
          WHERE s.resource_type = r.resource_type AND s.resource_id = r.id AND s.code = ${code})
-       LIMIT ${maxIncluded}`,
+       LIMIT ${params.add(limit - out.length)}`,
       params.values,
     );
     out.push(...rows.map((row) => row.content));

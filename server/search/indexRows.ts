@@ -183,6 +183,13 @@ function addValues(
 }
 
 /**
+ * Composite rows one item (one Observation.component) may give. The base composites give one per
+ * coding of the item; a project's composite whose components each yield many values would give
+ * their product (four components of 100 values: 10^8 rows, on every write of its type).
+ */
+export const maxCompositeRowsPerItem = 1_000;
+
+/**
  * Composite rows: for each item of the composite's expression, every combination of its
  * components' values, so that `code$value` pairs stay within one item (one Observation.component).
  */
@@ -206,6 +213,10 @@ function addComposite(
       // Every component is evaluated, even after an empty one (an error in it still drops the parameter).
       const values: Row[] = [];
       for (const value of components[index].evaluate(item)) addValues(values, types[index], undefined, value);
+      // k components of n values each are n^k rows: past the bound the parameter stops here.
+      if (combinations.length * values.length > maxCompositeRowsPerItem) {
+        throw new Error(`More than ${maxCompositeRowsPerItem} composite rows for one item of ${parameter.code}`);
+      }
       const longer: Row[][] = [];
       for (const prefix of combinations) for (const value of values) longer.push([...prefix, value]);
       combinations = longer;

@@ -176,3 +176,52 @@ describe("a project's SearchParameters apply to that project only", () => {
     expect(ids(await get(attacker.tokens.access_token, 'Task?status=order'))).toEqual([]);
   });
 });
+
+describe("a project's own search parameters in conditional and cross-type interactions", () => {
+  it('are known to conditional delete, system search and compartment search, as to type search', async () => {
+    const owner = await registerProjectOwner('Own codes everywhere');
+    const token = owner.tokens.access_token;
+    const code = `own-${randomUUID().slice(0, 6)}`;
+    const parameter = await http<any>('POST', 'fhir/R4/SearchParameter', {
+      token,
+      body: {
+        resourceType: 'SearchParameter',
+        url: `http://example.org/SearchParameter/${code}`,
+        name: code,
+        status: 'active',
+        description: 'own code',
+        code,
+        base: ['Observation'],
+        type: 'string',
+        expression: 'Observation.code.text',
+      },
+    });
+    expect(parameter.status).toBe(201);
+    const patient = await http<any>('POST', 'fhir/R4/Patient', { token, body: { resourceType: 'Patient' } });
+    const observation = await http<any>('POST', 'fhir/R4/Observation', {
+      token,
+      body: {
+        resourceType: 'Observation',
+        status: 'final',
+        code: { text: code },
+        subject: { reference: `Patient/${patient.body.id}` },
+      },
+    });
+    expect(observation.status).toBe(201);
+    const ids = (answer: { body: any }) => ((answer.body.entry ?? []) as any[]).map((e) => e.resource.id);
+    expect(ids(await http<any>('GET', `fhir/R4/Observation?${code}=${code}`, { token }))).toEqual([
+      observation.body.id,
+    ]);
+    const system = await http<any>('GET', `fhir/R4?_type=Observation&${code}=${code}`, { token });
+    expect(system.status).toBe(200);
+    expect(ids(system)).toEqual([observation.body.id]);
+    const compartment = await http<any>('GET', `fhir/R4/Patient/${patient.body.id}/Observation?${code}=${code}`, {
+      token,
+    });
+    expect(compartment.status).toBe(200);
+    expect(ids(compartment)).toEqual([observation.body.id]);
+    const deleted = await http<any>('DELETE', `fhir/R4/Observation?${code}=${code}`, { token });
+    expect(deleted.status).toBe(200);
+    expect((await http<any>('GET', `fhir/R4/Observation/${observation.body.id}`, { token })).status).toBe(410);
+  });
+});

@@ -3,6 +3,7 @@ import fhirpath from 'fhirpath';
 import r4Model from 'fhirpath/fhir-context/r4';
 import { castsAsTypeFilters } from './collectionCast';
 import { compilePath } from './compiledPath';
+import { searchParameterCostIssues } from './searchExpressionCost';
 
 export type SearchParamType =
   'string' | 'token' | 'reference' | 'date' | 'number' | 'quantity' | 'uri' | 'composite' | 'special';
@@ -96,6 +97,31 @@ export class SearchParameterRegistry {
     layer.sourceVersions.set(id, parameter.meta?.versionId);
   }
 
+  /**
+   * How many of a project's own parameters a write of `base` evaluates beyond the base ones; for
+   * `Resource` and `DomainResource` (which apply to every type), the most any type evaluates.
+   */
+  projectParameterCount(projectId: string, base: string): number {
+    const root = this.baseRegistry();
+    const layer = root.projects.get(projectId);
+    if (!layer) return 0;
+    const count = (type: string) => layer.forType(type).length - root.forType(type).length;
+    if (!baseTypes.has(base)) return count(base);
+    // A type no definition names has the common parameters only.
+    return Math.max(count('\u0000'), ...[...layer.byType.keys()].map(count));
+  }
+
+  /** Is this SearchParameter resource (by id) one of the project's already? */
+  hasProjectParameter(projectId: string, sourceId: string): boolean {
+    return this.baseRegistry().projects.get(projectId)?.sourceVersions.has(sourceId) ?? false;
+  }
+
+  /** Does the base define this code for `base` (a project's parameter of that code adds no work)? */
+  baseDefines(base: string, code: string): boolean {
+    const root = this.baseRegistry();
+    return (baseTypes.has(base) ? root.global.get(code) : root.get(base, code)) !== undefined;
+  }
+
   /** Forgets one SearchParameter resource of a project (deleted): what the base defines applies again. */
   removeProjectParameter(projectId: string, sourceId: string): void {
     const layer = this.baseRegistry().projects.get(projectId);
@@ -161,6 +187,9 @@ export class SearchParameterRegistry {
     if (!parameter.code || !parameter.type || !parameter.base) return;
     this.ownVersion++;
     if (parameter.url) this.typeByUrl.set(parameter.url, parameter.type as SearchParamType);
+    // A project's parameter saved before its expression was checked on write (searchExpressionCost.ts)
+    // stays known but indexes nothing: it would run on every write of its types in the project.
+    const refused = this.base !== undefined && searchParameterCostIssues(parameter).length > 0;
     for (const base of parameter.base) {
       const expression = parameter.expression ? expressionForType(parameter.expression, base) : undefined;
       // Components are evaluated on each item the composite's expression yields, from that item's path.
@@ -172,7 +201,7 @@ export class SearchParameterRegistry {
         target: parameter.target ?? [],
         url: parameter.url,
         sourceId,
-        evaluate: expression ? compileExpression(expression) : () => [],
+        evaluate: expression && !refused ? compileExpression(expression) : () => [],
         components:
           parameter.type === 'composite'
             ? (parameter.component ?? []).map((component) => {
@@ -181,7 +210,7 @@ export class SearchParameterRegistry {
                   definition: component.definition ?? '',
                   expression: componentExpression,
                   itemPath,
-                  evaluate: compileExpression({ base: itemPath, expression: componentExpression }),
+                  evaluate: refused ? () => [] : compileExpression({ base: itemPath, expression: componentExpression }),
                 };
               })
             : undefined,

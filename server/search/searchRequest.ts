@@ -3,6 +3,7 @@ import { errors } from '../fhir/fhirError';
 import { checkStorableText } from '../fhir/jsonInputCheck';
 import { isKnownResourceType } from '../validation/fhirJsonSchema';
 import type { SearchParamDefinition, SearchParameterRegistry } from './searchParameterRegistry';
+import { searchLimitError, searchLimits } from './searchLimits';
 
 export type TotalMode = 'none' | 'estimate' | 'accurate';
 export type SummaryMode = 'true' | 'text' | 'data' | 'count' | 'false';
@@ -102,6 +103,8 @@ export function parseSearchRequest(
     // Batch entries and criteria are not URLs the HTTP layer checked: values reach SQL as text.
     checkStorableText(key, key);
     for (const value of values) checkStorableText(value, key);
+    checkLength(key, key);
+    for (const value of values) checkLength(value, key);
     const [name, suffix] = splitOnce(key, ':');
     if (ignored.has(key)) continue;
     if (key === '_count') request.count = parseInteger(key, last(values), 0, maxSearchCount);
@@ -113,16 +116,31 @@ export function parseSearchRequest(
         .flatMap((v) => v.split(','))
         .map((v) => v.trim())
         .filter((v) => v.length > 0);
+      if (request.elements.length > searchLimits.maxElements) {
+        throw searchLimitError(key, `${key} may name at most ${searchLimits.maxElements} elements`);
+      }
     } else if (key === '_sort') {
-      request.sort = values.flatMap((v) => v.split(',')).map((v) => parseSort(resourceType, v.trim(), registry));
+      const keys = values.flatMap((v) => v.split(','));
+      if (keys.length > searchLimits.maxSortKeys) {
+        throw searchLimitError('_sort', `_sort may have at most ${searchLimits.maxSortKeys} keys`);
+      }
+      request.sort = keys.map((v) => parseSort(resourceType, v.trim(), registry));
     } else if (name === '_include' || name === '_revinclude') {
       if (suffix !== undefined && suffix !== 'iterate') throw errors.invalid(`Unsupported modifier on ${key}`, key);
       for (const value of values) {
         const rule = parseInclude(key, value, suffix === 'iterate', registry);
         (name === '_include' ? request.include : request.revInclude).push(rule);
+        if (request.include.length + request.revInclude.length > searchLimits.maxIncludeRules) {
+          throw searchLimitError(
+            key,
+            `_include and _revinclude may have at most ${searchLimits.maxIncludeRules} rules together`,
+          );
+        }
       }
     } else if (key === '_compartment') {
-      for (const value of values.flatMap((v) => v.split(','))) {
+      const compartments = values.flatMap((v) => v.split(','));
+      if (compartments.length > searchLimits.maxValuesPerParameter) throw tooManyValues('_compartment');
+      for (const value of compartments) {
         if (!/^[A-Z][A-Za-z]+\/[A-Za-z0-9\-.]{1,64}$/.test(value)) {
           throw errors.invalid(`Invalid _compartment "${value}": expected Type/id, e.g. Patient/123`, '_compartment');
         }
@@ -146,8 +164,32 @@ export function parseSearchRequest(
     } else {
       for (const value of values) request.filters.push(parseValueFilter(resourceType, key, value, registry));
     }
+    if (request.filters.length > searchLimits.maxFilters) {
+      throw searchLimitError(key, `A search may have at most ${searchLimits.maxFilters} search parameters`);
+    }
+    const total = request.filters.reduce((sum, filter) => sum + filterValues(filter).length, 0);
+    if (total > searchLimits.maxValues) {
+      throw searchLimitError(key, `A search may have at most ${searchLimits.maxValues} values in all its parameters`);
+    }
   }
   return request;
+}
+
+function filterValues(filter: SearchFilter): string[] {
+  return filter.kind === 'value' ? filter.values : filter.filter.values;
+}
+
+function checkLength(text: string, key: string): void {
+  if (text.length > searchLimits.maxValueLength) {
+    throw searchLimitError(
+      key,
+      `Search parameter "${key.slice(0, 64)}" is ${text.length} characters long; at most ${searchLimits.maxValueLength} are allowed`,
+    );
+  }
+}
+
+function tooManyValues(key: string) {
+  return searchLimitError(key, `"${key}" may have at most ${searchLimits.maxValuesPerParameter} values`);
 }
 
 function splitOnce(value: string, separator: string): [string, string | undefined] {
@@ -269,6 +311,7 @@ export function parseValueFilter(
     throw errors.invalid(`Invalid value for ${key}: expected true or false`, key);
   }
   const values = splitValues(value);
+  if (values.length > searchLimits.maxValuesPerParameter) throw tooManyValues(key);
   if (values.length === 0 || values.some((v) => v.length === 0)) {
     throw errors.invalid(`Empty value for search parameter "${key}"`, key);
   }

@@ -236,7 +236,9 @@ function valueCondition(type: string, filter: ValueFilter, value: string, params
     }
     case 'uri':
       if (filter.modifier === 'below') return startsWith(col, 'value', value, 'uri', params);
-      if (filter.modifier === 'above') return `${params.add(value)} LIKE (${col('value')} || '%')`;
+      // The stored value is the prefix here: as a LIKE pattern its own % and _ were wildcards
+      // (a stored `http://%` was "above" every URL searched).
+      if (filter.modifier === 'above') return `starts_with(${params.add(value)}::text, ${col('value')})`;
       return equals(col, 'value', value, 'uri', params);
     default:
       throw errors.notSupported(`Search parameters of type ${type} are not supported yet`);
