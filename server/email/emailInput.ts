@@ -1,7 +1,11 @@
 import { errors } from '../fhir/fhirError';
 import type { OutgoingEmail } from './emailSender';
 
-const emailPattern = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/;
+// No control characters either: mail libraries drop them silently, so the address checked here
+// would not be the one written to the message.
+const emailPattern = /^[^\s\p{Cc}@<>(),;:"]+@[^\s\p{Cc}@<>(),;:"]+\.[^\s\p{Cc}@<>(),;:"]+$/u;
+/** Line breaks of any kind and other control characters: a subject is one header line, and it is logged. */
+const subjectControl = /[\p{Cc}\u2028\u2029]/u;
 export const maxRecipients = 50;
 export const maxSubjectLength = 998;
 export const maxBodyLength = 1024 * 1024;
@@ -49,7 +53,9 @@ export function parseOutgoingEmail(body: unknown): OutgoingEmail {
   }
   const subject = optionalText(input, 'subject', maxSubjectLength)?.trim();
   if (!subject) throw errors.invalid('Missing subject', 'subject');
-  if (/[\r\n]/.test(subject)) throw errors.invalid('subject must be one line', 'subject');
+  if (subjectControl.test(subject)) {
+    throw errors.invalid('subject must be one line without control characters', 'subject');
+  }
   const text = optionalText(input, 'text', maxBodyLength);
   const html = optionalText(input, 'html', maxBodyLength);
   if (!text && !html) throw errors.invalid('Missing text or html (the message body)', 'text');

@@ -8,7 +8,8 @@ import { checkEmailPermission, quotaExceeded, takeEmailQuota } from './emailQuot
 /**
  * `POST /email/v1/send` (Medplum's path): super admins, and admins of projects a super admin gave
  * the `email` feature, send a message through the server's one e-mail sender, at most
- * EMAIL_PROJECT_HOURLY_LIMIT an hour per project (super admins are not counted). The answer says
+ * EMAIL_PROJECT_HOURLY_LIMIT addresses an hour per project (super admins are not counted); never
+ * through a third-party app's token (emailQuota.ts). The answer says
  * honestly where it went: accepted by the SMTP server, or only written to the outbox (no
  * SMTP_URL), never "delivered".
  */
@@ -19,7 +20,8 @@ export async function emailRoutes(app: FastifyInstance, env: AuthEnvironment): P
     const message = parseOutgoingEmail(request.body);
     if (!caller.superAdmin) {
       const limit = env.config.emailProjectHourlyLimit;
-      const waitSeconds = await takeEmailQuota(env.repository.db, caller.project.id as string, limit);
+      const recipients = [message.to, message.cc ?? [], message.bcc ?? []].flat().length;
+      const waitSeconds = await takeEmailQuota(env.repository.db, caller.project.id as string, limit, recipients);
       if (waitSeconds !== undefined) {
         reply.header('retry-after', String(waitSeconds));
         throw quotaExceeded(limit, waitSeconds);

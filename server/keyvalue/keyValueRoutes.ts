@@ -3,13 +3,15 @@ import type { AuthEnvironment } from '../auth/authEnvironment';
 import { authenticate } from '../auth/authenticate';
 import { errors } from '../fhir/fhirError';
 import { checkKey, checkValue, maxKeysPerUser } from './keyValueLimits';
+import { keyValuePartition } from './keyValuePartition';
 import { KeyValueStore } from './keyValueStore';
 
 type KeyParams = { key: string };
 
 /**
  * `GET/PUT/DELETE /keyvalue/v1/{key}`: small text values kept per signed-in user (the Login's
- * user, whatever project or profile it signed in with), never visible to anyone else.
+ * user, whatever project or profile it signed in with) and per application the login was issued
+ * to (keyValuePartition.ts), never visible to anyone else nor to the user's other apps.
  */
 export async function keyValueRoutes(app: FastifyInstance, env: AuthEnvironment): Promise<void> {
   const store = new KeyValueStore(env.repository.db);
@@ -21,7 +23,7 @@ export async function keyValueRoutes(app: FastifyInstance, env: AuthEnvironment)
     checkKey(request.params.key);
     const user = caller.login.user?.reference;
     if (!user) throw errors.unauthorized();
-    return user;
+    return keyValuePartition(user, caller.clientId);
   };
 
   app.get<{ Params: KeyParams }>('/keyvalue/v1/:key', async (request, reply) => {
@@ -36,7 +38,7 @@ export async function keyValueRoutes(app: FastifyInstance, env: AuthEnvironment)
     if (typeof value !== 'string') throw errors.invalid('The value must be text (Content-Type: text/plain)');
     checkValue(value);
     if ((await store.get(user, request.params.key)) === undefined && (await store.count(user)) >= maxKeysPerUser) {
-      throw errors.invalid(`At most ${maxKeysPerUser} keys per user; delete one first`, 'key');
+      throw errors.invalid(`At most ${maxKeysPerUser} keys per user and application; delete one first`, 'key');
     }
     await store.put(user, request.params.key, value);
     return reply.code(204).send();

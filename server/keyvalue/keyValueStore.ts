@@ -1,6 +1,6 @@
 import type { SqlExecutor } from '../storage/database';
 
-/** Per-owner text values in `user_key_values`; the owner is a `User/{id}` (or `ClientApplication/{id}`) reference. */
+/** Per-owner text values in `user_key_values`; the owner is a partition named by keyValuePartition.ts. */
 export class KeyValueStore {
   constructor(private readonly db: SqlExecutor) {}
 

@@ -148,7 +148,7 @@ export async function terminologyRoutes(app: FastifyInstance, options: Terminolo
         { name: 'name', valueString: codeSystem.name ?? codeSystem.title ?? system },
         ...(codeSystem.version ? [{ name: 'version', valueString: codeSystem.version }] : []),
         { name: 'display', valueString: concept.display ?? code },
-        ...concept.ancestors.slice(0, 1).map((parent) => ({
+        ...concept.parents.slice(0, 1).map((parent) => ({
           name: 'property',
           part: [
             { name: 'code', valueCode: 'parent' },

@@ -1,18 +1,11 @@
 import type { ElementDefinition, ElementDefinitionConstraint, StructureDefinition } from '@medplum/fhirtypes';
+import { SnapshotError } from './snapshotError';
+import { SnapshotBudget } from './snapshotLimits';
 
 /** Finds a StructureDefinition by canonical url (base definitions, datatypes, extension profiles). */
 export type DefinitionResolver = (url: string) => Promise<StructureDefinition | undefined>;
 
-/** Why a snapshot cannot be generated: the message names the element or definition at fault. */
-export class SnapshotError extends Error {
-  constructor(
-    message: string,
-    /** FHIRPath of the offending part of the StructureDefinition, for the OperationOutcome. */
-    readonly expression: string,
-  ) {
-    super(message);
-  }
-}
+export { SnapshotError };
 
 const CORE = 'http://hl7.org/fhir/StructureDefinition/';
 /** Deeper base chains than this are taken for a loop (a profile based on itself, directly or not). */
@@ -69,8 +62,10 @@ export async function generateSnapshot(
   profile: StructureDefinition,
   resolve: DefinitionResolver,
   depth = 0,
+  budget = new SnapshotBudget(),
 ): Promise<ElementDefinition[]> {
   const differential = profile.differential?.element ?? [];
+  budget.checkDifferential(differential.length);
   if (!profile.baseDefinition) {
     throw new SnapshotError(
       'A differential needs a baseDefinition to build its snapshot from',
@@ -83,13 +78,21 @@ export async function generateSnapshot(
       'StructureDefinition.baseDefinition',
     );
   }
-  const base = await snapshotOf(profile.baseDefinition, resolve, depth + 1, 'StructureDefinition.baseDefinition');
+  const base = await snapshotOf(
+    profile.baseDefinition,
+    resolve,
+    depth + 1,
+    'StructureDefinition.baseDefinition',
+    budget,
+  );
   const elements: Element[] = base.map(inherit);
   const root = profile.type && elements[0]?.path !== profile.type ? renameRoot(elements, profile.type) : elements;
-  const work = new SnapshotWork(root, resolve, depth);
+  budget.checkSize(root.length, 'StructureDefinition.baseDefinition');
+  const work = new SnapshotWork(root, resolve, depth, budget);
   for (const [index, diff] of differential.entries()) {
     const path = `StructureDefinition.differential.element[${index}]`;
     if (!diff.path) throw new SnapshotError('Differential element without a path', `${path}.path`);
+    budget.checkId(idOf(diff), diff.id ? `${path}.id` : `${path}.path`);
     const rootPath = root[0]?.path ?? '';
     if (diff.path !== rootPath && !diff.path.startsWith(`${rootPath}.`)) {
       throw new SnapshotError(`Element ${diff.path} is not part of ${rootPath}`, `${path}.path`);
@@ -113,6 +116,7 @@ async function snapshotOf(
   resolve: DefinitionResolver,
   depth: number,
   expression: string,
+  budget: SnapshotBudget,
 ): Promise<ElementDefinition[]> {
   const definition = await resolve(url);
   if (!definition) throw new SnapshotError(`Definition not found: ${url}`, expression);
@@ -120,7 +124,7 @@ async function snapshotOf(
   if (!definition.differential?.element?.length) {
     throw new SnapshotError(`${url} has neither a snapshot nor a differential`, expression);
   }
-  return generateSnapshot(definition, resolve, depth);
+  return generateSnapshot(definition, resolve, depth, budget);
 }
 
 class SnapshotWork {
@@ -131,6 +135,7 @@ class SnapshotWork {
     readonly elements: Element[],
     private readonly resolve: DefinitionResolver,
     private readonly depth: number,
+    private readonly budget: SnapshotBudget,
   ) {
     for (const element of elements) this.pristine.set(idOf(element), clone(element));
   }
@@ -150,7 +155,7 @@ class SnapshotWork {
       // A new slice of an element listed (or listable) under the same parent.
       const sliced = [...parts.slice(0, -1), last.split(':')[0]].join('.');
       const slicedAt = this.indexOf(sliced) >= 0 ? this.indexOf(sliced) : await this.unfoldTo(sliced, expression);
-      return this.addSlice(slicedAt, last.slice(last.indexOf(':') + 1));
+      return this.addSlice(slicedAt, last.slice(last.indexOf(':') + 1), expression);
     }
     return this.unfoldTo(id, expression);
   }
@@ -185,6 +190,7 @@ class SnapshotWork {
 
   /** Inserts the elements of the element's datatype (or of the backbone it refers to) under it. */
   private async unfold(at: number, expression: string): Promise<void> {
+    this.budget.unfold(expression);
     const parent = this.elements[at];
     const parentId = idOf(parent);
     const parentPath = parent.path as string;
@@ -214,6 +220,7 @@ class SnapshotWork {
         this.resolve,
         this.depth + 1,
         expression,
+        this.budget,
       );
       const typeRoot = typeSnapshot[0].path as string;
       children = typeSnapshot.slice(1).map((element) => ({
@@ -225,12 +232,13 @@ class SnapshotWork {
       const pathRelative = unslicedId(relative);
       return { ...element, id: parentId + relative, path: parentPath + pathRelative } as Element;
     });
+    this.budget.checkSize(this.elements.length + inserted.length, expression);
     for (const element of inserted) this.pristine.set(idOf(element), clone(element));
     this.elements.splice(at + 1, 0, ...inserted);
   }
 
   /** A new slice: a copy of the sliced element (as the base had it) and its children, after the existing slices. */
-  private addSlice(slicedAt: number, sliceName: string): number {
+  private addSlice(slicedAt: number, sliceName: string, expression: string): number {
     const sliced = this.elements[slicedAt];
     const slicedId = idOf(sliced);
     let end = slicedAt + 1;
@@ -252,6 +260,7 @@ class SnapshotWork {
       const copy = copyOf(this.elements[i]);
       children.push({ ...copy, id: sliceId + id.slice(slicedId.length) });
     }
+    this.budget.checkSize(this.elements.length + 1 + children.length, expression);
     for (const element of [slice, ...children]) this.pristine.set(idOf(element), clone(element));
     this.elements.splice(end, 0, slice, ...children);
     return end;

@@ -1,0 +1,34 @@
+import { runInNewContext } from 'node:vm';
+import { errors } from '../fhir/fhirError';
+import type { ExpansionBudget } from './expansionBudget';
+
+/**
+ * Which of `values` a ValueSet `regex` filter matches (the whole value, as FHIR means it). The
+ * pattern is the ValueSet author's (anyone may POST one to $expand), and JavaScript's backtracking
+ * engine takes exponential time on patterns like `(a|a)*b`: one request stalled every request of
+ * the process. The matching runs under a vm timeout, which interrupts a running regular
+ * expression; the expansion's budget bounds all its regex filters together.
+ */
+export function regexMatches(pattern: string, values: string[], budget: ExpansionBudget, path: string): boolean[] {
+  let regex: RegExp;
+  try {
+    regex = new RegExp(`^(?:${pattern})$`);
+  } catch (error) {
+    throw errors.invalid(`Invalid regex filter "${pattern}": ${(error as Error).message}`, path);
+  }
+  const started = performance.now();
+  try {
+    return runInNewContext(
+      'values.map((value) => regex.test(value))',
+      { values, regex },
+      {
+        timeout: budget.regexMillisecondsLeft(),
+      },
+    ) as boolean[];
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw budget.regexTooSlow();
+    throw error;
+  } finally {
+    budget.regexTook(performance.now() - started);
+  }
+}
