@@ -10,16 +10,25 @@ import type { AuthEnvironment } from '../auth/authEnvironment';
 import { authenticate } from '../auth/authenticate';
 import type { AccessGuard } from '../auth/accessGuard';
 import { outcomeOf } from '../fhir/fhirError';
-import { acquireClusterBus, addWebsocketRoute, SubscriberDirectory, watchAccessChanges } from '../realtime';
+import {
+  acquireClusterBus,
+  addWebsocketRoute,
+  noSuchEndpointCode,
+  SubscriberDirectory,
+  watchAccessChanges,
+} from '../realtime';
 import type { Database } from '../storage/database';
 import { contextVisibleTo, publicTopic, topicKey } from './fhircastAccess';
 import { checkEventEnvelope, emptyContext, nextContext } from './fhircastContextState';
+import { defaultFhircastLimits, maxFhircastMessageBytes, type FhircastLimits } from './fhircastLimits';
 import { FhircastSockets } from './fhircastSockets';
 import { fhircastStore, leaseSeconds } from './fhircastStore';
 
 export interface FhircastOptions {
   auth: AuthEnvironment;
   db: Database;
+  /** Limits other than the defaults (fhircastLimits.ts). */
+  limits?: Partial<FhircastLimits>;
 }
 
 /** Websocket endpoints handed out on subscribe: `/ws/fhircast/{subscription id}`. */
@@ -43,6 +52,14 @@ function callerOfHub(request: FastifyRequest, topic: string) {
   };
 }
 
+/** 429: a limit of what the caller may hold open (they free up on unsubscribe, or when leases end). */
+function tooMany(reply: FastifyReply, text: string, path: string) {
+  return reply
+    .code(429)
+    .type('application/fhir+json')
+    .send(outcomeOf([{ severity: 'error', code: 'throttled', details: { text }, expression: [path] }]));
+}
+
 function badRequest(reply: FastifyReply, text: string, path?: string) {
   return reply
     .code(400)
@@ -60,18 +77,25 @@ function badRequest(reply: FastifyReply, text: string, path?: string) {
  */
 export async function fhircastRoutes(app: FastifyInstance, options: FhircastOptions): Promise<void> {
   const { auth, db } = options;
+  const limits: FhircastLimits = { ...defaultFhircastLimits, ...options.limits };
   const { bus, release } = await acquireClusterBus(db);
   // Resolved like a signed-in caller from the subscribing login, whenever an event is delivered.
   const subscribers = new SubscriberDirectory(auth.repository, auth.registry, auth.sharedProjectId);
-  const sockets = new FhircastSockets(auth.repository, subscribers);
+  const sockets = new FhircastSockets(auth.repository, subscribers, Date.now, limits);
   const recheck = () =>
     sockets.recheck().catch((error: unknown) => console.error('fhircast: checking open sockets failed', error));
+  // Rows no one can use any more (ended subscriptions, idle topics, old events) go on the same sweep.
+  const sweepStore = () =>
+    fhircastStore.sweep(db).catch((error: unknown) => console.error('fhircast: removing unused rows failed', error));
   // A revoked sign-in or a membership switched off closes its sockets at once, on every process.
   const stopWatching = watchAccessChanges(auth.repository, bus, () => {
     subscribers.invalidate();
     void recheck();
   });
-  const sweep = setInterval(() => void recheck(), sweepMs);
+  const sweep = setInterval(() => {
+    void recheck();
+    void sweepStore();
+  }, sweepMs);
   sweep.unref();
   const endpointBase = new URL(FHIRCAST_WEBSOCKET_PREFIX.slice(1), auth.config.baseUrl);
   endpointBase.protocol = endpointBase.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -108,13 +132,27 @@ export async function fhircastRoutes(app: FastifyInstance, options: FhircastOpti
     const { projectId, key } = callerOfHub(request, subscription.topic);
     if (subscription.mode === 'subscribe') {
       const id = randomUUID();
-      await fhircastStore.addSubscription(db, {
-        id,
-        projectId,
-        topic: key,
-        events: subscription.events,
-        loginId: caller.login.id as string,
-      });
+      const refused = await db.transaction((tx) =>
+        fhircastStore.addSubscription(
+          tx,
+          { id, projectId, topic: key, events: subscription.events, loginId: caller.login.id as string },
+          { perLogin: limits.maxSubscriptionsPerLogin, perTopic: limits.maxSubscriptionsPerTopic },
+        ),
+      );
+      if (refused === 'login') {
+        return tooMany(
+          reply,
+          `This sign-in has ${limits.maxSubscriptionsPerLogin} open FHIRcast subscriptions, the most one sign-in may hold: unsubscribe one first`,
+          'hub.mode',
+        );
+      }
+      if (refused === 'topic') {
+        return tooMany(
+          reply,
+          `Topic "${subscription.topic}" has ${limits.maxSubscriptionsPerTopic} open subscriptions, the most one topic may have: unsubscribe one first`,
+          'hub.topic',
+        );
+      }
       return reply.code(202).send({ 'hub.channel.endpoint': new URL(id, endpointBase).toString() });
     }
     const endpoint = subscription.endpoint as string;
@@ -133,7 +171,7 @@ export async function fhircastRoutes(app: FastifyInstance, options: FhircastOpti
 
   /** Checks an event against the topic's context, saves it and sends it to the topic's subscribers. */
   const publishEvent = async (request: FastifyRequest, reply: FastifyReply, topic: string) => {
-    const { access, projectId, key } = callerOfHub(request, topic);
+    const { caller, access, projectId, key } = callerOfHub(request, topic);
     const checked = checkEventEnvelope(topic, request.body);
     if ('problem' in checked) return badRequest(reply, checked.problem, checked.path);
     // No context naming a record the publisher may not read: a patient could otherwise put another
@@ -153,14 +191,23 @@ export async function fhircastRoutes(app: FastifyInstance, options: FhircastOpti
           ]),
         );
     }
+    const owner = { prefix: topicKey(caller.profile.reference as string, ''), maxTopics: limits.maxTopicsPerOwner };
     const outcome = await db.transaction(async (tx) => {
-      const current = await fhircastStore.lockContext(tx, projectId, key);
+      const current = await fhircastStore.lockContext(tx, projectId, key, owner);
+      if (!current) return { tooManyTopics: true as const };
       const next = nextContext(current, checked.event);
       if ('problem' in next) return next;
       await fhircastStore.saveContext(tx, projectId, key, next.context);
       const eventId = await fhircastStore.addEvent(tx, projectId, key, checked.event.envelope);
       return { eventId, context: next.context };
     });
+    if ('tooManyTopics' in outcome) {
+      return tooMany(
+        reply,
+        `You have ${limits.maxTopicsPerOwner} FHIRcast topics, the most one person may have: publish to one of them (a topic no one follows is removed a day after its last change)`,
+        'event.hub.topic',
+      );
+    }
     if ('problem' in outcome) return badRequest(reply, outcome.problem, outcome.path);
     // The event is saved: a failure to send it here must not stop the other processes hearing of it.
     await sockets
@@ -188,22 +235,28 @@ export async function fhircastRoutes(app: FastifyInstance, options: FhircastOpti
 
   const removeRoute = addWebsocketRoute(app.server, {
     matches: (path) => path.startsWith(FHIRCAST_WEBSOCKET_PREFIX),
+    maxMessageBytes: maxFhircastMessageBytes,
     accept: (socket, _request, path) => {
       const id = endpointId(path.slice(FHIRCAST_WEBSOCKET_PREFIX.length));
       if (id === undefined) {
-        socket.close(4404, 'No such FHIRcast subscription');
+        socket.close(noSuchEndpointCode, 'No such FHIRcast subscription');
         return;
       }
       fhircastStore
         .subscription(db, id)
         .then(async (subscription) => {
           if (!subscription) {
-            socket.close(4404, 'No such FHIRcast subscription (unsubscribed, past its lease or never made)');
+            socket.close(
+              noSuchEndpointCode,
+              'No such FHIRcast subscription (unsubscribed, past its lease or never made)',
+            );
             return;
           }
           // The endpoint is a bearer capability: it opens only while its sign-in lasts.
-          if (!(await sockets.admit(subscription, socket))) return;
-          sockets.add(subscription, socket);
+          const subscriber = await sockets.admit(subscription, socket);
+          // Closed while the database answered: nothing to serve (and nothing left behind for it).
+          if (!subscriber || socket.readyState !== socket.OPEN) return;
+          sockets.add(subscription, socket, subscriber);
           // FHIRcast: the hub confirms the subscription on the socket before any event.
           socket.send(
             JSON.stringify({

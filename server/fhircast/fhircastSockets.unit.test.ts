@@ -29,10 +29,12 @@ const access = { seesWhole: () => true, redact: <T>(resource: T) => resource } a
 function sockets(now: () => number, signedIn: () => boolean) {
   const directory = {
     get: async (loginId: string): Promise<Subscriber | undefined> =>
-      signedIn() ? { loginId, projectId: 'project-a', access } : undefined,
+      signedIn() ? { loginId, projectId: 'project-a', access, sessionEnds: Infinity } : undefined,
   } as unknown as SubscriberDirectory;
   return new FhircastSockets({} as Repository, directory, now);
 }
+
+const subscriber: Subscriber = { loginId: 'login-1', projectId: 'project-a', access, sessionEnds: Infinity };
 
 const subscription = (expires: number): FhircastSubscription => ({
   id: `s-${expires}`,
@@ -62,8 +64,8 @@ describe('FhircastSockets', () => {
     );
     const swept = new FakeSocket();
     const delivered = new FakeSocket();
-    hub.add(subscription(2_000), swept as unknown as WebSocket);
-    hub.add(subscription(3_000), delivered as unknown as WebSocket);
+    hub.add(subscription(2_000), swept as unknown as WebSocket, subscriber);
+    hub.add(subscription(3_000), delivered as unknown as WebSocket, subscriber);
 
     await hub.recheck();
     await hub.deliver('project-a', 'Practitioner/p1\ntopic', envelope);
@@ -87,10 +89,35 @@ describe('FhircastSockets', () => {
       () => signedIn,
     );
     const socket = new FakeSocket();
-    hub.add(subscription(10_000), socket as unknown as WebSocket);
+    hub.add(subscription(10_000), socket as unknown as WebSocket, subscriber);
     signedIn = false;
     await hub.deliver('project-a', 'Practitioner/p1\ntopic', envelope);
     expect(socket.sent).toEqual([]);
     expect(socket.closedWith).toBe(signInEndedCode);
+  });
+
+  it('delivers nothing past the sign-in session end even when its timer is late, and closes the socket (4401)', async () => {
+    let now = 0;
+    // The directory's cached subscriber still answers (its own clock says nothing yet).
+    const directory = {
+      get: async (loginId: string): Promise<Subscriber> => ({
+        loginId,
+        projectId: 'project-a',
+        access,
+        sessionEnds: 5_000,
+      }),
+    } as unknown as SubscriberDirectory;
+    const hub = new FhircastSockets({} as Repository, directory, () => now);
+    const socket = new FakeSocket();
+    // The timer is set from this clock: 5 s of real time, not run before the end of the test.
+    hub.add(subscription(60_000), socket as unknown as WebSocket, { ...subscriber, sessionEnds: 5_000 });
+    await hub.deliver('project-a', 'Practitioner/p1\ntopic', envelope);
+    expect(socket.sent).toHaveLength(1);
+
+    now = 5_000;
+    await hub.deliver('project-a', 'Practitioner/p1\ntopic', envelope);
+    expect(socket.sent).toHaveLength(1);
+    expect(socket.closedWith).toBe(signInEndedCode);
+    expect(hub.count()).toBe(0);
   });
 });

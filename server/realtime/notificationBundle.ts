@@ -58,7 +58,10 @@ export function statusBundle(subscriptionId: string, type: 'handshake' | 'heartb
 }
 
 /** An error sent on the socket instead of closing it: `{type: 'error', payload: OperationOutcome}`. */
-export function errorMessage(text: string, code: 'invalid' | 'forbidden' | 'login' | 'not-found' = 'invalid') {
+export function errorMessage(
+  text: string,
+  code: 'invalid' | 'forbidden' | 'login' | 'not-found' | 'throttled' | 'too-long' = 'invalid',
+) {
   const payload: OperationOutcome = {
     resourceType: 'OperationOutcome',
     issue: [{ severity: 'error', code, details: { text } }],

@@ -6,10 +6,12 @@ import type { AuthEnvironment } from '../auth/authEnvironment';
 import { callerOf } from '../auth/authenticate';
 import type { Database } from '../storage/database';
 import { ActiveSubscriptionCache } from './activeSubscriptions';
+import { defaultRealtimeLimits, maxCommandBytes, type RealtimeLimits } from './realtimeLimits';
 import { bindingTokenSeconds, signBindingToken } from './bindingToken';
 import { acquireClusterBus } from './sharedClusterBus';
 import { SubscriberDirectory } from './subscriberAccess';
 import { SubscriptionHub, type HubStats } from './subscriptionHub';
+import { subscriptionQuotaHook } from './subscriptionQuota';
 import { serveSubscriptionSocket } from './subscriptionSocket';
 import { addWebsocketRoute } from './websocketUpgrade';
 
@@ -18,6 +20,8 @@ export interface RealtimeOptions {
   db: Database;
   /** How often bound subscriptions get a heartbeat, and sockets a protocol-level ping. */
   heartbeatMs: number;
+  /** Limits other than the defaults (realtimeLimits.ts). */
+  limits?: Partial<RealtimeLimits>;
 }
 
 /** Default of REALTIME_HEARTBEAT_MS. */
@@ -50,10 +54,23 @@ export function subscriptionsWebsocketUrl(baseUrl: string): string {
 export async function realtimeRoutes(app: FastifyInstance, options: RealtimeOptions): Promise<void> {
   const { auth, db } = options;
   const baseUrl = auth.config.baseUrl;
+  const limits: RealtimeLimits = { ...defaultRealtimeLimits, ...options.limits };
+  // Refused inside the writing transaction (REST, batch, bots alike): nothing is stored past the limit.
+  const stopQuota = auth.repository.onBeforeCommit(
+    subscriptionQuotaHook(() => limits.maxActiveSubscriptionsPerProject),
+  );
   const { bus, release } = await acquireClusterBus(db);
   const cache = new ActiveSubscriptionCache(db, auth.registry);
   const subscribers = new SubscriberDirectory(auth.repository, auth.registry, auth.sharedProjectId);
-  const hub = new SubscriptionHub(auth.repository, auth.registry, cache, subscribers, bus, `${baseUrl}fhir/R4/`);
+  const hub = new SubscriptionHub(
+    auth.repository,
+    auth.registry,
+    cache,
+    subscribers,
+    bus,
+    `${baseUrl}fhir/R4/`,
+    limits,
+  );
   hub.start();
 
   app.get<{ Params: { id: string } }>('/fhir/R4/Subscription/:id/$get-ws-binding-token', async (request) => {
@@ -79,6 +96,7 @@ export async function realtimeRoutes(app: FastifyInstance, options: RealtimeOpti
   hubs.set(app.server, { hub, sockets });
   const removeRoute = addWebsocketRoute(app.server, {
     matches: (path) => path === SUBSCRIPTIONS_WEBSOCKET_PATH,
+    maxMessageBytes: maxCommandBytes,
     accept: (socket) => {
       sockets.add(socket);
       alive.add(socket);
@@ -90,6 +108,7 @@ export async function realtimeRoutes(app: FastifyInstance, options: RealtimeOpti
         repository: auth.repository,
         registry: auth.registry,
         subscribers,
+        limits,
       });
     },
   });
@@ -110,6 +129,7 @@ export async function realtimeRoutes(app: FastifyInstance, options: RealtimeOpti
 
   app.addHook('preClose', async () => {
     clearInterval(timer);
+    stopQuota();
     hub.stop();
     removeRoute();
     await release();

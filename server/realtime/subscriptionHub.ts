@@ -6,11 +6,17 @@ import type { ClusterBus } from './clusterBus';
 import { maxMessageBytes } from './clusterBus';
 import { contentOfWrite, evaluateCriteriaBatch, type CriteriaCheck } from './criteriaMatcher';
 import { notificationBundle, statusBundle } from './notificationBundle';
+import type { RealtimeLimits } from './realtimeLimits';
 import { accessDefiningTypes, type Subscriber, type SubscriberDirectory } from './subscriberAccess';
 
 /** One socket, as the hub sees it: something JSON text can be sent to. */
 export interface SubscriptionClient {
   send(data: string): void;
+  /**
+   * The sign-in sessions behind these bindings ended (time up, signed out, membership switched off):
+   * the hub has removed them; `remaining` bindings are left on the client.
+   */
+  bindingsEnded?(subscriptionIds: readonly string[], remaining: number): void;
 }
 
 /** A committed write as announced to the other processes: keys only, contents are read from history. */
@@ -25,11 +31,16 @@ interface WriteRef {
 
 const writesTopic = 'writes';
 
-/** One socket's binding of one Subscription: whose token bound it, and the events it was sent. */
+/** One socket's binding of one Subscription: whose token bound it, until when, and the events it was sent. */
 interface Binding {
   loginId: string;
+  /** The end of the login's session as last read (a refresh may move it later). */
+  sessionEnds: number;
   events: number;
 }
+
+/** setTimeout's longest delay; a later session end is looked at again then. */
+const maxTimerMs = 2 ** 31 - 1;
 
 /** Writes judged together in one database transaction. */
 const writesPerRound = 200;
@@ -56,6 +67,13 @@ export class SubscriptionHub {
   private idle: Promise<void> = Promise.resolve();
   private notificationsSent = 0;
   private readonly stops: (() => void)[] = [];
+  /** The clients holding bindings of each login (a login's sockets on this process). */
+  private readonly loginClients = new Map<string, Set<SubscriptionClient>>();
+  /** Each client's timer for the earliest session end among its bindings. */
+  private readonly sessionTimers = new Map<SubscriptionClient, { at: number; timer: ReturnType<typeof setTimeout> }>();
+  /** Reviews of bound sessions, one after another. */
+  private reviews: Promise<void> = Promise.resolve();
+  private fullReview: Promise<void> | undefined;
 
   constructor(
     private readonly repository: Repository,
@@ -64,6 +82,7 @@ export class SubscriptionHub {
     private readonly subscribers: SubscriberDirectory,
     private readonly bus: ClusterBus,
     private readonly fhirBase: string,
+    private readonly limits: Pick<RealtimeLimits, 'maxBindingsPerSocket' | 'maxSocketsPerLogin'>,
   ) {}
 
   start(): void {
@@ -80,31 +99,63 @@ export class SubscriptionHub {
   stop(): void {
     for (const stop of this.stops.splice(0)) stop();
     this.queue = [];
+    for (const { timer } of this.sessionTimers.values()) clearTimeout(timer);
+    this.sessionTimers.clear();
   }
 
-  bind(client: SubscriptionClient, subscriptionId: string, loginId: string): void {
+  /**
+   * Binds the subscription on the client for the subscriber, until its session ends. Answers why
+   * not when a limit forbids it (too many bindings on the socket, too many sockets of the login).
+   */
+  bind(client: SubscriptionClient, subscriptionId: string, subscriber: Subscriber): string | undefined {
+    const { loginId, sessionEnds } = subscriber;
+    const ids = this.clientBindings.get(client);
+    if (!ids?.has(subscriptionId) && (ids?.size ?? 0) >= this.limits.maxBindingsPerSocket) {
+      return `This socket has ${this.limits.maxBindingsPerSocket} bindings, the most one socket may hold: unbind one first, or open another socket`;
+    }
+    const sockets = this.loginClients.get(loginId);
+    if (!sockets?.has(client) && (sockets?.size ?? 0) >= this.limits.maxSocketsPerLogin) {
+      return `This sign-in has bindings on ${this.limits.maxSocketsPerLogin} sockets, the most one sign-in may hold: close one first`;
+    }
+    const previous = this.bindings.get(subscriptionId)?.get(client);
+    if (previous) this.unbind(client, subscriptionId);
     let clients = this.bindings.get(subscriptionId);
     if (!clients) {
       clients = new Map();
       this.bindings.set(subscriptionId, clients);
     }
     // Binding again starts the count again (docs/realtime.md).
-    clients.set(client, { loginId, events: 0 });
-    let ids = this.clientBindings.get(client);
-    if (!ids) {
-      ids = new Set();
-      this.clientBindings.set(client, ids);
+    clients.set(client, { loginId, sessionEnds, events: 0 });
+    let bound = this.clientBindings.get(client);
+    if (!bound) {
+      bound = new Set();
+      this.clientBindings.set(client, bound);
     }
-    ids.add(subscriptionId);
+    bound.add(subscriptionId);
+    let loginSockets = this.loginClients.get(loginId);
+    if (!loginSockets) {
+      loginSockets = new Set();
+      this.loginClients.set(loginId, loginSockets);
+    }
+    loginSockets.add(client);
+    this.scheduleSessionEnd(client);
+    return undefined;
   }
 
   unbind(client: SubscriptionClient, subscriptionId: string): boolean {
     const clients = this.bindings.get(subscriptionId);
+    const binding = clients?.get(client);
     const removed = clients?.delete(client) ?? false;
     if (clients && clients.size === 0) this.bindings.delete(subscriptionId);
     const ids = this.clientBindings.get(client);
     ids?.delete(subscriptionId);
     if (ids && ids.size === 0) this.clientBindings.delete(client);
+    if (binding && !this.loginsOf(client).has(binding.loginId)) {
+      const sockets = this.loginClients.get(binding.loginId);
+      sockets?.delete(client);
+      if (sockets && sockets.size === 0) this.loginClients.delete(binding.loginId);
+    }
+    this.scheduleSessionEnd(client);
     return removed;
   }
 
@@ -112,6 +163,22 @@ export class SubscriptionHub {
   removeClient(client: SubscriptionClient): void {
     for (const subscriptionId of [...(this.clientBindings.get(client) ?? [])]) this.unbind(client, subscriptionId);
     this.clientBindings.delete(client);
+    this.scheduleSessionEnd(client);
+  }
+
+  /**
+   * Looks again at the sessions behind every binding (after an access-defining write: a sign-out, a
+   * membership switched off): bindings whose subscriber is gone are ended (`bindingsEnded`).
+   */
+  reviewSessions(): Promise<void> {
+    // One review of everything waiting is enough, however many writes asked for one meanwhile.
+    if (!this.fullReview) {
+      this.fullReview = this.reviews.then(() => {
+        this.fullReview = undefined;
+        return this.review([...this.clientBindings.keys()], false);
+      });
+    }
+    return this.fullReview;
   }
 
   /**
@@ -123,13 +190,95 @@ export class SubscriptionHub {
     return this.bindings.get(subscriptionId)?.get(client)?.events ?? 0;
   }
 
-  /** Tells every bound subscription that it is alive (SubscriptionStatus type heartbeat). */
+  /**
+   * Tells every bound subscription that it is alive (SubscriptionStatus type heartbeat) — not those
+   * whose session's time is up, which are ended now if their timer has not done it yet.
+   */
   heartbeat(): void {
+    const now = this.subscribers.now();
+    const late: SubscriptionClient[] = [];
     for (const [client, ids] of this.clientBindings) {
       for (const id of ids) {
-        safeSend(client, JSON.stringify(statusBundle(id, 'heartbeat', this.eventCount(client, id))));
+        const binding = this.bindings.get(id)?.get(client);
+        if (!binding) continue;
+        if (now >= binding.sessionEnds) {
+          if (!late.includes(client)) late.push(client);
+          continue;
+        }
+        safeSend(client, JSON.stringify(statusBundle(id, 'heartbeat', binding.events)));
       }
     }
+    if (late.length > 0) void this.review(late, true);
+  }
+
+  /** The logins bound on a client. */
+  private loginsOf(client: SubscriptionClient): Set<string> {
+    const logins = new Set<string>();
+    for (const id of this.clientBindings.get(client) ?? []) {
+      const binding = this.bindings.get(id)?.get(client);
+      if (binding) logins.add(binding.loginId);
+    }
+    return logins;
+  }
+
+  /** Sets the client's timer to the earliest session end among its bindings (none without bindings). */
+  private scheduleSessionEnd(client: SubscriptionClient): void {
+    let earliest = Infinity;
+    for (const id of this.clientBindings.get(client) ?? []) {
+      const binding = this.bindings.get(id)?.get(client);
+      if (binding && binding.sessionEnds < earliest) earliest = binding.sessionEnds;
+    }
+    const current = this.sessionTimers.get(client);
+    if (current?.at === earliest) return;
+    if (current) clearTimeout(current.timer);
+    this.sessionTimers.delete(client);
+    if (earliest === Infinity) return;
+    const delay = Math.min(Math.max(0, earliest - this.subscribers.now()), maxTimerMs);
+    const timer = setTimeout(() => {
+      this.sessionTimers.delete(client);
+      void this.review([client], true);
+    }, delay);
+    timer.unref();
+    this.sessionTimers.set(client, { at: earliest, timer });
+  }
+
+  /**
+   * Ends the bindings of the clients whose subscriber is gone: all of them, or (`expiredOnly`) only
+   * those past the session end they were bound with — asked again first, as a refresh of the
+   * sign-in may have moved it (then the binding goes on until the new end).
+   */
+  private review(clients: readonly SubscriptionClient[], expiredOnly: boolean): Promise<void> {
+    const review = this.reviews.then(async () => {
+      for (const client of clients) {
+        const ended: string[] = [];
+        for (const loginId of this.loginsOf(client)) {
+          const ids = [...(this.clientBindings.get(client) ?? [])].filter(
+            (id) => this.bindings.get(id)?.get(client)?.loginId === loginId,
+          );
+          const due = (id: string) => (this.bindings.get(id)?.get(client)?.sessionEnds ?? 0) <= this.subscribers.now();
+          if (expiredOnly && !ids.some(due)) continue;
+          const subscriber = await this.subscribers.get(loginId);
+          for (const id of ids) {
+            const binding = this.bindings.get(id)?.get(client);
+            if (!binding || binding.loginId !== loginId) continue;
+            if (subscriber) binding.sessionEnds = subscriber.sessionEnds;
+            else ended.push(id);
+          }
+        }
+        for (const id of ended) this.unbind(client, id);
+        this.scheduleSessionEnd(client);
+        if (ended.length > 0) {
+          try {
+            client.bindingsEnded?.(ended, this.clientBindings.get(client)?.size ?? 0);
+          } catch {
+            // A socket closing right now: its close handler forgets it.
+          }
+        }
+      }
+    });
+    // Never rejects: its callers do not wait (a timer, a heartbeat, a commit listener).
+    this.reviews = review.catch((error: unknown) => console.error('realtime: reviewing bound sessions failed', error));
+    return this.reviews;
   }
 
   stats(): HubStats {
@@ -149,7 +298,7 @@ export class SubscriptionHub {
   }
 
   private onLocalCommit(writes: readonly CommittedWrite[]): void {
-    this.noteChangedTypes(writes.map((write) => write.resource.resourceType));
+    this.noteChanged(writes.map((write) => ({ t: write.resource.resourceType, i: write.resource.id as string })));
     this.enqueue(writes);
     if (this.bus.shared) {
       this.announce(writes).catch((error: unknown) => console.error('realtime: announcing writes failed', error));
@@ -157,9 +306,23 @@ export class SubscriptionHub {
   }
 
   /** Caches that depend on Subscriptions or on access must not outlive a change to them. */
-  private noteChangedTypes(types: readonly string[]): void {
-    if (types.includes('Subscription')) this.cache.invalidate();
-    if (types.some((type) => accessDefiningTypes.has(type))) this.subscribers.invalidate();
+  private noteChanged(refs: readonly Pick<WriteRef, 't' | 'i'>[]): void {
+    if (refs.some((ref) => ref.t === 'Subscription')) this.cache.invalidate();
+    if (!refs.some((ref) => accessDefiningTypes.has(ref.t))) return;
+    this.subscribers.invalidate();
+    if (this.clientBindings.size === 0) return;
+    // A sign-out or a membership switched off ends its bindings at once, not only their notifications.
+    // Logins are written at every sign-in and refresh of anyone: only the sockets of those logins are
+    // looked at again; a membership, policy or project change (an admin's act) looks at all.
+    if (refs.some((ref) => accessDefiningTypes.has(ref.t) && ref.t !== 'Login')) {
+      void this.reviewSessions();
+      return;
+    }
+    const clients = new Set<SubscriptionClient>();
+    for (const ref of refs) {
+      if (ref.t === 'Login') for (const client of this.loginClients.get(ref.i) ?? []) clients.add(client);
+    }
+    if (clients.size > 0) void this.review([...clients], false);
   }
 
   /** Announces writes to the other processes, except those no active websocket Subscription can want. */
@@ -197,7 +360,7 @@ export class SubscriptionHub {
 
   private async onRemoteWrites(refs: WriteRef[]): Promise<void> {
     if (!Array.isArray(refs) || refs.length === 0) return;
-    this.noteChangedTypes(refs.map((ref) => ref.t));
+    this.noteChanged(refs);
     if (this.bindings.size === 0) return;
     const versions = refs.flatMap((ref) => (ref.p ? [ref.v, ref.p] : [ref.v]));
     const rows = await this.repository.db.query<{ version_id: string; content: Resource }>(
@@ -306,7 +469,12 @@ export class SubscriptionHub {
         if (!answers[index][candidate.check]) continue;
         // Still bound? (An unbind may have come in while the round was judged.)
         const binding = this.bindings.get(candidate.subscription.id)?.get(candidate.client);
-        if (!binding) continue;
+        if (!binding || binding.loginId !== candidate.subscriber.loginId) continue;
+        // Checked at the moment of sending, whatever the timers do: nothing after the session's end.
+        if (this.subscribers.now() >= candidate.subscriber.sessionEnds) {
+          void this.review([candidate.client], true);
+          continue;
+        }
         const eventNumber = ++binding.events;
         const bundle = notificationBundle({
           subscriptionId: candidate.subscription.id,

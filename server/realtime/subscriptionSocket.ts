@@ -8,8 +8,11 @@ import { isActiveWebsocketSubscription } from './activeSubscriptions';
 import { verifyBindingToken } from './bindingToken';
 import { checkCriteriaAccess, parseCriteria } from './criteriaMatcher';
 import { errorMessage, statusBundle } from './notificationBundle';
+import { maxTokenLength, type RealtimeLimits } from './realtimeLimits';
+import { policyViolationCode, signInEndedCode } from './socketCloseCodes';
+import { sendWithinBacklog } from './socketBackpressure';
 import type { SubscriberDirectory } from './subscriberAccess';
-import type { SubscriptionHub } from './subscriptionHub';
+import type { SubscriptionClient, SubscriptionHub } from './subscriptionHub';
 
 export interface SubscriptionSocketEnvironment {
   hub: SubscriptionHub;
@@ -17,46 +20,69 @@ export interface SubscriptionSocketEnvironment {
   repository: Repository;
   registry: SearchParameterRegistry;
   subscribers: SubscriberDirectory;
+  limits: Pick<RealtimeLimits, 'maxPendingCommandsPerSocket' | 'maxBufferedBytesPerSocket'>;
 }
+
+/** A command as kept while it waits for its turn: its type and token only, never the message. */
+type Command = { type: 'ping' } | { type: 'bind-with-token' | 'unbind-from-token'; token: unknown } | { error: string };
 
 /**
  * The protocol of `/ws/subscriptions-r4` for one socket: `bind-with-token`, `unbind-from-token` and
  * `ping` (answered `pong`). A bad message is answered with an error message; the socket stays open.
+ * Each binding lasts until the session of the login that bound it ends (the hub's timers); when the
+ * last binding of a socket ends that way, the socket is closed with 4401.
  */
 export function serveSubscriptionSocket(socket: WebSocket, env: SubscriptionSocketEnvironment): void {
-  const client = { send: (data: string) => socket.send(data) };
-  const send = (message: unknown) => {
-    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+  const client: SubscriptionClient = {
+    send: (data: string) => {
+      sendWithinBacklog(socket, data, env.limits.maxBufferedBytesPerSocket);
+    },
+    bindingsEnded: (subscriptionIds, remaining) => {
+      for (const id of subscriptionIds) {
+        send(errorMessage(`Subscription/${id}: the sign-in session of this binding has ended`, 'login'));
+      }
+      if (remaining === 0) socket.close(signInEndedCode, 'The sign-in session has ended');
+    },
   };
-  // Commands of one socket are handled in the order they came, even when one has to wait for the database.
+  const send = (message: unknown) => client.send(JSON.stringify(message));
+  // Commands of one socket are handled in the order they came, even when one has to wait for the
+  // database; a client may not queue more than a bounded number of them.
   let previous: Promise<void> = Promise.resolve();
+  let pending = 0;
   socket.on('message', (data, isBinary) => {
+    if (pending >= env.limits.maxPendingCommandsPerSocket) {
+      socket.close(
+        policyViolationCode,
+        `More than ${env.limits.maxPendingCommandsPerSocket} commands waiting: wait for answers`,
+      );
+      return;
+    }
+    // Read now, so that what waits is a few small fields rather than the message as sent.
+    const command = commandOf(isBinary ? '' : data.toString());
+    pending++;
     previous = previous.then(() =>
-      handle(isBinary ? '' : data.toString()).catch((error: unknown) => {
-        send(errorMessage(error instanceof FhirError ? error.message : 'Internal server error', 'invalid'));
-        if (!(error instanceof FhirError)) console.error('realtime: socket command failed', error);
-      }),
+      handle(command)
+        .catch((error: unknown) => {
+          send(errorMessage(error instanceof FhirError ? error.message : 'Internal server error', 'invalid'));
+          if (!(error instanceof FhirError)) console.error('realtime: socket command failed', error);
+        })
+        .finally(() => pending--),
     );
   });
   socket.on('close', () => env.hub.removeClient(client));
   socket.on('error', () => env.hub.removeClient(client));
 
-  async function handle(text: string): Promise<void> {
-    let message: { type?: unknown; payload?: { token?: unknown } };
-    try {
-      message = JSON.parse(text) as typeof message;
-    } catch {
-      return send(errorMessage('Messages must be JSON'));
-    }
-    switch (message?.type) {
+  async function handle(command: Command): Promise<void> {
+    // Commands still queued when the socket closed ask for nothing anyone will hear.
+    if (socket.readyState !== socket.OPEN) return;
+    if ('error' in command) return send(errorMessage(command.error));
+    switch (command.type) {
       case 'ping':
         return send({ type: 'pong' });
       case 'bind-with-token':
-        return bind(message.payload?.token);
+        return bind(command.token);
       case 'unbind-from-token':
-        return unbind(message.payload?.token);
-      default:
-        return send(errorMessage(`Unknown message type: ${String(message?.type)}`));
+        return unbind(command.token);
     }
   }
 
@@ -100,7 +126,10 @@ export function serveSubscriptionSocket(socket: WebSocket, env: SubscriptionSock
       }
       throw error;
     }
-    env.hub.bind(client, subscriptionId, loginId);
+    // The socket closed while the database answered: nothing to bind (its bindings are forgotten).
+    if (socket.readyState !== socket.OPEN) return;
+    const refused = env.hub.bind(client, subscriptionId, subscriber);
+    if (refused) return send(errorMessage(`Subscription/${subscriptionId}: ${refused}`, 'throttled'));
     send(statusBundle(subscriptionId, 'handshake', env.hub.eventCount(client, subscriptionId)));
   }
 
@@ -112,4 +141,24 @@ export function serveSubscriptionSocket(socket: WebSocket, env: SubscriptionSock
       send(errorMessage(`Subscription/${subscriptionId} is not bound to this socket`, 'not-found'));
     }
   }
+}
+
+/** The command a message asks for, or the error to answer it with. */
+function commandOf(text: string): Command {
+  let message: { type?: unknown; payload?: { token?: unknown } };
+  try {
+    message = JSON.parse(text) as typeof message;
+  } catch {
+    return { error: 'Messages must be JSON' };
+  }
+  const type = message?.type;
+  if (type === 'ping') return { type };
+  if (type === 'bind-with-token' || type === 'unbind-from-token') {
+    const token = message.payload?.token;
+    if (typeof token === 'string' && token.length > maxTokenLength) {
+      return { error: `Invalid token: longer than ${maxTokenLength} characters` };
+    }
+    return { type, token };
+  }
+  return { error: `Unknown message type: ${String(type)}` };
 }

@@ -6,10 +6,12 @@ import { WebSocketServer, type WebSocket } from 'ws';
 export interface WebsocketRoute {
   matches(path: string): boolean;
   accept(socket: WebSocket, request: IncomingMessage, path: string): void;
+  /** Largest message a client may send (the socket is closed with 1009 past it); 1 MB by default. */
+  maxMessageBytes?: number;
 }
 
 /** Sockets above this size of one message are closed (1009): clients send small JSON commands. */
-const maxMessageBytes = 1024 * 1024;
+const defaultMaxMessageBytes = 1024 * 1024;
 
 interface MountedRoute {
   matches(path: string): boolean;
@@ -24,7 +26,7 @@ const routersByServer = new WeakMap<Server, MountedRoute[]>();
  * than left hanging. Answers the function that removes the route and closes its sockets.
  */
 export function addWebsocketRoute(server: Server, route: WebsocketRoute): () => void {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: maxMessageBytes });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: route.maxMessageBytes ?? defaultMaxMessageBytes });
   let routes = routersByServer.get(server);
   if (!routes) {
     const list: MountedRoute[] = [];
