@@ -280,6 +280,13 @@ const migrations: readonly string[] = [
   CREATE INDEX bulk_export_jobs_project_idx ON bulk_export_jobs (project_id, status);
   CREATE INDEX bulk_export_jobs_updated_idx ON bulk_export_jobs (updated);
   `,
+  // FHIRcast's subscribe counts the open subscriptions of its login and of its topic, and the
+  // sweep asks each idle topic whether anyone still follows it (server/fhircast/fhircastStore.ts,
+  // fhircastLimits.ts): without these each was a scan of every subscription kept.
+  `
+  CREATE INDEX fhircast_subscriptions_login_idx ON fhircast_subscriptions (login_id) WHERE ended IS NULL;
+  CREATE INDEX fhircast_subscriptions_topic_idx ON fhircast_subscriptions (project_id, topic) WHERE ended IS NULL;
+  `,
 ];
 
 export async function migrate(db: Database): Promise<void> {
