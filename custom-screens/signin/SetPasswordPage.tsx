@@ -1,13 +1,18 @@
 import { useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router-dom';
-import { Alert, Button, Link, Stack, TextField } from '@mui/material';
+import { Alert, Button, Link, Stack, TextField, Typography } from '@mui/material';
 import type { FhirClient } from '../../data-provider/client';
 import { IssueList } from './IssueList';
 import { fieldError, requireValue, sortSignInError } from './signInErrors';
 import { SignInDialog } from './SignInDialog';
 import { useSignInToast } from './useSignInToast';
 
-/** `/setpassword/:id/:secret`: the link of the reset e-mail; a new password, typed twice. */
+/**
+ * `/setpassword/:id/:secret`: the link of the reset or invitation e-mail; a new password, typed
+ * twice. Completing it proves the address is the reader's: it replaces the account's password,
+ * signs out its sessions and opens invitations that waited for the address owner (server
+ * `/auth/setpassword`).
+ */
 export function SetPasswordPage({ client }: { client: FhirClient }) {
   const { id = '', secret = '' } = useParams();
   const toast = useSignInToast();
@@ -43,10 +48,14 @@ export function SetPasswordPage({ client }: { client: FhirClient }) {
     <SignInDialog heading="Choose a new password">
       {done ? (
         <Alert severity="success" role="status">
-          Your password is set. You can sign in with it now.
+          Your password is set. You can sign in with it now; invitations that waited for this address are open.
         </Alert>
       ) : (
         <>
+          <Typography variant="body2" color="text.secondary">
+            This confirms that the e-mail address is yours. The password replaces the account&apos;s current one, if it
+            had one, and every session of the account is signed out.
+          </Typography>
           <IssueList issues={issues} />
           <form
             noValidate

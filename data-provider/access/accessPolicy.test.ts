@@ -27,6 +27,11 @@ describe('access-policy rules', () => {
     expect(canWriteResourceType(undefined, 'Login')).toBe(false);
     expect(canWriteResourceType(undefined, 'DomainConfiguration')).toBe(false);
     expect(canWriteResourceType(undefined, 'JsonWebKey')).toBe(false);
+    // Accounts and password links: super admins only (the browser hides what the server refuses).
+    for (const type of ['User', 'UserSecurityRequest', 'PasswordChangeRequest']) {
+      expect(canWriteResourceType(undefined, type)).toBe(false);
+      expect(canReadResourceType(undefined, type)).toBe(true);
+    }
     const narrow: AccessPolicy = { resourceType: 'AccessPolicy', resource: [{ resourceType: 'Patient' }] };
     expect(canReadResourceType(narrow, 'Patient')).toBe(true);
     expect(canReadResourceType(narrow, 'Observation')).toBe(false);

@@ -47,6 +47,15 @@ export const projectAdminTypes: readonly string[] = [
 /** Written only by the server itself, whoever asks. */
 export const neverWritableTypes: readonly string[] = ['Login', 'DomainConfiguration', 'JsonWebKey'];
 
+/**
+ * Accounts and their password links: written by the server (invitations, registration, password
+ * links) and by super admins, never by a project. A User a project wrote itself (another person's
+ * address, `emailVerified`, a password hash of its choice) would be found by its address at sign-in
+ * and by the next invitation (account pre-hijacking, server/auth/addressOwnership.ts), and a
+ * UserSecurityRequest it wrote would be a password link whose secret it knows.
+ */
+export const superAdminWritableTypes: readonly string[] = ['User', 'UserSecurityRequest', 'PasswordChangeRequest'];
+
 export type AccessInteraction = 'read' | 'vread' | 'history' | 'search' | 'create' | 'update' | 'patch' | 'delete';
 
 export const readInteractions: readonly AccessInteraction[] = ['read', 'vread', 'history', 'search'];
@@ -71,8 +80,9 @@ export function canReadResourceType(policy: AccessPolicy | undefined, resourceTy
   return policyEntriesFor(policy, resourceType).length > 0;
 }
 
+/** Below super admin (super admins are decided by the callers: raAccess.ts, accessGuard.ts). */
 export function canWriteResourceType(policy: AccessPolicy | undefined, resourceType: string): boolean {
-  if (neverWritableTypes.includes(resourceType)) return false;
+  if (neverWritableTypes.includes(resourceType) || superAdminWritableTypes.includes(resourceType)) return false;
   if (!policy) return true;
   return policyEntriesFor(policy, resourceType).some((entry) => !entry.readonly);
 }

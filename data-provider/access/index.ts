@@ -14,6 +14,7 @@ export {
   removeFields,
   restoreFields,
   sharedDefinitionTypes,
+  superAdminWritableTypes,
   valuesAtPath,
   wildcardExcludedTypes,
   writableEntriesFor,

@@ -1,5 +1,6 @@
 import type { ProjectMembership } from '@medplum/fhirtypes';
 import { errors } from '../fhir/fhirError';
+import { awaitsAddressOwner, checkAwaitingOwnerKept } from '../auth/membershipState';
 
 /** What an admin edits on a membership (Medplum's member page): the rest is fixed by how it was made. */
 export const editableMembershipFields = [
@@ -132,5 +133,9 @@ export function membershipChange(stored: ProjectMembership, body: unknown, membe
     next[field] = value;
   }
   if (!next.profile) throw errors.invalid('A membership needs a profile', 'ProjectMembership.profile');
+  // A membership that waits for the owner of its address stays inactive until they answer the
+  // e-mail (membershipState.ts): omitting `active` keeps it so, asking for `true` is refused.
+  if (awaitsAddressOwner(stored) && next.active === undefined) next.active = false;
+  checkAwaitingOwnerKept(next as unknown as ProjectMembership, stored);
   return next as unknown as ProjectMembership;
 }

@@ -9,6 +9,7 @@ import { parseSearchRequest } from '../search/searchRequest';
 import { requireProjectAdmin } from './projectAdminAccess';
 import { parseProjectSettings } from './projectSettingsInput';
 import { parseProjectSites } from './projectSiteInput';
+import { awaitsAddressOwner } from '../auth/membershipState';
 
 const maxMembers = 1000;
 
@@ -61,6 +62,8 @@ export async function projectDetailRoutes(app: FastifyInstance, env: AuthEnviron
         accessPolicy: membership.accessPolicy,
         admin: membership.admin === true,
         active: membership.active !== false,
+        // Invited, waiting for the owner of the address to answer the e-mail (membershipState.ts).
+        ...(awaitsAddressOwner(membership) ? { awaitingAddressOwner: true } : {}),
       }));
       // How invitations travel, so the admin screen can say whether anybody receives them.
       const email = { delivery: env.email.mode };

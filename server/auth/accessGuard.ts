@@ -7,6 +7,7 @@ import {
   hiddenFieldsReadBy,
   isReadInteraction,
   neverWritableTypes,
+  superAdminWritableTypes,
   policyEntriesFor,
   projectAdminTypes,
   readonlyFieldsFor,
@@ -22,6 +23,7 @@ import {
 import { errors } from '../fhir/fhirError';
 import { checkProjectWrite } from './projectFieldGuard';
 import { withoutProtectedFields } from '../fhir/protectedFields';
+import { checkAwaitingOwnerKept } from './membershipState';
 import type { SqlExecutor } from '../storage/database';
 import { accessScope, policyClause } from '../search/accessRestriction';
 import type { FilterParameter, SearchRequest } from '../search/searchRequest';
@@ -126,6 +128,11 @@ export class AccessGuard {
     const neverWritable = this.superAdmin ? resourceType === 'Login' : neverWritableTypes.includes(resourceType);
     if (!isReadInteraction(interaction) && neverWritable) {
       throw errors.forbidden(`Forbidden: ${resourceType} resources are never writable (${interaction})`);
+    }
+    if (!isReadInteraction(interaction) && !this.superAdmin && superAdminWritableTypes.includes(resourceType)) {
+      throw errors.forbidden(
+        `Forbidden: only super admins may ${interaction} ${resourceType} resources; people join through POST /admin/projects/{projectId}/invite`,
+      );
     }
     const sharedRead = isReadInteraction(interaction) && sharedDefinitionTypes.includes(resourceType);
     if (!sharedRead) this.checkScopes(resourceType, interaction);
@@ -339,6 +346,8 @@ export class AccessGuard {
     if (incoming.project?.reference !== ownProject || (stored && stored.project?.reference !== ownProject)) {
       throw errors.forbidden(`Forbidden: a ProjectMembership must belong to your project (${ownProject})`);
     }
+    // Waiting for the owner of the address is the server's to set and to end (membershipState.ts).
+    checkAwaitingOwnerKept(incoming, stored);
     const user = incoming.user?.reference;
     const attachesUser = stored ? user !== stored.user?.reference : user?.startsWith('User/') === true;
     if (attachesUser) {

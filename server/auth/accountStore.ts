@@ -11,6 +11,7 @@ import type {
 import type { RepositorySession } from '../fhir/repository';
 import { FhirError } from '../fhir/fhirError';
 import { parseSearchRequest } from '../search/searchRequest';
+import { membershipUsable } from './membershipState';
 
 /** Lookups of accounts, memberships and policies for the auth flows (as the server, no caller policy). */
 
@@ -29,7 +30,10 @@ export async function findUserByExternalId(session: RepositorySession, externalI
   return (await session.search(request)).resources[0] as User | undefined;
 }
 
-/** The active memberships of a user (or a ClientApplication), optionally in one project. */
+/**
+ * The usable memberships of a user (or a ClientApplication), optionally in one project: active, and
+ * not waiting for the owner of the account's address (membershipState.ts).
+ */
 export async function membershipsOf(
   session: RepositorySession,
   subject: Reference,
@@ -38,7 +42,7 @@ export async function membershipsOf(
   const query: Record<string, string> = { user: subject.reference as string, _count: '100' };
   if (projectId) query.project = `Project/${projectId}`;
   const result = await session.search(parseSearchRequest('ProjectMembership', query, session.registry));
-  return (result.resources as ProjectMembership[]).filter((membership) => membership.active !== false);
+  return (result.resources as ProjectMembership[]).filter(membershipUsable);
 }
 
 /** Reads a resource by reference, undefined when it does not exist (or is deleted). */

@@ -29,6 +29,7 @@ import { hasOwnCredentials, requireOwnCredentials } from './ownCredentials';
 import { systemAuthor } from '../definitions/loadDefinitions';
 import { seedBundledQuestionnaires } from '../seed/bundledQuestionnaires';
 import { needsPatientChoice } from './launchContext';
+import { allMembershipsOf, confirmAddressOwner } from './addressOwnership';
 import { chooseLaunchPatient } from './launchPatientChoice';
 
 // Verifying against a fixed hash when the e-mail is unknown keeps both answers equally slow.
@@ -191,9 +192,11 @@ export async function authRoutes(app: FastifyInstance, env: AuthEnvironment): Pr
         throw errors.invalid('Project not found', 'projectId');
       }
       if (await findUserByEmail(session, email)) throw errors.invalid('Email already registered', 'email');
+      // Nobody has proved that the address is the registrant's: an invitation of another project
+      // that later finds this account waits for the address owner (addressOwnership.ts).
       const user = (await session.create(
         { projectId: accountsProjectId, author: systemAuthor },
-        { resourceType: 'User', firstName, lastName, email, passwordHash } as User,
+        { resourceType: 'User', firstName, lastName, email, emailVerified: false, passwordHash } as User,
         { trusted: false },
       )) as User;
       const login = await createLogin(session, {
@@ -246,7 +249,9 @@ export async function authRoutes(app: FastifyInstance, env: AuthEnvironment): Pr
       if (!project.defaultPatientAccessPolicy) {
         throw errors.forbidden('This project does not allow patients to register themselves');
       }
-      const existing = await membershipsOf(session, { reference: `User/${user.id}` }, projectId);
+      // Any membership counts, usable or not: a second one must not get round an admin who made the
+      // first inactive, nor an invitation that waits for the owner of the address.
+      const existing = await allMembershipsOf(session, { reference: `User/${user.id}` }, projectId);
       if (existing.length > 0) throw errors.invalid('Already registered in this project', 'projectId');
       const membership = await createUserProfile(session, user, project, 'Patient', {
         accessPolicy: project.defaultPatientAccessPolicy,
@@ -370,7 +375,10 @@ export async function authRoutes(app: FastifyInstance, env: AuthEnvironment): Pr
       const user = await readReference<User>(session, securityRequest.user);
       if (!user) throw errors.invalid('This password link is invalid or has expired', 'secret');
       const ctx = { projectId: user.meta?.project ?? accountsProjectId, author: systemAuthor };
-      await session.update(ctx, { ...user, passwordHash });
+      // Whoever opened the link reads the address's mail: the address is proved, the password that
+      // was there (perhaps chosen by someone else) is replaced, and the invitations that waited for
+      // the owner become usable (addressOwnership.ts).
+      await confirmAddressOwner(session, user, { passwordHash });
       await session.update(ctx, { ...securityRequest, used: true });
       // A reset means the old password may be known to someone else: every session ends.
       await endSessions(session, user.id as string);

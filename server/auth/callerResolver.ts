@@ -4,6 +4,7 @@ import type { RepositorySession, RequestContext } from '../fhir/repository';
 import { readLogin, readProject, readReference } from './accountStore';
 import { defaultClientId, type AuthEnvironment } from './authEnvironment';
 import { accessForLogin } from './loginAccess';
+import { membershipUsable } from './membershipState';
 import { TokenError } from './signingKeys';
 
 /** Who is calling: the signed-in login, its membership and what its access policy allows. */
@@ -42,7 +43,8 @@ export async function resolveCaller(env: AuthEnvironment, session: RepositorySes
     throw errors.unauthorized('token not issued for this audience', 'invalid');
   }
   const membership = await readReference<ProjectMembership>(session, login.membership);
-  if (!membership || membership.active === false) throw errors.unauthorized();
+  // Inactive, or waiting for the owner of the address (membershipState.ts): no call is made as it.
+  if (!membershipUsable(membership)) throw errors.unauthorized();
   const project = await readProject(session, membership.project);
   if (!project) throw errors.unauthorized();
   const { access, policy: accessPolicy } = await accessForLogin(

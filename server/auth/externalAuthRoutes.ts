@@ -8,6 +8,7 @@ import type { AuthEnvironment } from './authEnvironment';
 import { authBody, optionalString, pkceParameters, requiredString } from './authInput';
 import { fetchExternalIdentity, takePendingSignIn } from './externalIdentity';
 import { continueLogin, createLogin } from './loginService';
+import { addressVerified, confirmAddressOwner } from './addressOwnership';
 
 /** The callback of external OIDC sign-in and Google sign-in. */
 export async function externalAuthRoutes(app: FastifyInstance, env: AuthEnvironment): Promise<void> {
@@ -33,13 +34,21 @@ export async function externalAuthRoutes(app: FastifyInstance, env: AuthEnvironm
       } catch (error) {
         return fail((error as Error).message);
       }
+      const byEmail = !pending.identityProvider.useSubject;
+      if (byEmail && identity.email) {
+        // Linking to an account by its e-mail trusts the provider for that address: only for the
+        // domain it was configured for, and never for an address it says it has not verified.
+        const problem = externalEmailProblem(identity.email, identity.emailVerified, pending.domain);
+        if (problem) return fail(problem);
+      }
       const step = await tx(async (session) => {
-        const user = pending.identityProvider.useSubject
+        let user = !byEmail
           ? await findUserByExternalId(session, identity.subject)
           : identity.email
             ? await findUserByEmail(session, identity.email)
             : undefined;
         if (!user) return undefined;
+        if (byEmail && identity.emailVerified === true) user = await addressProvedByProvider(session, user);
         const client = pending.clientId ? await readClient(session, pending.clientId) : undefined;
         const login = await createLogin(session, {
           user,
@@ -92,8 +101,9 @@ export async function externalAuthRoutes(app: FastifyInstance, env: AuthEnvironm
     }
     if (!email) throw errors.invalid('The Google credential carries no e-mail', 'googleCredential');
     return tx(async (session) => {
-      const user = (await findUserByEmail(session, email)) as User | undefined;
+      let user = (await findUserByEmail(session, email)) as User | undefined;
       if (!user) throw errors.invalid('No Hearth EMR account uses this Google address', 'googleCredential');
+      user = await addressProvedByProvider(session, user);
       const login = await createLogin(session, {
         user,
         authMethod: 'google',
@@ -106,4 +116,33 @@ export async function externalAuthRoutes(app: FastifyInstance, env: AuthEnvironm
       return continueLogin(session, login, user);
     });
   });
+}
+
+/**
+ * Why an e-mail an identity provider vouched for cannot sign in to the account with that address:
+ * the provider said it has not verified it, or it is outside the domain the provider was configured
+ * for (a DomainConfiguration makes a provider the authority for its own domain only). Undefined when
+ * it may.
+ */
+export function externalEmailProblem(
+  email: string,
+  emailVerified: boolean | undefined,
+  domain: string | undefined,
+): string | undefined {
+  if (emailVerified === false) return 'The identity provider has not verified this e-mail address';
+  if (domain && email.split('@')[1]?.toLowerCase() !== domain.toLowerCase()) {
+    return `The identity provider answered for an address outside ${domain}`;
+  }
+  return undefined;
+}
+
+/**
+ * The person signed in through a provider that verified the account's address. The account counts
+ * as verified from now on only if it has no password: a password set before the address was proved
+ * may be someone else's (an open registration or an inviter chose it), and the provider's word does
+ * not take it away — the set-password link e-mailed by an invitation, or "Forgot password", does.
+ */
+async function addressProvedByProvider(session: RepositorySession, user: User): Promise<User> {
+  if (user.passwordHash || (await addressVerified(session, user))) return user;
+  return confirmAddressOwner(session, user);
 }

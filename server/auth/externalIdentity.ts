@@ -94,6 +94,8 @@ export async function takePendingSignIn(
 export interface ExternalIdentity {
   subject: string;
   email?: string;
+  /** The provider's `email_verified` claim: undefined when it says nothing about it. */
+  emailVerified?: boolean;
 }
 
 /** The provider's code exchange and user info: who signed in there. */
@@ -134,7 +136,19 @@ export async function fetchExternalIdentity(
   const infoResponse = await fetch(idp.userInfoUrl as string, {
     headers: { authorization: `Bearer ${tokens.access_token}`, accept: 'application/json' },
   });
-  const info = (await infoResponse.json().catch(() => ({}))) as { sub?: string; email?: string };
+  const info = (await infoResponse.json().catch(() => ({}))) as {
+    sub?: string;
+    email?: string;
+    email_verified?: unknown;
+  };
   if (!infoResponse.ok || !info.sub) throw new Error('The identity provider did not say who signed in');
-  return { subject: info.sub, email: info.email?.toLowerCase() };
+  // Some providers send the claim as a string.
+  const verified = info.email_verified;
+  const emailVerified =
+    verified === true || verified === 'true' ? true : verified === false || verified === 'false' ? false : undefined;
+  return {
+    subject: info.sub,
+    email: info.email?.toLowerCase(),
+    ...(emailVerified !== undefined ? { emailVerified } : {}),
+  };
 }

@@ -12,6 +12,7 @@ import type { AccessGuard } from './accessGuard';
 import { accessForLogin } from './loginAccess';
 import { needsPatientChoice } from './launchContext';
 import { pendingLogin } from './loginService';
+import { membershipUsable } from './membershipState';
 
 /**
  * SMART standalone launch by a clinician: an app that asks for `launch/patient` without an EHR
@@ -34,7 +35,7 @@ async function membershipAccess(
 ): Promise<{ access: AccessGuard; membership: ProjectMembership }> {
   const membership = await readReference<ProjectMembership>(session, login.membership);
   const project = membership ? await readProject(session, membership.project) : undefined;
-  if (!membership || membership.active === false || !project) throw errors.forbidden('This membership is not active');
+  if (!membershipUsable(membership) || !project) throw errors.forbidden('This membership is not active');
   const { access } = await accessForLogin(session, env, { ...login, scope: 'openid' }, membership, project);
   return { access, membership };
 }

@@ -16,6 +16,8 @@ import { systemAuthor } from '../definitions/loadDefinitions';
 import { mfaPending, requireMfaDone } from './mfaPending';
 import { clientProjectScope, outsideClientProject } from './clientProject';
 import { launchContextFor, launchReference, needsPatientChoice } from './launchContext';
+import { awaitingOwnerMessage, awaitsAddressOwner, membershipUsable } from './membershipState';
+import { waitingMembershipsOf } from './addressOwnership';
 
 /** The sign-in record's lifecycle: created at the first step, completed by a code, ended by logout. */
 
@@ -180,6 +182,14 @@ export async function continueLogin(session: RepositorySession, login: Login, us
   if (confined && requested && confined !== requested) throw errors.forbidden(outsideClientProject);
   const projectId = confined ?? requested;
   const memberships = await membershipsOf(session, { reference: `User/${user.id}` }, projectId);
+  // Nothing usable, but an invitation that waits for the owner of the address: say so, rather than
+  // offer to create a project (or refuse the app as if there were no invitation).
+  if (
+    memberships.length === 0 &&
+    (await waitingMembershipsOf(session, { reference: `User/${user.id}` }, projectId)).length > 0
+  ) {
+    throw errors.forbidden(awaitingOwnerMessage);
+  }
   // An app's sign-in offers no "create a project": the user is a member of its project or is refused.
   if (confined && memberships.length === 0) throw errors.forbidden(outsideClientProject);
   if (memberships.length === 1) return chooseMembership(session, login, memberships[0]);
@@ -209,7 +219,8 @@ export async function chooseMembership(
   login: Login,
   membership: ProjectMembership,
 ): Promise<LoginStep> {
-  if (membership.active === false) throw errors.forbidden('This membership is not active');
+  if (awaitsAddressOwner(membership)) throw errors.forbidden(awaitingOwnerMessage);
+  if (!membershipUsable(membership)) throw errors.forbidden('This membership is not active');
   const project = await readProject(session, membership.project);
   if (!project) throw errors.invalid('The membership names a project that does not exist', 'profile');
   const bound: Login = {
@@ -343,7 +354,8 @@ export async function grantTokens(
 ): Promise<TokenResponse> {
   if (!login.membership) throw oauthError('invalid_grant', 'Login has no profile yet');
   const membership = await readReference<ProjectMembership>(session, login.membership);
-  if (!membership || membership.active === false) throw oauthError('invalid_grant', 'Membership not found');
+  if (membership && awaitsAddressOwner(membership)) throw oauthError('invalid_grant', awaitingOwnerMessage);
+  if (!membershipUsable(membership)) throw oauthError('invalid_grant', 'Membership not found');
   const client =
     knownClient ??
     (login.client ? await readClient(session, login.client.reference?.split('/')[1] as string) : undefined);

@@ -18,6 +18,7 @@ import {
 import { verifyCodeChallenge } from './pkce';
 import { isRegisteredRedirectUri } from './clientRedirect';
 import { audienceProblem } from './smartAudience';
+import { addressVerified } from './addressOwnership';
 
 const clientAssertionType = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 const tokenExchangeGrant = 'urn:ietf:params:oauth:grant-type:token-exchange';
@@ -269,7 +270,9 @@ export async function oauthRoutes(app: FastifyInstance, env: AuthEnvironment): P
         sub: user?.id,
         profile: caller.profile.reference,
         fhirUser: caller.profile.reference,
-        ...(user?.resourceType === 'User' ? { email: user.email, email_verified: user.emailVerified === true } : {}),
+        ...(user?.resourceType === 'User'
+          ? { email: user.email, email_verified: await addressVerified(session, user) }
+          : {}),
         ...(name
           ? {
               name: [...(name.given ?? []), name.family].filter(Boolean).join(' '),

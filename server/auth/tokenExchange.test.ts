@@ -1,8 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, issueText } from '../../tests/integration/fhirClient';
+import { baseUrl, http, issueText } from '../../tests/integration/fhirClient';
 import { registerProjectOwner, tokenRequest } from '../../tests/integration/accounts';
+import { signIn } from '../../tests/integration/signIn';
+import { confirmAddressByReset } from './addressOwnership.test-support';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the auth answers are free-form JSON */
 
@@ -90,6 +92,10 @@ describe('token exchange is bound to the client project', () => {
   });
 
   it('a person who is a member of B and of other projects gets B, never another membership', async () => {
+    // The victim has proved their address (an invitation to an unproved one would wait for the
+    // address owner: addressOwnership.test.ts); the reset ends their sessions, so they sign in again.
+    await confirmAddressByReset(victim.email, victim.password);
+    const victimSession = await signIn(baseUrl(), victim.email, victim.password);
     // The victim is invited into B: from now on B's provider may vouch for them, but only in B.
     const invited = await http<any>('POST', `admin/projects/${attacker.projectId}/invite`, {
       token: attacker.tokens.access_token,
@@ -126,7 +132,7 @@ describe('token exchange is bound to the client project', () => {
       );
     }
     // The victim's own sessions still work and still see their clinic.
-    const own = await http<any>('GET', 'auth/me', { token: victim.tokens.access_token });
+    const own = await http<any>('GET', 'auth/me', { token: victimSession.access_token });
     expect(own.body.project.id).toBe(victim.projectId);
   });
 

@@ -5,6 +5,7 @@ import type { RepositorySession } from '../fhir/repository';
 import { readClient, readLogin, readReference } from './accountStore';
 import { defaultClientId, type AuthEnvironment } from './authEnvironment';
 import { OAuthError, oauthError, revokeLogin } from './loginService';
+import { membershipUsable } from './membershipState';
 
 /** Who asks: a client named by Basic auth or client_id (+ client_secret) in the form. */
 interface Requester {
@@ -120,8 +121,7 @@ export async function tokenIntrospectionRoutes(app: FastifyInstance, env: AuthEn
         const membership = await readReference<ProjectMembership>(session, found.login.membership);
         const tokenProject = membership?.project?.reference?.split('/')[1];
         const clientProject = requester.client?.meta?.project;
-        if (!membership || membership.active === false || !tokenProject || tokenProject !== clientProject)
-          return { active: false };
+        if (!membershipUsable(membership) || !tokenProject || tokenProject !== clientProject) return { active: false };
         const login = found.login;
         const claims = found.claims;
         return {
