@@ -26,6 +26,7 @@ import { withoutProtectedFields } from '../fhir/protectedFields';
 import { checkAwaitingOwnerKept } from './membershipState';
 import type { SqlExecutor } from '../storage/database';
 import { accessScope, policyClause } from '../search/accessRestriction';
+import { withCompositeReads } from '../search/compositeReads';
 import type { FilterParameter, SearchRequest } from '../search/searchRequest';
 import { sharedRowVisible } from './sharedProjectVisibility';
 import type { SearchParameterRegistry } from '../search/searchParameterRegistry';
@@ -271,8 +272,11 @@ export class AccessGuard {
    * A search may not read a field the policy hides: filtering, sorting, chaining or following
    * includes through it would reveal its value. 403 naming the parameter.
    */
-  checkSearch(request: SearchRequest): void {
+  checkSearch(asked: SearchRequest): void {
     if (!this.policy) return;
+    // A composite parameter reads what its components read (`code-value-quantity`: the value):
+    // here, so that every search a caller makes (REST, subscription criteria…) is judged alike.
+    const request = withCompositeReads(asked);
     const check = (resourceType: string, parameter: FilterParameter, name: string) => {
       if (typeof parameter === 'string') return;
       const hidden = hiddenFieldsReadBy(parameter.expression, resourceType, hiddenFieldsFor(this.policy, resourceType));

@@ -12,7 +12,6 @@ import { validateSearchParameter } from '../validation/searchParameterRules';
 import { needsSnapshot, withGeneratedSnapshot } from '../profiles/snapshot/completeSnapshot';
 import type { Database, SqlExecutor } from '../storage/database';
 import { extractIndexRows, type IndexRows } from '../search/indexRows';
-import { withCompositeReads } from '../search/compositeReads';
 import { searchExpressionLimits, searchParameterCostIssues } from '../search/searchExpressionCost';
 import type { SearchParameterRegistry } from '../search/searchParameterRegistry';
 import { validateResource } from '../validation/resourceValidator';
@@ -513,8 +512,7 @@ export class RepositorySession {
 
   async search(request: SearchRequest): Promise<SearchResult> {
     this.access?.checkInteraction(request.resourceType, 'search');
-    // Composite parameters are checked by what their components read.
-    this.access?.checkSearch(withCompositeReads(request));
+    this.access?.checkSearch(request);
     await this.flush();
     const result = await executeSearch(this.tx, request, this.access?.scope ?? {});
     if (!this.access) return result;

@@ -4,6 +4,7 @@ import type { Bundle, GraphDefinition, GraphDefinitionLink, Reference, Resource 
 import { errors, FhirError } from '../fhir/fhirError';
 import { queryFromString } from '../fhir/fhirOperations';
 import type { RepositorySession } from '../fhir/repository';
+import { searchExpressionProblem } from '../search/searchExpressionCost';
 import { parseSearchRequest } from '../search/searchRequest';
 
 /** Stops a graph that fans out without end (each resource is still read at most once). */
@@ -65,6 +66,7 @@ export async function graphOperation(
       'graph',
     );
   }
+  checkLinkPaths(graph);
   const start = await session.read(resourceType, id);
   const collected = new Map<string, Resource>([[`${resourceType}/${id}`, start]]);
   // What could not be read (absent, or not the caller's to read) is not read again.
@@ -136,6 +138,38 @@ export async function graphOperation(
       resource,
     })),
   };
+}
+
+/**
+ * Links (at any depth) one GraphDefinition may have: each path is checked before anything is read,
+ * and no more than `maxGraphCalls` links can ever be followed.
+ */
+export const maxGraphLinks = 2 * maxGraphCalls;
+
+/**
+ * Refuses, before anything is read, a GraphDefinition whose link paths could cost more than the
+ * resources they walk: whoever may write a GraphDefinition writes its paths, and each runs on every
+ * resource the link starts from. Held to what a project's search parameter may use
+ * (searchExpressionCost.ts: functions of linear cost, no `%resource` inside arguments, bounded size).
+ */
+function checkLinkPaths(graph: GraphDefinition): void {
+  const pending: GraphDefinitionLink[][] = [graph.link ?? []];
+  const checked = new Set<string>();
+  let links = 0;
+  while (pending.length > 0) {
+    for (const link of pending.pop() as GraphDefinitionLink[]) {
+      if (++links > maxGraphLinks) {
+        throw errors.invalid(`GraphDefinition ${graph.name ?? graph.id} has more than ${maxGraphLinks} links`, 'graph');
+      }
+      const path = typeof link.path === 'string' && !checked.has(link.path) ? link.path : undefined;
+      const problem = path === undefined ? undefined : searchExpressionProblem(path);
+      if (path !== undefined) checked.add(path);
+      if (problem) {
+        throw errors.invalid(`GraphDefinition link path "${link.path}" is not allowed: ${problem}`, 'graph');
+      }
+      for (const target of link.target ?? []) if (target.link) pending.push(target.link);
+    }
+  }
 }
 
 /** The References a FHIRPath path selects (`Patient.generalPractitioner` or `generalPractitioner`). */

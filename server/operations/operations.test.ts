@@ -389,6 +389,22 @@ describe('FHIR operations', () => {
       expect(issueText(nested.body)).toContain('nested-fan-out needs more than');
     });
 
+    it('refuses a link path of unbounded cost before reading anything', async () => {
+      // Each path runs on every resource its link starts from; select() doubling the collection
+      // 20 times made a million values from one Patient (each further step doubles the time).
+      const doubling = `Patient.id${".select(($this & 'a') | ($this & 'b'))".repeat(20)}`;
+      await create({
+        resourceType: 'GraphDefinition',
+        name: 'costly-path',
+        status: 'active',
+        start: 'Patient',
+        link: [{ path: doubling, target: [{ type: 'Practitioner' }] }],
+      });
+      const answer = await get(`Patient/${ids.p1}/$graph?graph=costly-path`);
+      expect(answer.status).toBe(400);
+      expect(issueText(answer.body)).toContain('is not allowed');
+    });
+
     it('refuses a missing or unknown graph and a graph for another start type', async () => {
       expect((await get(`Patient/${ids.p1}/$graph`)).status).toBe(400);
       const unknown = await get(`Patient/${ids.p1}/$graph?graph=no-such-graph`);

@@ -137,6 +137,19 @@ describe('websocket subscriptions under attack', () => {
     expect(notifications(client)).toEqual([]);
   });
 
+  it('refuses to bind composite criteria that compare a hidden value (code-value-quantity)', async () => {
+    const attacker = await member({
+      resource: [{ resourceType: 'Observation', hiddenFields: ['valueQuantity'] }, { resourceType: 'Subscription' }],
+    });
+    // The composite's own expression names the whole Observation; its value component reads valueQuantity.
+    const oracle = await subscription('Observation?code-value-quantity=urn:test|bp$gt140', attacker.token);
+    const client = await socket();
+    client.send({ type: 'bind-with-token', payload: { token: await bindingToken(oracle, attacker.token) } });
+    const refused = await client.next((m) => m.type === 'error' || statusOf(m)?.type === 'handshake');
+    expect(refused.type).toBe('error');
+    expect(issueText(refused.payload)).toMatch(/code-value-quantity.*which your access policy hides/);
+  });
+
   it('stops judging bound criteria on a field once the policy hides it', async () => {
     const birthDate = '1932-04-05';
     const attacker = await member({ resource: [{ resourceType: 'Patient' }, { resourceType: 'Subscription' }] });
