@@ -51,7 +51,7 @@ async function checkConstraints(
   expression: string,
 ): Promise<void> {
   if (!walk.invariants || constraints.length === 0) return;
-  for (const failed of await failedInvariants(value, base, constraints, walk.root)) {
+  for (const failed of await failedInvariants(value, base, constraints, walk.root, walk.options.runInvariant)) {
     issue(walk, 'invariant', `Constraint ${failed.key} not met: ${failed.human}`, expression, failed.severity);
   }
 }

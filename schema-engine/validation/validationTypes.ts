@@ -21,6 +21,12 @@ export interface ValidateOptions {
   valueSets?: ValueSetCodeLookup;
   /** FHIRPath invariants (constraint expressions); default true. */
   invariants?: boolean;
+  /**
+   * Runs one invariant's evaluation. The server bounds them in time (a project's profile is
+   * written by its admin, and an expression can be exponential); it throws InvariantBudgetExceeded
+   * when the time is spent, which stops the validation. The browser evaluates directly.
+   */
+  runInvariant?: (evaluate: () => unknown[]) => unknown[];
 }
 
 export type ValidationIssue = OperationOutcomeIssue & { expression: string[] };

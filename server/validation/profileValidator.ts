@@ -3,6 +3,8 @@ import type { OperationOutcomeIssue, Resource, StructureDefinition } from '@medp
 import { buildTypeSchema } from '../../schema-engine/model/buildTypeSchema';
 import { SchemaLoader } from '../../schema-engine/loading/schemaLoader';
 import { validateResource as validateWithSchema } from '../../schema-engine/validation/validateResource';
+import { InvariantBudgetExceeded } from '../../schema-engine/validation/invariants';
+import { invariantBudgetMs, invariantRunner } from './invariantBudget';
 
 /** Finds a StructureDefinition by canonical url as the caller sees it (project and access rules apply). */
 export type DefinitionFinder = (url: string) => Promise<StructureDefinition | undefined>;
@@ -23,8 +25,23 @@ export async function validateAgainstProfile(
     searchParameters: async () => [],
   });
   try {
-    return await validateWithSchema(resource, buildTypeSchema(profile), { schemas: loader });
+    return await validateWithSchema(resource, buildTypeSchema(profile), {
+      schemas: loader,
+      runInvariant: invariantRunner(),
+    });
   } catch (error) {
+    if (error instanceof InvariantBudgetExceeded) {
+      return [
+        {
+          severity: 'error',
+          code: 'too-costly',
+          details: {
+            text: `Profile ${profile.url} could not be checked: its invariants took more than ${invariantBudgetMs} ms for this resource`,
+          },
+          expression: [`${resource.resourceType}.meta.profile`],
+        },
+      ];
+    }
     // A profile the engine cannot use (e.g. an unsupported discriminator) is reported, not thrown.
     return [
       {

@@ -1,0 +1,88 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { http } from '../../tests/integration/fhirClient';
+import { registerProjectOwner } from '../../tests/integration/accounts';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- FHIR answers of many shapes */
+
+/**
+ * A profile's constraints are FHIRPath its project admin wrote, run by `$validate` on the shared
+ * event loop: one that doubles its collection at every step held every request of the server.
+ */
+describe('profile invariants under a time budget', () => {
+  let token: string;
+  const url = `http://example.org/StructureDefinition/costly-${Date.now()}`;
+  const doubling = `id${".select(($this & 'a') | ($this & 'b'))".repeat(21)}.count() > 0`;
+
+  beforeAll(async () => {
+    token = (await registerProjectOwner('Invariant Budget Clinic')).tokens.access_token;
+    const profile = {
+      resourceType: 'StructureDefinition',
+      url,
+      name: 'CostlyPatient',
+      status: 'draft',
+      kind: 'resource',
+      abstract: false,
+      type: 'Patient',
+      baseDefinition: 'http://hl7.org/fhir/StructureDefinition/Patient',
+      derivation: 'constraint',
+      differential: {
+        element: [
+          {
+            id: 'Patient',
+            path: 'Patient',
+            constraint: [
+              { key: 'named-1', severity: 'error', human: 'A name is required', expression: 'name.exists()' },
+              { key: 'costly-1', severity: 'error', human: 'Costly', expression: doubling },
+            ],
+          },
+        ],
+      },
+    };
+    const created = await http<any>('POST', 'fhir/R4/StructureDefinition', { token, body: profile });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+  });
+
+  it('stops the invariants when their time is spent and says so', async () => {
+    const answer = await http<any>('POST', 'fhir/R4/Patient/$validate', {
+      token,
+      body: { resourceType: 'Patient', id: 'x1', meta: { profile: [url] }, name: [{ family: 'Budget' }] },
+    });
+    expect(answer.status).toBe(200);
+    const issues = answer.body.issue as any[];
+    expect(issues.find((issue) => issue.code === 'too-costly')?.details.text).toMatch(/invariants took more than/);
+  });
+
+  it('still evaluates the profile’s ordinary invariants', async () => {
+    const cheap = `${url}-cheap`;
+    const profile = (await http<any>('GET', `fhir/R4/StructureDefinition?url=${encodeURIComponent(url)}`, { token }))
+      .body.entry[0].resource;
+    const created = await http<any>('POST', 'fhir/R4/StructureDefinition', {
+      token,
+      body: {
+        ...profile,
+        id: undefined,
+        meta: undefined,
+        url: cheap,
+        snapshot: undefined,
+        differential: {
+          element: [
+            {
+              id: 'Patient',
+              path: 'Patient',
+              constraint: [
+                { key: 'named-1', severity: 'error', human: 'A name is required', expression: 'name.exists()' },
+              ],
+            },
+          ],
+        },
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const answer = await http<any>('POST', 'fhir/R4/Patient/$validate', {
+      token,
+      body: { resourceType: 'Patient', meta: { profile: [cheap] } },
+    });
+    const texts = (answer.body.issue as any[]).map((issue) => issue.details.text as string);
+    expect(texts.join('\n')).toContain('Constraint named-1 not met: A name is required');
+  });
+});
