@@ -41,8 +41,8 @@ export function InviteDialog({ onClose }: { onClose: (message?: string) => void 
     if (Object.keys(problems).length > 0) return;
     setBusy(true);
     try {
-      await actions.invite(inviteRequestOf(form));
-      onClose(inviteOutcome(form, delivery));
+      const membership = await actions.invite(inviteRequestOf(form));
+      onClose(inviteOutcome(form, delivery, membership));
     } catch (error) {
       const { byField, general: rest } = fieldErrors(error, serverFields);
       setErrors(byField);

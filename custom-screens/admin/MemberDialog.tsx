@@ -13,7 +13,7 @@ import {
   TextField,
 } from '@mui/material';
 import type { ProjectMembership } from '@medplum/fhirtypes';
-import { lastAdminMessage, removesLastAdmin } from '../../data-provider/rules';
+import { awaitingAddressOwnerText, lastAdminMessage, removesLastAdmin } from '../../data-provider/rules';
 import { normalizeErrorString } from '../../data-provider/outcomes';
 import { fieldErrors } from '../account/fieldErrors';
 import { AccessPolicySelect } from './AccessPolicySelect';
@@ -152,11 +152,14 @@ export function MemberDialog({
                     control={
                       <Checkbox
                         checked={form.active}
+                        // The server opens it once the address owner is known; no admin's edit can.
+                        disabled={member.awaitingOwner}
                         onChange={(event) => setForm({ ...form, active: event.target.checked })}
                       />
                     }
                     label="Active (may sign in)"
                   />
+                  {member.awaitingOwner && <FormHelperText>{awaitingAddressOwnerText}</FormHelperText>}
                   {(errors.admin ?? demotes) && (
                     <FormHelperText error>{errors.admin ?? lastAdminMessage}</FormHelperText>
                   )}

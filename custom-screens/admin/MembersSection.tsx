@@ -15,6 +15,7 @@ import {
 import { visuallyHidden } from '@mui/utils';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import { Link as RouterLink } from 'react-router-dom';
+import { awaitingAddressOwnerText } from '../../data-provider/rules';
 import { AdminSection } from './AdminSection';
 import { InviteDialog } from './InviteDialog';
 import { MemberDialog } from './MemberDialog';
@@ -72,7 +73,17 @@ export function MembersSection() {
                   ) : (
                     member.profile
                   )}
-                  {!member.active && <Chip size="small" label="Inactive" sx={{ ml: 1 }} />}
+                  {member.awaitingOwner ? (
+                    <Chip
+                      size="small"
+                      color="warning"
+                      label="Waiting for the address owner"
+                      title={awaitingAddressOwnerText}
+                      sx={{ ml: 1 }}
+                    />
+                  ) : (
+                    !member.active && <Chip size="small" label="Inactive" sx={{ ml: 1 }} />
+                  )}
                 </TableCell>
                 <TableCell>{member.email || '—'}</TableCell>
                 <TableCell>{member.accessPolicy}</TableCell>

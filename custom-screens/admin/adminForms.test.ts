@@ -3,6 +3,7 @@ import type { ProjectMembership } from '@medplum/fhirtypes';
 import { botRunInput, botRunResultText } from './botRunInput';
 import { emptyInvite, inviteOutcome, inviteProblems, inviteRequestOf } from './inviteForm';
 import { memberField, memberFormOf, memberFormProblems, membershipOf } from './memberForm';
+import { memberRows } from './memberRows';
 import { newSiteForm, siteFormProblems, siteFormsOf, sitesOf } from './siteForms';
 
 describe('site forms', () => {
@@ -59,6 +60,15 @@ describe('invite form', () => {
     expect(inviteOutcome(form, 'smtp')).toBe('Dana Lee was added and an invitation e-mail was sent to dana@x.example.');
     expect(inviteOutcome(form, 'outbox')).toMatch(/nobody received it/);
     expect(inviteOutcome({ ...form, sendEmail: false }, 'smtp')).toMatch(/No e-mail was sent/);
+    // An existing account whose address nobody has proved: the member waits for the address owner.
+    const waiting = {
+      extension: [{ url: 'https://hearth-emr.org/fhir/StructureDefinition/membership-awaiting-address-owner' }],
+    };
+    expect(inviteOutcome(form, 'smtp', waiting)).toBe(
+      'Dana Lee was added, but dana@x.example already has an account whose address was never confirmed: they can sign in to this project once the owner of the address chooses a password from the e-mail sent to dana@x.example.',
+    );
+    expect(inviteOutcome({ ...form, sendEmail: false }, 'smtp', waiting)).toMatch(/with "Forgot password"/);
+    expect(inviteOutcome(form, 'smtp', { extension: [{ url: 'urn:other' }] })).toMatch(/invitation e-mail was sent/);
   });
 });
 
@@ -121,5 +131,37 @@ describe('bot run input', () => {
     expect(botRunResultText({ a: 1 })).toBe('{\n  "a": 1\n}');
     expect(botRunResultText('done')).toBe('done');
     expect(botRunResultText(undefined)).toBe('(the bot returned nothing)');
+  });
+});
+
+describe('member rows', () => {
+  it('tell a member waiting for the owner of the address from one an admin switched off', () => {
+    const membership = (id: string, extra: Partial<ProjectMembership>): ProjectMembership => ({
+      resourceType: 'ProjectMembership',
+      id,
+      project: { reference: 'Project/p' },
+      user: { reference: `User/${id}` },
+      profile: { reference: `Practitioner/${id}`, display: id },
+      ...extra,
+    });
+    const rows = memberRows({
+      resourceType: 'Bundle',
+      type: 'searchset',
+      entry: [
+        {
+          resource: membership('waiting', {
+            active: false,
+            extension: [{ url: 'https://hearth-emr.org/fhir/StructureDefinition/membership-awaiting-address-owner' }],
+          }),
+        },
+        { resource: membership('off', { active: false }) },
+        { resource: membership('on', {}) },
+      ],
+    });
+    expect(rows.map(({ id, active, awaitingOwner }) => ({ id, active, awaitingOwner }))).toEqual([
+      { id: 'off', active: false, awaitingOwner: false },
+      { id: 'on', active: true, awaitingOwner: false },
+      { id: 'waiting', active: false, awaitingOwner: true },
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 import type { InviteRequest } from '../../data-provider/client';
+import { awaitsAddressOwner } from '../../data-provider/rules';
 
 export interface InviteForm {
   resourceType: 'Practitioner' | 'Patient' | 'RelatedPerson';
@@ -45,8 +46,19 @@ export function inviteRequestOf(form: InviteForm): InviteRequest & { accessPolic
 }
 
 /** What the admin is told once the invitation went through. */
-export function inviteOutcome(form: InviteForm, delivery: 'smtp' | 'outbox' | undefined): string {
+export function inviteOutcome(
+  form: InviteForm,
+  delivery: 'smtp' | 'outbox' | undefined,
+  membership?: { extension?: readonly { url?: string }[] },
+): string {
   const who = `${form.firstName.trim()} ${form.lastName.trim()}`;
+  if (membership && awaitsAddressOwner(membership)) {
+    // An existing account whose address nobody has proved: the project opens to the address owner only.
+    const how = form.sendEmail
+      ? `from the e-mail sent to ${form.email.trim()}${delivery === 'outbox' ? " (written to the server's outbox folder: this server has no mail server)" : ''}`
+      : 'with "Forgot password" (no e-mail was sent)';
+    return `${who} was added, but ${form.email.trim()} already has an account whose address was never confirmed: they can sign in to this project once the owner of the address chooses a password ${how}.`;
+  }
   if (!form.sendEmail) return `${who} was added. No e-mail was sent: they sign in with "Forgot password".`;
   if (delivery === 'outbox') {
     return `${who} was added. This server has no mail server (SMTP_URL is not set): the invitation e-mail to ${form.email.trim()} was written to the server's outbox folder and nobody received it.`;

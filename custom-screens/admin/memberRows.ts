@@ -1,5 +1,5 @@
 import type { AccessPolicy, Bundle, ProjectMembership, Reference, Resource, User } from '@medplum/fhirtypes';
-import { adminSeatOf } from '../../data-provider/rules';
+import { adminSeatOf, awaitsAddressOwner } from '../../data-provider/rules';
 
 /** One row of the Members table: who the member is, how they sign in, what they may do. */
 export interface MemberRow {
@@ -11,6 +11,8 @@ export interface MemberRow {
   accessPolicy: string;
   admin: boolean;
   active: boolean;
+  /** Invited, but waiting for the owner of the address to prove it (data-provider/rules/membershipAwaitingOwner.ts). */
+  awaitingOwner: boolean;
   /** `User/…`, `Bot/…` or `ClientApplication/…`: only people count as admins who can sign in. */
   user?: string;
 }
@@ -43,6 +45,7 @@ export function memberRows(bundle: Bundle | undefined): MemberRow[] {
       return {
         // id, admin, active and user: the seat the last-admin rule reads.
         ...adminSeatOf(membership),
+        awaitingOwner: awaitsAddressOwner(membership),
         profile: referenceText(membership.profile, 'Profile not named'),
         profileReference: membership.profile?.reference,
         email: user?.email ?? (membership.user?.display?.includes('@') ? membership.user.display : '') ?? '',

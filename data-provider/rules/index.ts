@@ -27,6 +27,7 @@ export { getStepState, getStepStates, type StepState } from './stepperStates';
 export { appAddressProblem, isAllowedRedirectUri, redirectUriProblem } from './redirectUri';
 export { appLaunchUrl, launchUriProblem } from './appLaunch';
 export { adminSeatOf, lastAdminMessage, removesLastAdmin, type AdminSeat } from './lastProjectAdmin';
+export { awaitingAddressOwnerText, awaitingAddressOwnerUrl, awaitsAddressOwner } from './membershipAwaitingOwner';
 export { projectSettingNameProblem } from './projectSettingName';
 export { tokenLifetimeProblem, tokenLifetimeSeconds } from './tokenLifetime';
 export {

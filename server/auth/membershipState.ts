@@ -1,5 +1,6 @@
 import type { Extension, ProjectMembership, Reference } from '@medplum/fhirtypes';
 import { errors } from '../fhir/fhirError';
+import { awaitingAddressOwnerUrl, awaitsAddressOwner } from '../../data-provider/rules/membershipAwaitingOwner';
 
 /**
  * A membership that waits for the owner of its e-mail address (account pre-hijacking).
@@ -15,7 +16,7 @@ import { errors } from '../fhir/fhirError';
  * It becomes usable when the address owner completes a set-password or reset link e-mailed to the
  * address (addressOwnership.ts), which also replaces the password and ends the account's sessions.
  */
-export const awaitingOwnerUrl = 'https://hearth-emr.org/fhir/StructureDefinition/membership-awaiting-address-owner';
+export const awaitingOwnerUrl = awaitingAddressOwnerUrl;
 
 export const awaitingOwnerMessage =
   'This invitation waits for the address owner to choose a password from the e-mail sent to them';
@@ -31,9 +32,7 @@ export function awaitingOwnerExtension(request: Reference | undefined, activate:
   };
 }
 
-export function awaitsAddressOwner(membership: ProjectMembership): boolean {
-  return (membership.extension ?? []).some((extension) => extension.url === awaitingOwnerUrl);
-}
+export { awaitsAddressOwner };
 
 /** Whether the membership may be signed in to, or used by a token: active, and not waiting for the address owner. */
 export function membershipUsable(membership: ProjectMembership | undefined): membership is ProjectMembership {
