@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, http, issueText } from '../../tests/integration/fhirClient';
 import {
+  loginStart,
   postJson,
   registerProjectOwner,
   registerUser,
@@ -32,18 +33,6 @@ const json = { 'content-type': 'application/json' };
 
 const inviteAs = (token: string | undefined, projectId: string, body: Record<string, unknown>) =>
   http<any>('POST', `admin/projects/${projectId}/invite`, { token, body, headers: json });
-
-async function loginStart(email: string, password: string, extra: Record<string, unknown> = {}) {
-  const { verifier, challenge } = pkcePair();
-  const answer = await postJson('auth/login', {
-    email,
-    password,
-    codeChallenge: challenge,
-    codeChallengeMethod: 'S256',
-    ...extra,
-  });
-  return { ...answer, verifier };
-}
 
 /** Every way in with the password that must stay out of `projectId`: each refused, none with a code. */
 async function expectKeptOut(email: string, password: string, projectId: string) {

@@ -3,7 +3,13 @@ import { join } from 'node:path';
 import { decodeJwt, createRemoteJWKSet, exportJWK, generateKeyPair, jwtVerify, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { baseUrl, http, issueExpressions, issueText } from '../../tests/integration/fhirClient';
-import { postJson, registerProjectOwner, registerUser, uniqueEmail } from '../../tests/integration/accounts';
+import {
+  loginStart,
+  postJson,
+  registerProjectOwner,
+  registerUser,
+  uniqueEmail,
+} from '../../tests/integration/accounts';
 import { exchangeCode, pkcePair, signIn } from '../../tests/integration/signIn';
 import {
   identityProviderFor,
@@ -22,18 +28,6 @@ async function tokenRequest(form: Record<string, string>, headers: Record<string
     body: new URLSearchParams(form),
   });
   return { status: response.status, body: (await response.json()) as Record<string, string> };
-}
-
-async function loginStart(email: string, password: string, extra: Record<string, unknown> = {}) {
-  const { verifier, challenge } = pkcePair();
-  const answer = await postJson('auth/login', {
-    email,
-    password,
-    codeChallenge: challenge,
-    codeChallengeMethod: 'S256',
-    ...extra,
-  });
-  return { ...answer, verifier };
 }
 
 describe('password sign-in with PKCE', () => {

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { registerProjectOwner, registerUser, signInWithScope, uniqueEmail } from '../../tests/integration/accounts';
 import { baseUrl, http, issueExpressions, issueText } from '../../tests/integration/fhirClient';
 import { pkcePair, signIn } from '../../tests/integration/signIn';
+import { fhircastSubscribe } from './fhircastHubClient.test-support';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- hub answers of many shapes */
 
@@ -18,18 +19,9 @@ describe('FHIRcast hub under attack', () => {
   const hub = (path = '') => new URL(`fhircast/STU3${path}`, baseUrl()).toString();
 
   async function subscribe(topic: string, events: string, bearer: string) {
-    const response = await fetch(hub(), {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${bearer}` },
-      body: new URLSearchParams({
-        'hub.channel.type': 'websocket',
-        'hub.mode': 'subscribe',
-        'hub.topic': topic,
-        'hub.events': events,
-      }).toString(),
-    });
-    expect(response.status).toBe(202);
-    return ((await response.json()) as any)['hub.channel.endpoint'] as string;
+    const answer = await fhircastSubscribe(baseUrl(), topic, events, bearer);
+    expect(answer.status).toBe(202);
+    return answer.body['hub.channel.endpoint'] as string;
   }
 
   async function publish(topic: string, event: string, context: unknown[], bearer: string) {

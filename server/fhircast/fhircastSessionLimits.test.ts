@@ -6,6 +6,7 @@ import { baseUrl, http, issueExpressions, issueText } from '../../tests/integrat
 import { shortSessionSignIn } from '../realtime/sessionClock.test-support';
 import { policyViolationCode, signInEndedCode } from '../realtime/socketCloseCodes';
 import { defaultFhircastLimits } from './fhircastLimits';
+import { fhircastSubscribe } from './fhircastHubClient.test-support';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- hub answers of many shapes */
 
@@ -17,22 +18,9 @@ import { defaultFhircastLimits } from './fhircastLimits';
 describe('FHIRcast hub: session end and limits', () => {
   let owner: Awaited<ReturnType<typeof registerProjectOwner>>;
   let patientId: string;
-
   const hub = (path = '') => new URL(`fhircast/STU3${path}`, baseUrl()).toString();
 
-  async function subscribe(topic: string, bearer: string) {
-    const response = await fetch(hub(), {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${bearer}` },
-      body: new URLSearchParams({
-        'hub.channel.type': 'websocket',
-        'hub.mode': 'subscribe',
-        'hub.topic': topic,
-        'hub.events': 'Patient-open',
-      }).toString(),
-    });
-    return { status: response.status, body: (await response.json()) as any };
-  }
+  const subscribe = (topic: string, bearer: string) => fhircastSubscribe(baseUrl(), topic, 'Patient-open', bearer);
 
   async function publish(topic: string, bearer: string) {
     const response = await fetch(hub(`/${encodeURIComponent(topic)}`), {

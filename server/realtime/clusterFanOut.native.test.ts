@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../tests/integration/freePort';
 import { signIn } from '../../tests/integration/signIn';
 import { SocketTestClient, statusOf } from './socketTestClient.test-support';
+import { fhircastSubscribe } from '../fhircast/fhircastHubClient.test-support';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- FHIR answers of many shapes */
 
@@ -225,17 +226,8 @@ describe('realtime fan-out between server processes (native PostgreSQL)', () => 
     const a = first as ServerProcess;
     const b = second as ServerProcess;
     const topic = 'cluster-topic';
-    const subscribe = await fetch(new URL('fhircast/STU3', a.baseUrl), {
-      method: 'POST',
-      headers: { authorization: `Bearer ${a.token}`, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        'hub.channel.type': 'websocket',
-        'hub.mode': 'subscribe',
-        'hub.topic': topic,
-        'hub.events': 'Patient-open',
-      }).toString(),
-    });
-    const endpoint = ((await subscribe.json()) as any)['hub.channel.endpoint'] as string;
+    const subscribed = await fhircastSubscribe(a.baseUrl, topic, 'Patient-open', a.token);
+    const endpoint = subscribed.body['hub.channel.endpoint'] as string;
     // The endpoint, made by the first process, is opened on the second.
     const socket = await SocketTestClient.open(b.baseUrl.replace(/^http/, 'ws') + new URL(endpoint).pathname.slice(1));
     sockets.push(socket);

@@ -93,3 +93,16 @@ export async function signInThroughClient(email: string, password: string, clien
     client_id: clientId,
   });
 }
+
+/** The first step of a password sign-in (`POST auth/login` with a fresh PKCE pair): its answer and the verifier. */
+export async function loginStart(email: string, password: string, extra: Record<string, unknown> = {}) {
+  const { verifier, challenge } = pkcePair();
+  const answer = await postJson('auth/login', {
+    email,
+    password,
+    codeChallenge: challenge,
+    codeChallengeMethod: 'S256',
+    ...extra,
+  });
+  return { ...answer, verifier };
+}
