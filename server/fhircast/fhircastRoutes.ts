@@ -22,7 +22,7 @@ import { contextVisibleTo, publicTopic, topicKey } from './fhircastAccess';
 import { checkEventEnvelope, emptyContext, nextContext } from './fhircastContextState';
 import { defaultFhircastLimits, maxFhircastMessageBytes, type FhircastLimits } from './fhircastLimits';
 import { FhircastSockets } from './fhircastSockets';
-import { fhircastStore, leaseSeconds } from './fhircastStore';
+import { fhircastStore } from './fhircastStore';
 
 export interface FhircastOptions {
   auth: AuthEnvironment;
@@ -263,7 +263,11 @@ export async function fhircastRoutes(app: FastifyInstance, options: FhircastOpti
               'hub.mode': 'subscribe',
               'hub.topic': publicTopic(subscription.topic),
               'hub.events': subscription.events.join(','),
-              'hub.lease_seconds': leaseSeconds,
+              // What is left of the lease, or of the sign-in's session if that ends first.
+              'hub.lease_seconds': Math.max(
+                0,
+                Math.floor((Math.min(subscription.expires, subscriber.sessionEnds) - Date.now()) / 1000),
+              ),
             }),
           );
         })

@@ -41,6 +41,7 @@ describe('FHIRcast hub: session end and limits', () => {
   function listen(endpoint: string) {
     const socket = new WebSocket(endpoint);
     const events: any[] = [];
+    let lease: number | undefined;
     let confirm: (value: boolean) => void = () => undefined;
     const confirmed = new Promise<boolean>((resolve) => (confirm = resolve));
     const closed = new Promise<{ code: number; reason: string }>((resolve) =>
@@ -51,10 +52,12 @@ describe('FHIRcast hub: session end and limits', () => {
     );
     socket.on('message', (data) => {
       const message = JSON.parse(data.toString());
-      if (message['hub.mode']) confirm(true);
-      else events.push(message);
+      if (message['hub.mode']) {
+        lease = message['hub.lease_seconds'];
+        confirm(true);
+      } else events.push(message);
     });
-    return { socket, events, confirmed, closed };
+    return { socket, events, confirmed, closed, lease: () => lease };
   }
 
   beforeAll(async () => {
@@ -75,6 +78,8 @@ describe('FHIRcast hub: session end and limits', () => {
     const endpoint = subscribed.body['hub.channel.endpoint'];
     const listener = listen(endpoint);
     expect(await listener.confirmed).toBe(true);
+    // The confirmation's lease is what is left of the session, not the hub's day.
+    expect(listener.lease()).toBeLessThanOrEqual(3);
 
     expect(await listener.closed).toEqual({
       code: signInEndedCode,
