@@ -17,7 +17,8 @@ import {
 } from '../../tests/integration/oidcProvider';
 import { clinicWithPatientRegistration } from '../../tests/integration/patientAccounts';
 import { completeLatestLink, confirmAddressByReset, outboxTo, userByEmail } from './addressOwnership.test-support';
-import { awaitingOwnerMessage, awaitingOwnerUrl } from './membershipState';
+import { awaitingOwnerMessage } from './membershipState';
+import { awaitingAddressOwnerUrl as awaitingOwnerUrl } from '../../data-provider/rules';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the auth answers are free-form JSON */
 

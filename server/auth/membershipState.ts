@@ -16,7 +16,6 @@ import { awaitingAddressOwnerUrl, awaitsAddressOwner } from '../../data-provider
  * It becomes usable when the address owner completes a set-password or reset link e-mailed to the
  * address (addressOwnership.ts), which also replaces the password and ends the account's sessions.
  */
-export const awaitingOwnerUrl = awaitingAddressOwnerUrl;
 
 export const awaitingOwnerMessage =
   'This invitation waits for the address owner to choose a password from the e-mail sent to them';
@@ -24,7 +23,7 @@ export const awaitingOwnerMessage =
 /** The extension of a waiting membership: the security request e-mailed (if any), and `active` once the owner is known. */
 export function awaitingOwnerExtension(request: Reference | undefined, activate: boolean): Extension {
   return {
-    url: awaitingOwnerUrl,
+    url: awaitingAddressOwnerUrl,
     extension: [
       ...(request ? [{ url: 'request', valueReference: request }] : []),
       { url: 'activate', valueBoolean: activate },
@@ -41,9 +40,9 @@ export function membershipUsable(membership: ProjectMembership | undefined): mem
 
 /** The membership once its address owner is known: the extension removed, active unless the inviter made it inactive. */
 export function ownerConfirmed(membership: ProjectMembership): ProjectMembership {
-  const waiting = (membership.extension ?? []).find((extension) => extension.url === awaitingOwnerUrl);
+  const waiting = (membership.extension ?? []).find((extension) => extension.url === awaitingAddressOwnerUrl);
   const activate = waiting?.extension?.find((part) => part.url === 'activate')?.valueBoolean !== false;
-  const extension = (membership.extension ?? []).filter((entry) => entry.url !== awaitingOwnerUrl);
+  const extension = (membership.extension ?? []).filter((entry) => entry.url !== awaitingAddressOwnerUrl);
   const next: ProjectMembership = { ...membership, active: activate };
   if (extension.length > 0) next.extension = extension;
   else delete next.extension;
@@ -52,7 +51,7 @@ export function ownerConfirmed(membership: ProjectMembership): ProjectMembership
 
 /** The waiting-for-the-owner extensions of a membership, as JSON (to compare a write with what is stored). */
 export function awaitingOwnerJson(membership: ProjectMembership | undefined): string {
-  return JSON.stringify((membership?.extension ?? []).filter((extension) => extension.url === awaitingOwnerUrl));
+  return JSON.stringify((membership?.extension ?? []).filter((extension) => extension.url === awaitingAddressOwnerUrl));
 }
 
 /**
@@ -70,7 +69,7 @@ export function checkAwaitingOwnerKept(
       {
         severity: 'error',
         code: 'forbidden',
-        details: { text: `Forbidden: only the server sets or clears ${awaitingOwnerUrl}` },
+        details: { text: `Forbidden: only the server sets or clears ${awaitingAddressOwnerUrl}` },
         expression: [`${path}.extension`],
       },
     ]);

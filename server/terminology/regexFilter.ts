@@ -1,4 +1,4 @@
-import { runInNewContext } from 'node:vm';
+import { runTimeBoxed } from '../timeBox';
 import { errors } from '../fhir/fhirError';
 import type { ExpansionBudget } from './expansionBudget';
 
@@ -18,16 +18,9 @@ export function regexMatches(pattern: string, values: string[], budget: Expansio
   }
   const started = performance.now();
   try {
-    return runInNewContext(
-      'values.map((value) => regex.test(value))',
-      { values, regex },
-      {
-        timeout: budget.regexMillisecondsLeft(),
-      },
-    ) as boolean[];
-  } catch (error) {
-    if ((error as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw budget.regexTooSlow();
-    throw error;
+    const matched = runTimeBoxed(() => values.map((value) => regex.test(value)), budget.regexMillisecondsLeft());
+    if (!matched) throw budget.regexTooSlow();
+    return matched.value;
   } finally {
     budget.regexTook(performance.now() - started);
   }
