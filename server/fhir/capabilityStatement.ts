@@ -36,7 +36,14 @@ const typeOperations: Record<string, OperationEntry[]> = {
     { name: 'export', definition: `${bulk}patient-export` },
   ],
   Group: [{ name: 'export', definition: `${bulk}group-export` }],
-  ValueSet: [{ name: 'expand', definition: `${hl7}ValueSet-expand` }],
+  ValueSet: [
+    { name: 'expand', definition: `${hl7}ValueSet-expand` },
+    { name: 'validate-code', definition: `${hl7}ValueSet-validate-code` },
+  ],
+  CodeSystem: [
+    { name: 'lookup', definition: `${hl7}CodeSystem-lookup` },
+    { name: 'subsumes', definition: `${hl7}CodeSystem-subsumes` },
+  ],
   StructureDefinition: [
     { name: 'expand-profile', definition: 'https://hearth-emr.org/fhir/OperationDefinition/expand-profile' },
     { name: 'snapshot', definition: `${hl7}StructureDefinition-snapshot` },

@@ -48,6 +48,12 @@ describe('metadata, health and definitions', () => {
       expect.arrayContaining(['everything', 'export', 'validate', 'graph']),
     );
     expect(resources.find((r) => r.type === 'Bot')!.operation.map((o) => o.name)).toContain('execute');
+    expect(resources.find((r) => r.type === 'CodeSystem')!.operation.map((o) => o.name)).toEqual(
+      expect.arrayContaining(['lookup', 'subsumes']),
+    );
+    expect(resources.find((r) => r.type === 'ValueSet')!.operation.map((o) => o.name)).toEqual(
+      expect.arrayContaining(['expand', 'validate-code']),
+    );
     expect(resources.find((r) => r.type === 'Observation')!.operation.map((o) => o.name)).not.toContain('everything');
     expect(answer.body.rest[0].operation.map((o) => o.name)).toEqual(['export', 'graphql']);
     expect(patient.searchParam).toEqual(

@@ -170,3 +170,105 @@ describe('CodeSystem/$lookup and ValueSet/$validate-code', () => {
     expect(param(display.body, 'message')?.valueString).toBe('The display "Man" differs from "Male"');
   });
 });
+
+describe('CodeSystem/$subsumes', () => {
+  const system = `http://example.org/cs/${randomUUID()}`;
+  let id = '';
+  const outcome = (p: Parameters) => param(p, 'outcome')?.valueCode;
+
+  it('answers how code A relates to code B, by system, by Codings and on the stored CodeSystem', async () => {
+    const created = await http<CodeSystem>('POST', 'fhir/R4/CodeSystem', {
+      body: {
+        resourceType: 'CodeSystem',
+        url: system,
+        status: 'active',
+        content: 'complete',
+        hierarchyMeaning: 'is-a',
+        concept: [
+          { code: 'animal', concept: [{ code: 'dog', concept: [{ code: 'puppy' }] }, { code: 'cat' }] },
+          { code: 'plant' },
+        ],
+      },
+    });
+    expect(created.status).toBe(201);
+    id = created.body.id as string;
+    const ask = async (codeA: string, codeB: string) => {
+      const answer = await http<Parameters>(
+        'GET',
+        `fhir/R4/CodeSystem/$subsumes?system=${system}&codeA=${codeA}&codeB=${codeB}`,
+      );
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      return outcome(answer.body);
+    };
+    expect(await ask('animal', 'puppy')).toBe('subsumes');
+    expect(await ask('puppy', 'animal')).toBe('subsumed-by');
+    expect(await ask('dog', 'cat')).toBe('not-subsumed');
+    expect(await ask('cat', 'cat')).toBe('equivalent');
+
+    const byCodings = await http<Parameters>('POST', 'fhir/R4/CodeSystem/$subsumes', {
+      body: {
+        resourceType: 'Parameters',
+        parameter: [
+          { name: 'codingA', valueCoding: { system, code: 'dog' } },
+          { name: 'codingB', valueCoding: { system, code: 'puppy' } },
+        ],
+      },
+    });
+    expect(byCodings.status, JSON.stringify(byCodings.body)).toBe(200);
+    expect(outcome(byCodings.body)).toBe('subsumes');
+
+    const onInstance = await http<Parameters>('GET', `fhir/R4/CodeSystem/${id}/$subsumes?codeA=plant&codeB=dog`);
+    expect(onInstance.status).toBe(200);
+    expect(outcome(onInstance.body)).toBe('not-subsumed');
+
+    // The FHIR specification's own CodeSystems answer too (loaded definitions).
+    const gender = await http<Parameters>(
+      'GET',
+      'fhir/R4/CodeSystem/$subsumes?system=http://hl7.org/fhir/administrative-gender&codeA=female&codeB=male',
+    );
+    expect(outcome(gender.body)).toBe('not-subsumed');
+  });
+
+  it('says what is missing or wrong, with the parameter', async () => {
+    const missing = await http('GET', `fhir/R4/CodeSystem/$subsumes?system=${system}&codeA=dog`);
+    expect(missing.status).toBe(400);
+    expect(issueText(missing.body)).toBe('Missing codeB (or codingB)');
+    const noSystem = await http('GET', 'fhir/R4/CodeSystem/$subsumes?codeA=dog&codeB=cat');
+    expect(noSystem.status).toBe(400);
+    expect(issueText(noSystem.body)).toBe('Missing system: name the CodeSystem (system=…)');
+    const unknown = await http('GET', `fhir/R4/CodeSystem/$subsumes?system=${system}&codeA=dog&codeB=robot`);
+    expect(unknown.status).toBe(404);
+    expect(issueText(unknown.body)).toBe(`Code "robot" (codeB) not found in ${system}`);
+    const otherSystem = await http('POST', 'fhir/R4/CodeSystem/$subsumes', {
+      body: {
+        resourceType: 'Parameters',
+        parameter: [
+          { name: 'system', valueUri: system },
+          { name: 'codingA', valueCoding: { system: 'http://loinc.org', code: 'dog' } },
+          { name: 'codeB', valueCode: 'cat' },
+        ],
+      },
+    });
+    expect(otherSystem.status).toBe(400);
+    expect(issueText(otherSystem.body)).toBe(`codingA is from http://loinc.org, not from ${system}`);
+    const nowhere = await http('GET', 'fhir/R4/CodeSystem/$subsumes?system=http://example.org/none&codeA=a&codeB=b');
+    expect(nowhere.status).toBe(404);
+  });
+
+  it('refuses a hierarchy that is not is-a', async () => {
+    const partOf = `http://example.org/cs/${randomUUID()}`;
+    await http('POST', 'fhir/R4/CodeSystem', {
+      body: {
+        resourceType: 'CodeSystem',
+        url: partOf,
+        status: 'active',
+        content: 'complete',
+        hierarchyMeaning: 'part-of',
+        concept: [{ code: 'body', concept: [{ code: 'arm' }] }],
+      },
+    });
+    const answer = await http('GET', `fhir/R4/CodeSystem/$subsumes?system=${partOf}&codeA=body&codeB=arm`);
+    expect(answer.status).toBe(400);
+    expect(issueText(answer.body)).toContain('means "part-of", not "is-a"');
+  });
+});

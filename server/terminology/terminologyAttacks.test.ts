@@ -133,5 +133,17 @@ describe('terminology operations under attack', () => {
     });
     expect(lookup.status).toBe(404);
     expect(issueText(lookup.body)).toBe(`CodeSystem not found: ${system}`);
+    const subsumes = await http<any>('GET', `fhir/R4/CodeSystem/$subsumes?system=${system}&codeA=secret&codeB=secret`, {
+      token: other.tokens.access_token,
+    });
+    expect(subsumes.status).toBe(404);
+    expect(issueText(subsumes.body)).toBe(`CodeSystem not found: ${system}`);
+    const stored = await http<any>('GET', `fhir/R4/CodeSystem?url=${system}`, { token });
+    const onInstance = await http<any>(
+      'GET',
+      `fhir/R4/CodeSystem/${stored.body.entry[0].resource.id}/$subsumes?codeA=secret&codeB=secret`,
+      { token: other.tokens.access_token },
+    );
+    expect(onInstance.status).toBe(404);
   });
 });

@@ -5,6 +5,7 @@ import type { Repository, RequestContext } from '../fhir/repository';
 import { parseSearchRequest } from '../search/searchRequest';
 import type { SearchParameterRegistry } from '../search/searchParameterRegistry';
 import { flattenConcepts } from './codeSystemConcepts';
+import { subsumption } from './codeSubsumption';
 import { expandValueSet, matchesFilter, type TerminologySource } from './valueSetExpander';
 
 export interface TerminologyRoutesOptions {
@@ -52,7 +53,7 @@ function boundedInteger(value: string | undefined, name: string, fallback: numbe
   return Math.min(Number(value), max);
 }
 
-/** ValueSet/$expand, CodeSystem/$lookup and ValueSet/$validate-code over the stored terminology. */
+/** ValueSet/$expand, CodeSystem/$lookup, CodeSystem/$subsumes and ValueSet/$validate-code over the stored terminology. */
 export async function terminologyRoutes(app: FastifyInstance, options: TerminologyRoutesOptions): Promise<void> {
   const { repository, registry } = options;
 
@@ -167,6 +168,66 @@ export async function terminologyRoutes(app: FastifyInstance, options: Terminolo
   };
   app.get('/fhir/R4/CodeSystem/$lookup', async (request, reply) => send(reply, await lookup(request)));
   app.post('/fhir/R4/CodeSystem/$lookup', async (request, reply) => send(reply, await lookup(request)));
+
+  /**
+   * CodeSystem/$subsumes: whether code A is above, below or the same as code B in the system's
+   * is-a hierarchy (nesting and `parent`/`subsumedBy` properties, as $expand's is-a filter reads it).
+   */
+  const subsumes = async (request: FastifyRequest, id?: string): Promise<Parameters> => {
+    const input = inputs(request);
+    const codingA = input.coding('codingA');
+    const codingB = input.coding('codingB');
+    let codeSystem: CodeSystem | undefined;
+    if (id) {
+      const access = options.contextOf(request).access;
+      codeSystem = (await repository.transaction((session) => session.read('CodeSystem', id), access)) as CodeSystem;
+    } else {
+      const system = input.get('system') ?? codingA?.system ?? codingB?.system;
+      if (!system) throw errors.invalid('Missing system: name the CodeSystem (system=…)', 'system');
+      const version = input.get('version');
+      codeSystem = await sourceOf(request).codeSystem(version ? `${system}|${version}` : system);
+      if (!codeSystem) throw errors.notFoundWith(`CodeSystem not found: ${system}${version ? `|${version}` : ''}`);
+    }
+    const system = codeSystem.url ?? `CodeSystem/${codeSystem.id}`;
+    for (const [name, coding] of [
+      ['codingA', codingA],
+      ['codingB', codingB],
+    ] as const) {
+      if (coding?.system && codeSystem.url && coding.system !== codeSystem.url) {
+        throw errors.invalid(`${name} is from ${coding.system}, not from ${codeSystem.url}`, name);
+      }
+    }
+    const codeA = input.get('codeA') ?? codingA?.code;
+    const codeB = input.get('codeB') ?? codingB?.code;
+    if (!codeA) throw errors.invalid('Missing codeA (or codingA)', 'codeA');
+    if (!codeB) throw errors.invalid('Missing codeB (or codingB)', 'codeB');
+    // Only an is-a hierarchy says that one concept is a kind of another; part-of or grouped-by do not.
+    if (codeSystem.hierarchyMeaning && codeSystem.hierarchyMeaning !== 'is-a') {
+      throw errors.notSupported(
+        `The hierarchy of ${system} means "${codeSystem.hierarchyMeaning}", not "is-a": it does not say which code subsumes another`,
+      );
+    }
+    const concepts = flattenConcepts(codeSystem);
+    const known = new Set(concepts.map((c) => c.code));
+    for (const [name, code] of [
+      ['codeA', codeA],
+      ['codeB', codeB],
+    ] as const) {
+      if (!known.has(code)) throw errors.notFoundWith(`Code "${code}" (${name}) not found in ${system}`);
+    }
+    return {
+      resourceType: 'Parameters',
+      parameter: [{ name: 'outcome', valueCode: subsumption(concepts, codeA, codeB) }],
+    };
+  };
+  app.get('/fhir/R4/CodeSystem/$subsumes', async (request, reply) => send(reply, await subsumes(request)));
+  app.post('/fhir/R4/CodeSystem/$subsumes', async (request, reply) => send(reply, await subsumes(request)));
+  app.get<{ Params: { id: string } }>('/fhir/R4/CodeSystem/:id/$subsumes', async (request, reply) =>
+    send(reply, await subsumes(request, request.params.id)),
+  );
+  app.post<{ Params: { id: string } }>('/fhir/R4/CodeSystem/:id/$subsumes', async (request, reply) =>
+    send(reply, await subsumes(request, request.params.id)),
+  );
 
   const validateCode = async (request: FastifyRequest): Promise<Parameters> => {
     const valueSet = await findValueSet(request);
