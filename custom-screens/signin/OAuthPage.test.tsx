@@ -211,6 +211,14 @@ describe('OAuthPage (/oauth)', { timeout: 20_000 }, () => {
       expect(redirect).not.toHaveBeenCalled();
     });
 
+    it('asks for credentials, not "Continue as", when the app sends prompt=login', async () => {
+      const { fake, client } = signedInServer();
+      renderAt(<OAuthPage client={client} redirect={vi.fn()} />, `${launchLink}&prompt=login`);
+      expect(await screen.findByLabelText(/Email/)).toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: /Continue as/ })).not.toBeInTheDocument();
+      expect(fake.callsTo('POST', /auth\/continue/)).toHaveLength(0);
+    });
+
     it('asks for credentials when the stored session has ended', async () => {
       const { client } = signedInServer(refusal('Unauthorized', undefined, 401));
       renderAt(<OAuthPage client={client} redirect={vi.fn()} />, launchLink);

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { Alert, CircularProgress, Stack, Typography } from '@mui/material';
 import type { FhirClient } from '../../data-provider/client';
-import { redirectUriProblem } from '../../data-provider/rules';
+import { parseAuthorizePrompt, redirectUriProblem } from '../../data-provider/rules';
 import { SignInDialog } from './SignInDialog';
 import { IssueList } from './IssueList';
 import { SignInSteps } from './SignInSteps';
@@ -112,7 +112,10 @@ export function OAuthPage({
   }
   const consenting = flow.state.step === 'scope' || flow.state.step === 'success';
   const resuming = answerParams.some((name) => new URLSearchParams(location.search).has(name));
-  const offerSession = flow.state.step === 'email' && !otherAccount && !resuming && !resumed.current;
+  // prompt=login: the app wants the person to sign in again, not to carry on as whoever is signed in.
+  const prompt = parseAuthorizePrompt(new URLSearchParams(location.search).get('prompt') ?? undefined);
+  const mustSignIn = prompt.ok && prompt.values.has('login');
+  const offerSession = flow.state.step === 'email' && !otherAccount && !resuming && !resumed.current && !mustSignIn;
   if (offerSession && openSession === undefined) {
     return (
       <SignInDialog>

@@ -26,6 +26,7 @@ export { isKnownResourceType, knownResourceTypes } from './resourceTypes';
 export { getStepState, getStepStates, type StepState } from './stepperStates';
 export { appAddressProblem, isAllowedRedirectUri, redirectUriProblem } from './redirectUri';
 export { appLaunchUrl, launchUriProblem } from './appLaunch';
+export { parseAuthorizePrompt, type AuthorizePrompt } from './authorizePrompt';
 export { adminSeatOf, lastAdminMessage, removesLastAdmin, type AdminSeat } from './lastProjectAdmin';
 export { awaitingAddressOwnerText, awaitingAddressOwnerUrl, awaitsAddressOwner } from './membershipAwaitingOwner';
 export { projectSettingNameProblem } from './projectSettingName';

@@ -67,4 +67,20 @@ describe('/oauth2/authorize checks aud', () => {
       `Missing aud: SMART apps must name this server's FHIR base (${fhirBase()})`,
     );
   });
+
+  it('answers prompt=none with interaction_required (the page is always needed), and refuses unknown prompts', async () => {
+    const silent = await authorize({ aud: fhirBase(), scope: 'openid patient/*.read', prompt: 'none' });
+    expect(silent.origin + silent.pathname).toBe('https://app.example/cb');
+    expect(silent.searchParams.get('error')).toBe('interaction_required');
+    expect(silent.searchParams.get('state')).toBe('st');
+    expect(silent.searchParams.get('code')).toBeNull();
+    const unknown = await authorize({ aud: fhirBase(), scope: 'openid', prompt: 'login quietly' });
+    expect(unknown.searchParams.get('error')).toBe('invalid_request');
+    expect(unknown.searchParams.get('error_description')).toBe(
+      'Unknown prompt "quietly": use none, login, consent or select_account',
+    );
+    const again = await authorize({ aud: fhirBase(), scope: 'openid', prompt: 'login consent' });
+    expect(again.pathname).toBe('/oauth');
+    expect(again.searchParams.get('prompt')).toBe('login consent');
+  });
 });

@@ -19,6 +19,7 @@ import { verifyCodeChallenge } from './pkce';
 import { isRegisteredRedirectUri } from './clientRedirect';
 import { audienceProblem } from './smartAudience';
 import { addressVerified } from './addressOwnership';
+import { parseAuthorizePrompt } from '../../data-provider/rules';
 
 const clientAssertionType = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 const tokenExchangeGrant = 'urn:ietf:params:oauth:grant-type:token-exchange';
@@ -239,6 +240,8 @@ export async function oauthRoutes(app: FastifyInstance, env: AuthEnvironment): P
       return reply.redirect(back.toString());
     };
     if (query.response_type !== 'code') return refuse('unsupported_response_type', 'response_type must be code');
+    const prompt = parseAuthorizePrompt(query.prompt);
+    if (!prompt.ok) return refuse(prompt.error, prompt.description);
     const audience = audienceProblem(query.aud, query.scope, fhirBase);
     if (audience) return refuse('invalid_request', audience);
     if (!client.pkceOptional) {
