@@ -4,7 +4,7 @@ import { errors } from '../fhir/fhirError';
 export const maxKeyLength = 128;
 /** Largest value, in UTF-8 bytes. */
 export const maxValueBytes = 32 * 1024;
-/** Most keys one user may keep. */
+/** Most keys one user may keep per application (keyValuePartition.ts); checked with the insert (KeyValueStore.putWithinLimit). */
 export const maxKeysPerUser = 200;
 
 const keyPattern = /^[A-Za-z0-9._:\-/]+$/;

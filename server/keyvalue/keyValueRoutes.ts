@@ -37,10 +37,9 @@ export async function keyValueRoutes(app: FastifyInstance, env: AuthEnvironment)
     const value = request.body;
     if (typeof value !== 'string') throw errors.invalid('The value must be text (Content-Type: text/plain)');
     checkValue(value);
-    if ((await store.get(user, request.params.key)) === undefined && (await store.count(user)) >= maxKeysPerUser) {
+    if ((await store.putWithinLimit(user, request.params.key, value, maxKeysPerUser)) === 'full') {
       throw errors.invalid(`At most ${maxKeysPerUser} keys per user and application; delete one first`, 'key');
     }
-    await store.put(user, request.params.key, value);
     return reply.code(204).send();
   });
 

@@ -1,4 +1,5 @@
 import type { OperationOutcomeIssue } from '@medplum/fhirtypes';
+import { checkStructureDefinitionSize } from '../profiles/structureDefinitionSize';
 import { validateClientApplication } from './clientApplicationRules';
 import { isKnownResourceType } from './fhirJsonSchema';
 import { validatePrimitives } from './primitiveValidator';
@@ -7,7 +8,8 @@ import { validateStructure } from './structureValidator';
 /**
  * Everything checked before a write is stored: a known resource type, the official JSON schema
  * (structure, datatypes, required elements, value sets bound as enums) and the primitive rules.
- * Returns the issues; an empty list means valid.
+ * Returns the issues; an empty list means valid. A StructureDefinition too large to be worth
+ * validating (structureDefinitionSize.ts) is refused first, with a thrown 422 (too-costly).
  */
 export function validateResource(resource: unknown): OperationOutcomeIssue[] {
   if (typeof resource !== 'object' || resource === null || Array.isArray(resource)) {
@@ -21,6 +23,7 @@ export function validateResource(resource: unknown): OperationOutcomeIssue[] {
   if (!isKnownResourceType(resourceType)) {
     return [issue('value', `Unknown resource type "${resourceType}"`, 'resourceType')];
   }
+  if (resourceType === 'StructureDefinition') checkStructureDefinitionSize(candidate);
   const structural = validateStructure(candidate as { resourceType: string });
   const primitive = validatePrimitives(candidate);
   // The primitive rules say more precisely what is wrong with a value; keep one issue per path.
