@@ -1,5 +1,6 @@
 import type { Resource } from '@medplum/fhirtypes';
 import type { SqlExecutor } from '../storage/database';
+import { estimateTotal } from './estimatedTotal';
 import { resolveIncludes } from './includeResolver';
 import type { SearchRequest } from './searchRequest';
 import { buildOrderBy, buildWhere, SqlParams, type SearchScope } from './searchSql';
@@ -8,6 +9,7 @@ export interface SearchResult {
   resources: Resource[];
   /** Added by _include / _revinclude (search mode "include"). */
   included: Resource[];
+  /** Absent for `_total=none`, and for an estimate the caller may not be given (estimatedTotal.ts). */
   total?: number;
   hasMore: boolean;
 }
@@ -49,16 +51,10 @@ export async function executeSearch(
       );
       result.total = Number(counted[0].total);
     } else {
-      result.total = await estimateCount(tx, `SELECT 1 FROM resources r WHERE ${countWhere}`, countParams.values);
+      // Not the planner's estimate alone: it comes from every project's rows (estimatedTotal.ts).
+      const total = await estimateTotal(tx, `FROM resources r WHERE ${countWhere}`, countParams.values, scope);
+      if (total !== undefined) result.total = total;
     }
   }
   return result;
-}
-
-/** The planner's row estimate: cheap on large tables, exact enough for "about N results". */
-async function estimateCount(tx: SqlExecutor, sql: string, values: unknown[]): Promise<number> {
-  const rows = await tx.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${sql}`, values);
-  const raw = rows[0]['QUERY PLAN'];
-  const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan: { 'Plan Rows': number } }[];
-  return Math.round(plan[0].Plan['Plan Rows']);
 }

@@ -1,0 +1,35 @@
+import { describe, expect, it, vi } from 'vitest';
+import { embeddedTestDatabase } from '../../tests/setup/embeddedTestDatabase';
+import { estimateCountedUpTo, seesEveryRow, totalFromBoundedCount } from './estimatedTotal';
+import { estimatedTotalReplay } from './estimatedTotalReplay';
+
+describe('totalFromBoundedCount (the rule)', () => {
+  const planner = (rows: number) => vi.fn(async () => rows);
+
+  it('answers the count when it stayed within the cap, without asking the planner', async () => {
+    for (const seesAll of [false, true]) {
+      const rows = planner(123_456);
+      expect(await totalFromBoundedCount(0, seesAll, rows)).toBe(0);
+      expect(await totalFromBoundedCount(estimateCountedUpTo, seesAll, rows)).toBe(estimateCountedUpTo);
+      expect(rows).not.toHaveBeenCalled();
+    }
+  });
+
+  it('answers nothing above the cap to a caller limited to some rows, without asking the planner', async () => {
+    const rows = planner(123_456);
+    expect(await totalFromBoundedCount(estimateCountedUpTo + 1, false, rows)).toBeUndefined();
+    expect(rows).not.toHaveBeenCalled();
+  });
+
+  it("answers the planner's estimate above the cap to a caller who sees every row, never below what was counted", async () => {
+    expect(await totalFromBoundedCount(estimateCountedUpTo + 1, true, planner(123_456))).toBe(123_456);
+    expect(await totalFromBoundedCount(estimateCountedUpTo + 1, true, planner(3))).toBe(estimateCountedUpTo + 1);
+  });
+
+  it('sees every row only without a visibility clause', () => {
+    expect(seesEveryRow({})).toBe(true);
+    expect(seesEveryRow({ visible: () => 'TRUE' })).toBe(false);
+  });
+});
+
+estimatedTotalReplay(embeddedTestDatabase('estimated-total'));
