@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import type { Database } from '../storage/database';
 import { openDatabase } from '../storage/openDatabase';
-import { estimatedTotalReplay } from './estimatedTotalReplay';
+import { estimatedTotalReplay } from './estimatedTotalReplay.test-support';
 
 const url = process.env.HEARTH_TEST_DATABASE_URL as string;
 // A database of its own: the replay fills tables with rows and statistics nobody else expects.

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { embeddedTestDatabase } from '../../tests/setup/embeddedTestDatabase';
 import { estimateCountedUpTo, seesEveryRow, totalFromBoundedCount } from './estimatedTotal';
-import { estimatedTotalReplay } from './estimatedTotalReplay';
+import { estimatedTotalReplay } from './estimatedTotalReplay.test-support';
 
 describe('totalFromBoundedCount (the rule)', () => {
   const planner = (rows: number) => vi.fn(async () => rows);
