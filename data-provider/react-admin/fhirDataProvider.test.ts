@@ -154,14 +154,22 @@ describe('getList', () => {
     fake.once(
       'GET',
       /_total=estimate/,
-      jsonResponse(searchset([{ resourceType: 'Patient', id: 'a' }], { total: 1000 })),
+      jsonResponse(searchset([{ resourceType: 'Patient', id: 'a' }], { total: 1500 })),
     );
     const estimated = await provider.getList('Patient', {
       pagination: { page: 1, perPage: 1 },
       meta: { total: 'estimate' },
     });
-    expect(estimated.total).toBe(1000);
+    expect(estimated.total).toBe(1500);
     expect(estimated.meta).toMatchObject({ total: 'estimate', totalIsEstimate: true });
+
+    // Up to 1,000 the server counted the matches: not an estimate.
+    fake.once('GET', /_total=estimate/, jsonResponse(searchset([{ resourceType: 'Patient', id: 'a' }], { total: 40 })));
+    const counted = await provider.getList('Patient', {
+      pagination: { page: 1, perPage: 1 },
+      meta: { total: 'estimate' },
+    });
+    expect(counted.meta).toMatchObject({ total: 'estimate', totalIsEstimate: false });
     expect(estimated.pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: false });
 
     fake.once(

@@ -2,6 +2,7 @@ import type { Bundle, Resource } from '@medplum/fhirtypes';
 import type { GetListParams, GetListResult } from 'react-admin';
 import type { TotalMode } from '../search/searchRequest';
 import { DEFAULT_SEARCH_COUNT } from '../search/searchRequest';
+import { isEstimatedTotal } from '../search/estimatedTotal';
 import { filterPairs, type TextSearchParameter } from './filterParameters';
 import { invalidRequest } from './httpErrors';
 import { type FhirRecord, toRecord } from './raRecord';
@@ -21,7 +22,7 @@ export interface ListSearchMeta {
 /** What getList puts in the result's `meta`. */
 export interface ListResultMeta {
   total: TotalMode;
-  /** True when `total` is the planner's estimate ("about N"), not a count. */
+  /** True when `total` is the planner's estimate ("about N"), not a count (the server counts up to 1,000 exactly). */
   totalIsEstimate: boolean;
   /** The whole searchset, for `_include`d resources and links. */
   bundle: Bundle;
@@ -74,7 +75,7 @@ function hasLink(bundle: Bundle, relation: string): boolean {
  * links, so that a list without a count (or with an estimate) still knows whether there is a next page.
  */
 export function listResult(bundle: Bundle, total: TotalMode, page: number): GetListResult<FhirRecord> {
-  const meta: ListResultMeta = { total, totalIsEstimate: total === 'estimate' && bundle.total !== undefined, bundle };
+  const meta: ListResultMeta = { total, totalIsEstimate: isEstimatedTotal(total, bundle.total), bundle };
   return {
     data: bundleRecords(bundle),
     ...(bundle.total !== undefined ? { total: bundle.total } : {}),

@@ -21,3 +21,4 @@ export { formatIncludeTarget, parseIncludeTarget, validateIncludeTarget } from '
 export { checkDateSearchValue, COMMON_DATE_SEARCH_PARAMETERS, isSearchDateValue } from './searchDateValues';
 export { encodeQueryComponent, formatQueryPairs } from './queryEncoding';
 export { patientLookupHint, patientLookupQuery } from './patientLookupQuery';
+export { ESTIMATE_COUNTED_UP_TO, isEstimatedTotal } from './estimatedTotal';

@@ -1,3 +1,4 @@
+import { ESTIMATE_COUNTED_UP_TO } from '../../data-provider/search/estimatedTotal';
 import type { SqlExecutor } from '../storage/database';
 import type { SearchScope } from './searchSql';
 
@@ -9,9 +10,10 @@ import type { SearchScope } from './searchSql';
  * planning; 10,000: 15–16 ms on both). The budget of a common search is 30 ms p95 at 1M resources
  * (docs/benchmarks.md), where a large result's rows are not all cached: 10,000 visits (up to as many
  * page reads) would spend it alone, 1,000 leaves it to the page itself. Beyond 1,000 a list does not
- * need the number: it pages by links.
+ * need the number: it pages by links. The web app knows the number (data-provider/search/estimatedTotal.ts)
+ * and writes "about N" only above it.
  */
-export const estimateCountedUpTo = 1_000;
+export const estimateCountedUpTo = ESTIMATE_COUNTED_UP_TO;
 
 /**
  * What `_total=estimate` answers once the caller's matches were counted up to the cap: the count

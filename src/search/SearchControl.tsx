@@ -36,7 +36,7 @@ import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
 import CancelIcon from '@mui/icons-material/Cancel';
 import type { Resource } from '@medplum/fhirtypes';
 import { isAbortError } from '../../data-provider/client';
-import type { Filter, Operator } from '../../data-provider/search';
+import { isEstimatedTotal, type Filter, type Operator } from '../../data-provider/search';
 import { useSearchParameters, useTypeSchema } from '../resources/schemaHooks';
 import { ColumnMenu } from './ColumnMenu';
 import { ExportDialog } from './ExportDialog';
@@ -141,7 +141,7 @@ export function SearchControl(props: SearchControlProps) {
   const offset = request.offset ?? 0;
   const total = shownBundle?.total;
   const page = currentPage(request);
-  const range = formatPageRange(offset, resources.length, total, request.total === 'estimate');
+  const range = formatPageRange(offset, resources.length, total, isEstimatedTotal(request.total, total));
   const hasNext = total !== undefined ? offset + resources.length < total : resources.length === count;
 
   return (
