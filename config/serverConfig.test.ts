@@ -36,6 +36,18 @@ describe('loadServerConfig', () => {
     expect(() => loadServerConfig({ SEED: 'lots' })).toThrow('SEED must be "demo" or "none"');
     expect(() => loadServerConfig({ MAX_BODY_BYTES: '-1' })).toThrow('MAX_BODY_BYTES');
   });
+
+  it('reads DATABASE_STATEMENT_TIMEOUT_MS: 30 s by default, 0 for none, refusing anything but a whole number', () => {
+    expect(loadServerConfig({}).databaseStatementTimeoutMs).toBe(30_000);
+    expect(loadServerConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '5000' }).databaseStatementTimeoutMs).toBe(5000);
+    expect(loadServerConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '0' }).databaseStatementTimeoutMs).toBe(0);
+    // An empty value is a mistake, not "off": Number('') would have made it 0.
+    for (const value of ['', ' ', '-1', '1.5', '30s', 'off', '2147483648']) {
+      expect(() => loadServerConfig({ DATABASE_STATEMENT_TIMEOUT_MS: value })).toThrow(
+        `DATABASE_STATEMENT_TIMEOUT_MS must be a whole number from 0 (off) to 2147483647, not "${value}"`,
+      );
+    }
+  });
 });
 
 describe('isLoopbackHost', () => {

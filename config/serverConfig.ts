@@ -44,6 +44,11 @@ export interface ServerConfig {
   appFrameOrigins: string[];
   /** Messages a project (not a super admin) may send through /email/v1/send per hour (EMAIL_PROJECT_HOURLY_LIMIT). */
   emailProjectHourlyLimit: number;
+  /**
+   * How long one SQL statement of a request may run on native PostgreSQL before the database
+   * cancels it (DATABASE_STATEMENT_TIMEOUT_MS); 0: no timeout of the server's own.
+   */
+  databaseStatementTimeoutMs: number;
 }
 
 export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -82,6 +87,8 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     emailFrom: env.EMAIL_FROM || undefined,
     appFrameOrigins: parseOrigins(env.APP_FRAME_ORIGINS),
     emailProjectHourlyLimit: positiveInteger(env, 'EMAIL_PROJECT_HOURLY_LIMIT', 100),
+    // PostgreSQL's statement_timeout is a 32-bit count of milliseconds: larger values fail every connection.
+    databaseStatementTimeoutMs: wholeNumberOrZero(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 30_000, 2_147_483_647),
   };
 }
 
@@ -132,6 +139,15 @@ function smtpUrl(value: string | undefined): string | undefined {
 function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const value = Number(env[name] ?? fallback);
   if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number`);
+  return value;
+}
+
+/** For settings that 0 turns off: an empty value is refused rather than read as 0 (`Number('')`). */
+function wholeNumberOrZero(env: NodeJS.ProcessEnv, name: string, fallback: number, max: number): number {
+  const text = env[name];
+  const value = text === undefined ? fallback : text.trim() === '' ? Number.NaN : Number(text);
+  if (!Number.isInteger(value) || value < 0 || value > max)
+    throw new Error(`${name} must be a whole number from 0 (off) to ${max}, not "${text}"`);
   return value;
 }
 

@@ -66,6 +66,7 @@ export async function createServerRuntime(config: ServerConfig, options: Runtime
   const db = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: options.inMemory ? undefined : config.dataDir,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
   });
   try {
     step('database');

@@ -29,6 +29,8 @@ export const errors = {
   validation: (issues: OperationOutcomeIssue[]) => new FhirError(400, outcomeOf(issues)),
   preconditionFailed: (text: string) => new FhirError(412, single('conflict', text)),
   tooLarge: (text: string) => new FhirError(413, single('too-long', text)),
+  /** 422: the request is well formed but would cost the server more than it allows. */
+  tooCostly: (text: string, expression?: string) => new FhirError(422, single('too-costly', text, expression)),
   unsupportedMediaType: (text: string) => new FhirError(415, single('not-supported', text)),
   notSupported: (text: string, status = 400) => new FhirError(status, single('not-supported', text)),
   forbidden: (text: string) => new FhirError(403, single('forbidden', text)),

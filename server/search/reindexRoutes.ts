@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Parameters } from '@medplum/fhirtypes';
 import { errors } from '../fhir/fhirError';
 import type { Repository, RequestContext } from '../fhir/repository';
+import { liftStatementTimeout } from '../storage/liftStatementTimeout';
 import { isKnownResourceType } from '../validation/fhirJsonSchema';
 import { startReindexJob } from './reindexJob';
 
@@ -35,9 +36,11 @@ export async function reindexRoutes(app: FastifyInstance, options: ReindexRoutes
       requested.length > 0
         ? requested
         : (
-            await options.repository.db.query<{ resource_type: string }>(
-              'SELECT DISTINCT resource_type FROM resources ORDER BY 1',
-            )
+            await options.repository.db.transaction(async (tx) => {
+              // One scan of every resource: long at 1M resources on a cold cache (a super admin's call only).
+              await liftStatementTimeout(tx);
+              return tx.query<{ resource_type: string }>('SELECT DISTINCT resource_type FROM resources ORDER BY 1');
+            })
           ).map((row) => row.resource_type);
     const job = await startReindexJob(options.repository, options.contextOf(request), types, request.url, (error) =>
       request.log.error({ err: error }, 'reindex failed'),

@@ -29,7 +29,10 @@ export interface Database extends SqlExecutor {
    * transactions (statements of other callers run in between).
    */
   readonly keyLookups?: SqlExecutor;
-  /** Runs several statements separated by semicolons (migrations only; no parameters). */
+  /**
+   * Maintenance only (migrations, ANALYZE): runs several statements separated by semicolons (no
+   * parameters) without the statement timeout, since on a large database one of them may take minutes.
+   */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
   /**

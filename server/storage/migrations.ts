@@ -1,4 +1,5 @@
 import type { Database } from './database';
+import { liftStatementTimeout } from './liftStatementTimeout';
 
 /**
  * Ordered, append-only list of schema migrations. Both backends run exactly this SQL.
@@ -296,6 +297,8 @@ export async function migrate(db: Database): Promise<void> {
   )`);
   // Several server processes may start together on one native database: serialize migrations.
   await db.transaction(async (tx) => {
+    // A CREATE INDEX over a filled table, or the wait for another process's migrations, takes minutes at 1M resources.
+    await liftStatementTimeout(tx);
     if (db.kind === 'postgres') {
       await tx.query('SELECT pg_advisory_xact_lock(81030001)');
     }

@@ -10,12 +10,14 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   /** Where PGlite keeps its files; undefined keeps it in memory (tests). */
   dataDir?: string;
+  /** Native PostgreSQL only (PGlite never cancels a statement): DATABASE_STATEMENT_TIMEOUT_MS. */
+  statementTimeoutMs?: number;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   let db: Database;
   if (options.databaseUrl) {
-    db = await openPostgresDatabase(options.databaseUrl);
+    db = await openPostgresDatabase(options.databaseUrl, { statementTimeoutMs: options.statementTimeoutMs });
   } else {
     let pgliteDir: string | undefined;
     if (options.dataDir) {

@@ -2,7 +2,8 @@ import pg from 'pg';
 import type { Database, QueryOptions, SqlExecutor } from './database';
 import { pgStatement } from './pgStatement';
 import { PipelinedConnections } from './pipelinedConnections';
-import { connectionConfig, serverSessionSettings } from './sessionSettings';
+import { connectionConfig, serverSessionSettings, statementTimeoutSettings } from './sessionSettings';
+import { answerForStatementTimeout, learnStatementTimeout, type StatementTimeout } from './statementTimeoutError';
 
 // Return timestamps as text so that both backends hand the same shapes to the repository.
 pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, (value) => value);
@@ -26,34 +27,64 @@ function executorOn(target: pg.Pool | pg.PoolClient): SqlExecutor {
   };
 }
 
-export async function openPostgresDatabase(connectionString: string): Promise<Database> {
-  const pool = openPool({ ...connectionConfig(connectionString, serverSessionSettings), max: 10 });
+/** `executor`, with a statement the timeout cancelled coming out as the request's too-costly answer. */
+function answeringTimeouts(executor: SqlExecutor, timeout: StatementTimeout): SqlExecutor {
+  return {
+    async query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<T[]> {
+      try {
+        return await executor.query<T>(sql, params, options);
+      } catch (error) {
+        throw answerForStatementTimeout(error, timeout);
+      }
+    },
+  };
+}
+
+export interface PostgresOptions {
+  /** The request connections' statement_timeout (DATABASE_STATEMENT_TIMEOUT_MS); 0 or unset: none of the server's. */
+  statementTimeoutMs?: number;
+}
+
+export async function openPostgresDatabase(connectionString: string, options: PostgresOptions = {}): Promise<Database> {
+  const settings = { ...serverSessionSettings, ...statementTimeoutSettings(options.statementTimeoutMs ?? 0) };
+  const pool = openPool({ ...connectionConfig(connectionString, settings), max: 10 });
   // Fail at start-up, not on the first request, when the server is unreachable.
   const probe = await pool.connect();
-  probe.release();
+  const timeout = await learnStatementTimeout(probe).finally(() => probe.release());
   const listeners = new ListenConnection(connectionString);
   // For fhir/readBatcher.ts: batches of reads by id, pipelined on two connections of their own.
   const keyLookups = new PipelinedConnections(
-    connectionConfig(connectionString, { ...serverSessionSettings, plan_cache_mode: 'force_generic_plan' }),
+    connectionConfig(connectionString, { ...settings, plan_cache_mode: 'force_generic_plan' }),
   );
 
   return {
     kind: 'postgres',
-    query: executorOn(pool).query,
-    keyLookups,
+    query: answeringTimeouts(executorOn(pool), timeout).query,
+    keyLookups: answeringTimeouts(keyLookups, timeout),
     async exec(sql: string): Promise<void> {
-      await pool.query(sql);
+      // Maintenance only (migrations, ANALYZE): on a large database one statement of it may take
+      // minutes, so it runs without the timeout, on a connection that gets its own back afterwards.
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('SET statement_timeout = 0');
+        await client.query(sql);
+      } finally {
+        // RESET: the value of the connection's startup options (a URL's own included).
+        await client.query('RESET statement_timeout').catch((error: Error) => (broken = error));
+        client.release(broken);
+      }
     },
     async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const result = await work(executorOn(client));
+        const result = await work(answeringTimeouts(executorOn(client), timeout));
         await client.query('COMMIT');
         return result;
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
+        throw answerForStatementTimeout(error, timeout);
       } finally {
         client.release();
       }

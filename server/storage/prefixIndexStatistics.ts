@@ -20,6 +20,7 @@ export async function ensurePrefixIndexStatistics(db: Database): Promise<'kept' 
     [prefixIndexes],
   );
   if (Number(indexes) === prefixIndexes.length) return 'kept';
+  // exec: without the statement timeout, since this runs on a restored (so large and cold) database too.
   await db.exec(`ANALYZE ${prefixIndexedTables.join(', ')}`);
   return 'analyzed';
 }

@@ -14,6 +14,18 @@ export const serverSessionSettings: Readonly<Record<string, string>> = {
   max_parallel_workers_per_gather: '0',
 };
 
+/**
+ * `statement_timeout` for the request connections (DATABASE_STATEMENT_TIMEOUT_MS): a search whose
+ * cost grows with the rows it matches (`_total=accurate` over a large type, a deep `_offset`,
+ * `:contains`) would otherwise hold a backend for minutes, and a few of them every backend of the
+ * server. The database cancels the statement (statementTimeoutError.ts answers it); maintenance that
+ * may legitimately run long lifts it (liftStatementTimeout.ts, `Database.exec`). 0 sets nothing, so
+ * the database's or role's own setting, if any, applies; a URL's `-c statement_timeout=…` wins.
+ */
+export function statementTimeoutSettings(milliseconds: number): Readonly<Record<string, string>> {
+  return milliseconds > 0 ? { statement_timeout: String(milliseconds) } : {};
+}
+
 /** A connection string and the startup options for node-postgres's pool config. */
 export interface ConnectionConfig {
   connectionString: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { connectionConfig, serverSessionSettings } from './sessionSettings';
+import { connectionConfig, serverSessionSettings, statementTimeoutSettings } from './sessionSettings';
 
 describe('connectionConfig', () => {
   it('gives the settings as startup options and leaves a URL without options as it is', () => {
@@ -32,5 +32,22 @@ describe('connectionConfig', () => {
       connectionString: 'host=/var/run/postgresql dbname=hearth',
       options: '-c max_parallel_workers_per_gather=0',
     });
+  });
+});
+
+describe('statementTimeoutSettings', () => {
+  it('sets statement_timeout in milliseconds, and nothing for 0 (the database keeps its own)', () => {
+    expect(statementTimeoutSettings(30_000)).toEqual({ statement_timeout: '30000' });
+    expect(statementTimeoutSettings(0)).toEqual({});
+  });
+
+  it("leaves a URL's own statement_timeout the last word", () => {
+    const config = connectionConfig('postgres://db.example/hearth?options=-c%20statement_timeout%3D0', {
+      ...serverSessionSettings,
+      ...statementTimeoutSettings(30_000),
+    });
+    expect(config.options).toBe(
+      '-c max_parallel_workers_per_gather=0 -c statement_timeout=30000 -c statement_timeout=0',
+    );
   });
 });

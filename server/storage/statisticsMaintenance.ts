@@ -21,6 +21,7 @@ export class StatisticsMaintenance {
     if (this.writesSinceAnalyze < this.everyWrites || this.running) return;
     this.writesSinceAnalyze = 0;
     this.running = true;
+    // exec: without the statement timeout, since ANALYZE of every table reads samples of each (minutes on a large cold database).
     this.db
       .exec('ANALYZE')
       .catch(this.onError)

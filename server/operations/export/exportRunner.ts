@@ -5,6 +5,7 @@ import { FhirError } from '../../fhir/fhirError';
 import type { Repository, RequestContext } from '../../fhir/repository';
 import { withoutProtectedFields } from '../../fhir/protectedFields';
 import { parseSearchRequest, type QueryParams } from '../../search/searchRequest';
+import { liftStatementTimeout } from '../../storage/liftStatementTimeout';
 import type { ExportJobStore, ExportOutput } from './exportJobStore';
 
 /** What is exported: every readable resource, the patients' compartments, or a Group's members'. */
@@ -56,6 +57,8 @@ export async function runExport(env: ExportEnvironment, request: ExportRequest, 
         for (let offset = 0; ; offset += pageSize) {
           await report();
           const page = await repository.transaction(async (session) => {
+            // A page at offset n reads the n rows before it: minutes near the end of 1M of one type.
+            await liftStatementTimeout(session.tx);
             const query: QueryParams = { _count: String(pageSize), _offset: String(offset), _sort: '_id' };
             if (request.since) query._lastUpdated = `ge${request.since}`;
             const search = parseSearchRequest(type, query, session.registry);
@@ -119,6 +122,8 @@ async function compartmentsOf(env: ExportEnvironment, request: ExportRequest): P
   const { scope } = request;
   if (scope.level === 'system') return undefined;
   return env.repository.transaction(async (session) => {
+    // Paging through every patient of a large project: the later pages each read all before them.
+    await liftStatementTimeout(session.tx);
     if (scope.level === 'group') {
       const group = (await session.read('Group', scope.groupId)) as Group;
       return (group.member ?? [])
@@ -147,13 +152,17 @@ async function exportTypes(
   const candidates =
     request.types ??
     (
-      await env.repository.db.query<{ resource_type: string }>(
-        `SELECT DISTINCT resource_type FROM resources
-         WHERE NOT deleted AND project_id IS DISTINCT FROM $1
-           AND ($2::text IS NULL OR project_id = $2)
-           AND ($3::text[] IS NULL OR compartments && $3::text[])`,
-        [request.sharedProjectId, access?.superAdmin ? null : request.ctx.projectId, compartments ?? null],
-      )
+      await env.repository.db.transaction(async (tx) => {
+        // One scan of every resource (against every exported patient's compartment): long at 1M resources.
+        await liftStatementTimeout(tx);
+        return tx.query<{ resource_type: string }>(
+          `SELECT DISTINCT resource_type FROM resources
+           WHERE NOT deleted AND project_id IS DISTINCT FROM $1
+             AND ($2::text IS NULL OR project_id = $2)
+             AND ($3::text[] IS NULL OR compartments && $3::text[])`,
+          [request.sharedProjectId, access?.superAdmin ? null : request.ctx.projectId, compartments ?? null],
+        );
+      })
     )
       .map((row) => row.resource_type)
       // Binary content is not in the resource: Binaries only on request.
