@@ -19,6 +19,19 @@ export interface FhircastLimits {
   maxSocketsPerSubscription: number;
   /** Bytes queued for a socket its client has not taken; past it the socket is ended. */
   maxBufferedBytesPerSocket: number;
+  /**
+   * Events one person (a profile in a project: every sign-in and app of theirs together) may
+   * publish per second, sustained. Each event is stored, announced to every process and sent to
+   * every socket of its topic; a person's clicks make a few a second at most. Per person rather than
+   * per sign-in, which anyone can multiply by signing in again; not per topic, of which a person may
+   * have `maxTopicsPerOwner`. Counted by each process (with N processes behind a balancer, N times this).
+   */
+  eventsPerSecondPerPerson: number;
+  /**
+   * Events one person may publish at once after a pause (the bucket's size): an app opening a
+   * patient may send several in a row.
+   */
+  eventBurstPerPerson: number;
 }
 
 export const defaultFhircastLimits: FhircastLimits = {
@@ -27,6 +40,8 @@ export const defaultFhircastLimits: FhircastLimits = {
   maxTopicsPerOwner: 100,
   maxSocketsPerSubscription: 2,
   maxBufferedBytesPerSocket: 8 * 1024 * 1024,
+  eventsPerSecondPerPerson: 20,
+  eventBurstPerPerson: 50,
 };
 
 /**

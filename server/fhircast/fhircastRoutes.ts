@@ -21,6 +21,7 @@ import type { Database } from '../storage/database';
 import { contextVisibleTo, publicTopic, topicKey } from './fhircastAccess';
 import { checkEventEnvelope, emptyContext, nextContext } from './fhircastContextState';
 import { defaultFhircastLimits, maxFhircastMessageBytes, type FhircastLimits } from './fhircastLimits';
+import { FhircastPublishRates } from './fhircastPublishRates';
 import { FhircastSockets } from './fhircastSockets';
 import { fhircastStore } from './fhircastStore';
 
@@ -29,6 +30,8 @@ export interface FhircastOptions {
   db: Database;
   /** Limits other than the defaults (fhircastLimits.ts). */
   limits?: Partial<FhircastLimits>;
+  /** The clock publishing rates are counted by (tests move it); Date.now by default. */
+  now?: () => number;
 }
 
 /** Websocket endpoints handed out on subscribe: `/ws/fhircast/{subscription id}`. */
@@ -52,12 +55,17 @@ function callerOfHub(request: FastifyRequest, topic: string) {
   };
 }
 
-/** 429: a limit of what the caller may hold open (they free up on unsubscribe, or when leases end). */
-function tooMany(reply: FastifyReply, text: string, path: string) {
+/**
+ * 429: a limit of what the caller may hold open (they free up on unsubscribe, or when leases end),
+ * or of how fast it may publish.
+ */
+function tooMany(reply: FastifyReply, text: string, path?: string) {
   return reply
     .code(429)
     .type('application/fhir+json')
-    .send(outcomeOf([{ severity: 'error', code: 'throttled', details: { text }, expression: [path] }]));
+    .send(
+      outcomeOf([{ severity: 'error', code: 'throttled', details: { text }, ...(path ? { expression: [path] } : {}) }]),
+    );
 }
 
 function badRequest(reply: FastifyReply, text: string, path?: string) {
@@ -82,6 +90,10 @@ export async function fhircastRoutes(app: FastifyInstance, options: FhircastOpti
   // Resolved like a signed-in caller from the subscribing login, whenever an event is delivered.
   const subscribers = new SubscriberDirectory(auth.repository, auth.registry, auth.sharedProjectId);
   const sockets = new FhircastSockets(auth.repository, subscribers, Date.now, limits);
+  const publishRates = new FhircastPublishRates(
+    { perSecond: limits.eventsPerSecondPerPerson, burst: limits.eventBurstPerPerson },
+    options.now,
+  );
   const recheck = () =>
     sockets.recheck().catch((error: unknown) => console.error('fhircast: checking open sockets failed', error));
   // Rows no one can use any more (ended subscriptions, idle topics, old events) go on the same sweep.
@@ -95,6 +107,7 @@ export async function fhircastRoutes(app: FastifyInstance, options: FhircastOpti
   const sweep = setInterval(() => {
     void recheck();
     void sweepStore();
+    publishRates.sweep();
   }, sweepMs);
   sweep.unref();
   const endpointBase = new URL(FHIRCAST_WEBSOCKET_PREFIX.slice(1), auth.config.baseUrl);
@@ -172,6 +185,15 @@ export async function fhircastRoutes(app: FastifyInstance, options: FhircastOpti
   /** Checks an event against the topic's context, saves it and sends it to the topic's subscribers. */
   const publishEvent = async (request: FastifyRequest, reply: FastifyReply, topic: string) => {
     const { caller, access, projectId, key } = callerOfHub(request, topic);
+    // Counted before anything is read or checked: a refused or invalid event costs the hub too.
+    const waitSeconds = publishRates.take(`${projectId}\n${caller.profile.reference}`);
+    if (waitSeconds !== undefined) {
+      reply.header('retry-after', String(waitSeconds));
+      return tooMany(
+        reply,
+        `You are publishing FHIRcast events faster than ${limits.eventsPerSecondPerPerson} a second (${limits.eventBurstPerPerson} at once), the most one person may: try again in ${waitSeconds} second${waitSeconds === 1 ? '' : 's'}`,
+      );
+    }
     const checked = checkEventEnvelope(topic, request.body);
     if ('problem' in checked) return badRequest(reply, checked.problem, checked.path);
     // No context naming a record the publisher may not read: a patient could otherwise put another

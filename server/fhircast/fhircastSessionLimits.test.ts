@@ -34,7 +34,24 @@ describe('FHIRcast hub: session end and limits', () => {
         },
       }),
     });
-    return { status: response.status, body: (await response.json()) as any };
+    return {
+      status: response.status,
+      retryAfter: Number(response.headers.get('retry-after')),
+      body: (await response.json()) as any,
+    };
+  }
+
+  /**
+   * Publishes as a client that keeps to the hub's publishing rate does: refused for going too fast
+   * (429 naming no field), it waits the Retry-After it was told and sends again.
+   */
+  async function publishWithinRate(topic: string, bearer: string) {
+    for (let attempt = 0; ; attempt++) {
+      const answer = await publish(topic, bearer);
+      const tooFast = answer.status === 429 && issueExpressions(answer.body).length === 0;
+      if (!tooFast || attempt >= 20) return answer;
+      await new Promise((resolve) => setTimeout(resolve, answer.retryAfter * 1000));
+    }
   }
 
   /** Opens an endpoint; `confirmed` once the hub's confirmation came, `closed` with the close code and reason. */
@@ -117,14 +134,15 @@ describe('FHIRcast hub: session end and limits', () => {
     patientId = created.body.id;
     try {
       const limit = defaultFhircastLimits.maxTopicsPerOwner;
-      for (let i = 0; i < limit; i++) expect((await publish(`topic-${i}`, token)).status).toBe(202);
-      const refused = await publish(`topic-${limit}`, token);
+      // More events than a burst may hold: past it, at the publishing rate (fhircastPublishRateLimit.unit.test.ts).
+      for (let i = 0; i < limit; i++) expect((await publishWithinRate(`topic-${i}`, token)).status).toBe(202);
+      const refused = await publishWithinRate(`topic-${limit}`, token);
       expect(refused.status).toBe(429);
       expect(issueText(refused.body)).toBe(
         `You have ${limit} FHIRcast topics, the most one person may have: publish to one of them (a topic no one follows is removed a day after its last change)`,
       );
       expect(issueExpressions(refused.body)).toEqual(['event.hub.topic']);
-      expect((await publish('topic-0', token)).status).toBe(202);
+      expect((await publishWithinRate('topic-0', token)).status).toBe(202);
     } finally {
       patientId = saved;
     }

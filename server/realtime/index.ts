@@ -12,6 +12,12 @@ export { acquireClusterBus } from './sharedClusterBus';
 export type { ClusterBus } from './clusterBus';
 export { SubscriberDirectory, type Subscriber } from './subscriberAccess';
 export { watchAccessChanges } from './subscriptionHub';
-export { leaseEndedCode, noSuchEndpointCode, policyViolationCode, signInEndedCode } from './socketCloseCodes';
+export {
+  leaseEndedCode,
+  noSuchEndpointCode,
+  policyViolationCode,
+  signInEndedCode,
+  unboundIdleCode,
+} from './socketCloseCodes';
 export { sendWithinBacklog } from './socketBackpressure';
 export { defaultRealtimeLimits, type RealtimeLimits } from './realtimeLimits';

@@ -33,6 +33,21 @@ export interface RealtimeLimits {
    * the socket is ended (its client reconnects and binds again when it reads once more).
    */
   maxBufferedBytesPerSocket: number;
+  /**
+   * How long a socket may stay open without a binding: from its opening, and again from the end of
+   * its last binding (an unbind, a deleted Subscription). A socket has no login until it binds, so
+   * until then nothing else bounds it; past this it is closed (4408). The web app binds as soon as a
+   * socket opens, and after a reconnect once it has fetched fresh tokens (one request each): seconds
+   * at most, so a minute leaves room for a slow network without keeping idle sockets long.
+   */
+  unboundSocketIdleMs: number;
+  /**
+   * Sockets open on one process without a binding (each ~12 KB of the process's memory at rest).
+   * Past it a new connection is refused at the upgrade (503, Retry-After), so that a flood of
+   * connections nobody signed in for cannot exhaust the process; bound sockets are not counted
+   * (`maxSocketsPerLogin` bounds those) and keep working.
+   */
+  maxUnboundSockets: number;
 }
 
 export const defaultRealtimeLimits: RealtimeLimits = {
@@ -41,6 +56,8 @@ export const defaultRealtimeLimits: RealtimeLimits = {
   maxSocketsPerLogin: 20,
   maxPendingCommandsPerSocket: 256,
   maxBufferedBytesPerSocket: 8 * 1024 * 1024,
+  unboundSocketIdleMs: 60_000,
+  maxUnboundSockets: 10_000,
 };
 
 /** Largest message a client may send on `/ws/subscriptions-r4`: commands carry one token (~1 KB). */

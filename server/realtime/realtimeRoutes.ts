@@ -12,7 +12,9 @@ import { acquireClusterBus } from './sharedClusterBus';
 import { SubscriberDirectory } from './subscriberAccess';
 import { SubscriptionHub, type HubStats } from './subscriptionHub';
 import { subscriptionQuotaHook } from './subscriptionQuota';
+import { unboundIdleCode } from './socketCloseCodes';
 import { serveSubscriptionSocket } from './subscriptionSocket';
+import { timerSchedule, UnboundSockets, type Schedule } from './unboundSockets';
 import { addWebsocketRoute } from './websocketUpgrade';
 
 export interface RealtimeOptions {
@@ -22,22 +24,32 @@ export interface RealtimeOptions {
   heartbeatMs: number;
   /** Limits other than the defaults (realtimeLimits.ts). */
   limits?: Partial<RealtimeLimits>;
+  /** The timers sockets without a binding are closed by (tests pass a clock they move). */
+  schedule?: Schedule;
 }
 
 /** Default of REALTIME_HEARTBEAT_MS. */
 export const defaultHeartbeatMs = 10_000;
 
-const hubs = new WeakMap<object, { hub: SubscriptionHub; sockets: Set<WebSocket> }>();
+const hubs = new WeakMap<
+  object,
+  { hub: SubscriptionHub; sockets: Set<WebSocket>; unbound: UnboundSockets<WebSocket> }
+>();
 
 /** The subscription hub serving `app` (benchmarks and tests wait for it to settle). */
 export function subscriptionHubOf(app: FastifyInstance): SubscriptionHub | undefined {
   return hubs.get(app.server)?.hub;
 }
 
-/** What this process holds for realtime: open sockets, bound subscriptions, notifications sent. */
-export function realtimeStatsOf(app: FastifyInstance): (HubStats & { sockets: number }) | undefined {
+/**
+ * What this process holds for realtime: open sockets (and those of them without a binding), bound
+ * subscriptions, notifications sent.
+ */
+export function realtimeStatsOf(
+  app: FastifyInstance,
+): (HubStats & { sockets: number; unboundSockets: number }) | undefined {
   const entry = hubs.get(app.server);
-  return entry && { ...entry.hub.stats(), sockets: entry.sockets.size };
+  return entry && { ...entry.hub.stats(), sockets: entry.sockets.size, unboundSockets: entry.unbound.size };
 }
 
 /** `ws(s)://host/ws/subscriptions-r4` for a server whose public URL is `baseUrl`. */
@@ -93,10 +105,26 @@ export async function realtimeRoutes(app: FastifyInstance, options: RealtimeOpti
 
   const alive = new WeakSet<WebSocket>();
   const sockets = new Set<WebSocket>();
-  hubs.set(app.server, { hub, sockets });
+  const unbound = new UnboundSockets<WebSocket>(
+    limits,
+    (socket) =>
+      socket.close(
+        unboundIdleCode,
+        `No subscription bound within ${limits.unboundSocketIdleMs / 1000} s: bind one right after connecting`,
+      ),
+    options.schedule ?? timerSchedule,
+  );
+  hubs.set(app.server, { hub, sockets, unbound });
   const removeRoute = addWebsocketRoute(app.server, {
     matches: (path) => path === SUBSCRIPTIONS_WEBSOCKET_PATH,
     maxMessageBytes: maxCommandBytes,
+    // Refused before the handshake: a socket accepted only to be closed would be kept until its client answers.
+    refuse: () => {
+      const text = unbound.refusal();
+      // By then every socket waiting now has bound or been closed.
+      const retryAfterSeconds = Math.ceil(limits.unboundSocketIdleMs / 1000);
+      return text === undefined ? undefined : { status: 503, code: 'throttled', text, retryAfterSeconds };
+    },
     accept: (socket) => {
       sockets.add(socket);
       alive.add(socket);
@@ -109,6 +137,7 @@ export async function realtimeRoutes(app: FastifyInstance, options: RealtimeOpti
         registry: auth.registry,
         subscribers,
         limits,
+        unbound,
       });
     },
   });

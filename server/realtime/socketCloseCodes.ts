@@ -5,6 +5,8 @@
 
 /** The sign-in behind the socket ended: signed out, membership switched off, or its session's time is up. */
 export const signInEndedCode = 4401;
+/** A subscription socket stayed open without a binding for longer than the idle limit. */
+export const unboundIdleCode = 4408;
 /** A FHIRcast subscription's endpoint that does not exist (unsubscribed, past its lease, never made). */
 export const noSuchEndpointCode = 4404;
 /** A FHIRcast subscription's lease ran out. */

@@ -17,6 +17,11 @@ export interface SubscriptionClient {
    * the hub has removed them; `remaining` bindings are left on the client.
    */
   bindingsEnded?(subscriptionIds: readonly string[], remaining: number): void;
+  /**
+   * The client went from no binding to some (`true`), or lost its last one (`false`: an unbind, a
+   * deleted Subscription, an ended session), so that a socket without bindings can be timed.
+   */
+  boundChanged?(bound: boolean): void;
 }
 
 /** A committed write as announced to the other processes: keys only, contents are read from history. */
@@ -117,8 +122,9 @@ export class SubscriptionHub {
     if (!sockets?.has(client) && (sockets?.size ?? 0) >= this.limits.maxSocketsPerLogin) {
       return `This sign-in has bindings on ${this.limits.maxSocketsPerLogin} sockets, the most one sign-in may hold: close one first`;
     }
+    const wasBound = this.clientBindings.has(client);
     const previous = this.bindings.get(subscriptionId)?.get(client);
-    if (previous) this.unbind(client, subscriptionId);
+    if (previous) this.removeBinding(client, subscriptionId);
     let clients = this.bindings.get(subscriptionId);
     if (!clients) {
       clients = new Map();
@@ -139,10 +145,18 @@ export class SubscriptionHub {
     }
     loginSockets.add(client);
     this.scheduleSessionEnd(client);
+    if (!wasBound) tellBoundChanged(client, true);
     return undefined;
   }
 
   unbind(client: SubscriptionClient, subscriptionId: string): boolean {
+    const removed = this.removeBinding(client, subscriptionId);
+    if (removed && !this.clientBindings.has(client)) tellBoundChanged(client, false);
+    return removed;
+  }
+
+  /** Removes one binding, without telling the client (`unbind` does; a closed socket needs nothing). */
+  private removeBinding(client: SubscriptionClient, subscriptionId: string): boolean {
     const clients = this.bindings.get(subscriptionId);
     const binding = clients?.get(client);
     const removed = clients?.delete(client) ?? false;
@@ -161,7 +175,9 @@ export class SubscriptionHub {
 
   /** Forgets everything bound to a client (its socket closed). */
   removeClient(client: SubscriptionClient): void {
-    for (const subscriptionId of [...(this.clientBindings.get(client) ?? [])]) this.unbind(client, subscriptionId);
+    for (const subscriptionId of [...(this.clientBindings.get(client) ?? [])]) {
+      this.removeBinding(client, subscriptionId);
+    }
     this.clientBindings.delete(client);
     this.scheduleSessionEnd(client);
   }
@@ -510,6 +526,15 @@ export function watchAccessChanges(repository: Repository, bus: ClusterBus, onCh
     stopLocal();
     stopRemote();
   };
+}
+
+function tellBoundChanged(client: SubscriptionClient, bound: boolean): void {
+  try {
+    client.boundChanged?.(bound);
+  } catch (error) {
+    // The hub's own state is already right; a client's failure must not undo it.
+    console.error('realtime: telling a socket of its bindings failed', error);
+  }
 }
 
 function safeSend(client: SubscriptionClient, data: string): void {

@@ -13,6 +13,7 @@ import { policyViolationCode, signInEndedCode } from './socketCloseCodes';
 import { sendWithinBacklog } from './socketBackpressure';
 import type { SubscriberDirectory } from './subscriberAccess';
 import type { SubscriptionClient, SubscriptionHub } from './subscriptionHub';
+import type { UnboundSockets } from './unboundSockets';
 
 export interface SubscriptionSocketEnvironment {
   hub: SubscriptionHub;
@@ -21,6 +22,8 @@ export interface SubscriptionSocketEnvironment {
   registry: SearchParameterRegistry;
   subscribers: SubscriberDirectory;
   limits: Pick<RealtimeLimits, 'maxPendingCommandsPerSocket' | 'maxBufferedBytesPerSocket'>;
+  /** Times the socket whenever it has no binding (closed past the idle limit). */
+  unbound: UnboundSockets<WebSocket>;
 }
 
 /** A command as kept while it waits for its turn: its type and token only, never the message. */
@@ -30,7 +33,8 @@ type Command = { type: 'ping' } | { type: 'bind-with-token' | 'unbind-from-token
  * The protocol of `/ws/subscriptions-r4` for one socket: `bind-with-token`, `unbind-from-token` and
  * `ping` (answered `pong`). A bad message is answered with an error message; the socket stays open.
  * Each binding lasts until the session of the login that bound it ends (the hub's timers); when the
- * last binding of a socket ends that way, the socket is closed with 4401.
+ * last binding of a socket ends that way, the socket is closed with 4401. A socket without any
+ * binding (not yet bound, or whose last binding was unbound) is closed with 4408 past the idle limit.
  */
 export function serveSubscriptionSocket(socket: WebSocket, env: SubscriptionSocketEnvironment): void {
   const client: SubscriptionClient = {
@@ -43,7 +47,14 @@ export function serveSubscriptionSocket(socket: WebSocket, env: SubscriptionSock
       }
       if (remaining === 0) socket.close(signInEndedCode, 'The sign-in session has ended');
     },
+    boundChanged: (bound) => {
+      // A socket already closing is forgotten by its close handler; timing it again would keep it.
+      if (socket.readyState !== socket.OPEN) return;
+      if (bound) env.unbound.bound(socket);
+      else env.unbound.unbound(socket);
+    },
   };
+  env.unbound.unbound(socket);
   const send = (message: unknown) => client.send(JSON.stringify(message));
   // Commands of one socket are handled in the order they came, even when one has to wait for the
   // database; a client may not queue more than a bounded number of them.
@@ -69,7 +80,10 @@ export function serveSubscriptionSocket(socket: WebSocket, env: SubscriptionSock
         .finally(() => pending--),
     );
   });
-  socket.on('close', () => env.hub.removeClient(client));
+  socket.on('close', () => {
+    env.unbound.closed(socket);
+    env.hub.removeClient(client);
+  });
   socket.on('error', () => env.hub.removeClient(client));
 
   async function handle(command: Command): Promise<void> {

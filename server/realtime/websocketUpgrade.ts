@@ -1,10 +1,26 @@
-import type { IncomingMessage, Server } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { OperationOutcomeIssue } from '@medplum/fhirtypes';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { outcomeOf } from '../fhir/fhirError';
+
+/** Why an upgrade is refused before any socket is made: answered in HTTP, with an OperationOutcome. */
+export interface UpgradeRefusal {
+  status: number;
+  code: OperationOutcomeIssue['code'];
+  text: string;
+  /** Seconds after which the client may try again (Retry-After). */
+  retryAfterSeconds?: number;
+}
 
 /** A websocket path served on the HTTP server: `matches` picks its requests, `accept` gets each socket. */
 export interface WebsocketRoute {
   matches(path: string): boolean;
+  /**
+   * Asked before the handshake: a refusal is answered in HTTP and no socket is made, which costs
+   * the process nothing (a socket accepted and then closed is kept until its client answers).
+   */
+  refuse?(request: IncomingMessage, path: string): UpgradeRefusal | undefined;
   accept(socket: WebSocket, request: IncomingMessage, path: string): void;
   /** Largest message a client may send (the socket is closed with 1009 past it); 1 MB by default. */
   maxMessageBytes?: number;
@@ -59,7 +75,12 @@ export function addWebsocketRoute(server: Server, route: WebsocketRoute): () => 
   }
   const wrapped: MountedRoute = {
     matches: (path) => route.matches(path),
-    upgrade: (request, socket, head, path) =>
+    upgrade: (request, socket, head, path) => {
+      const refusal = route.refuse?.(request, path);
+      if (refusal) {
+        socket.end(refusalResponse(refusal));
+        return;
+      }
       wss.handleUpgrade(request, socket, head, (client) => {
         // A frame that breaks the protocol (a reserved opcode, an oversized message) is emitted as
         // an 'error' on the socket, which ws then closes (1002, 1009); without a listener that
@@ -72,7 +93,8 @@ export function addWebsocketRoute(server: Server, route: WebsocketRoute): () => 
           console.error('websocket: accepting a socket failed', error);
           client.close(1011, 'Internal server error');
         }
-      }),
+      });
+    },
   };
   routes.push(wrapped);
   return () => {
@@ -81,4 +103,18 @@ export function addWebsocketRoute(server: Server, route: WebsocketRoute): () => 
     for (const client of wss.clients) client.terminate();
     wss.close();
   };
+}
+
+/** The HTTP answer of a refused upgrade (the connection ends with it). */
+function refusalResponse(refusal: UpgradeRefusal): string {
+  const body = JSON.stringify(outcomeOf([{ severity: 'error', code: refusal.code, details: { text: refusal.text } }]));
+  return [
+    `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? ''}`,
+    'Connection: close',
+    'Content-Type: application/fhir+json',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    ...(refusal.retryAfterSeconds === undefined ? [] : [`Retry-After: ${refusal.retryAfterSeconds}`]),
+    '',
+    body,
+  ].join('\r\n');
 }
