@@ -207,6 +207,35 @@ describe('SubscriptionManager: unsubscribing', () => {
     expect(manager.getCriteria()).toEqual([]);
   });
 
+  it('closes the socket once no subscription is left, and opens a new one for the next listener', async () => {
+    const { manager, events } = setup();
+    const removeCommunication = manager.addListener('Communication', () => {});
+    const removeTask = manager.addListener('Task', () => {});
+    await settle();
+    const first = FakeWebSocket.latest;
+    first.serverOpens();
+    removeCommunication();
+    vi.advanceTimersByTime(3000);
+    expect(first.readyState).toBe(1);
+    removeTask();
+    vi.advanceTimersByTime(3000);
+    expect(first.readyState).toBe(3);
+    expect(events).toEqual(['connect', 'disconnect']);
+    // No reconnect and no more pings on a socket closed on purpose.
+    const sentBeforeClose = first.sent.length;
+    vi.advanceTimersByTime(60_000);
+    expect(FakeWebSocket.instances).toHaveLength(1);
+    expect(first.sent).toHaveLength(sentBeforeClose);
+
+    manager.addListener('Communication', () => {});
+    await settle();
+    expect(FakeWebSocket.instances).toHaveLength(2);
+    FakeWebSocket.latest.serverOpens();
+    expect(FakeWebSocket.latest.sentMessages).toEqual([
+      { type: 'bind-with-token', payload: { token: 'token-sub-3-3' } },
+    ]);
+  });
+
   it('keeps the subscription when a listener comes back within the delay', async () => {
     const backend = fakeBackend();
     const { manager } = setup(backend);

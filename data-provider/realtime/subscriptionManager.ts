@@ -60,7 +60,8 @@ interface CriteriaEntry {
  * For each criteria string it creates one Subscription, however many listeners want it, gets a
  * binding token for it and binds it on the one socket all subscriptions share. It pings every
  * 5 s; after a reconnect it fetches fresh tokens (they expire) and binds every subscription
- * again. The last listener leaving unbinds after a delay, which a new listener cancels.
+ * again. The last listener leaving unbinds after a delay, which a new listener cancels; when no
+ * subscription is left the socket is closed until the next listener.
  */
 export class SubscriptionManager extends TypedEventEmitter<SubscriptionManagerEvents> {
   private readonly backend: SubscriptionBackend;
@@ -116,9 +117,7 @@ export class SubscriptionManager extends TypedEventEmitter<SubscriptionManagerEv
       entry.removed = true;
     }
     this.entries.clear();
-    this.stopPing();
-    this.socket?.close();
-    this.socket = undefined;
+    this.closeSocket();
   }
 
   private async startSubscription(entry: CriteriaEntry): Promise<void> {
@@ -225,6 +224,16 @@ export class SubscriptionManager extends TypedEventEmitter<SubscriptionManagerEv
   private dropEntry(entry: CriteriaEntry): void {
     this.forget(entry);
     if (entry.token) this.socket?.send(unbindFromTokenMessage(entry.token));
+    // Nothing left to listen to: the server closes a socket without bindings after a minute, and
+    // reconnecting would only open another one to be closed; the next listener opens a new socket.
+    if (this.entries.size === 0) this.closeSocket();
+  }
+
+  private closeSocket(): void {
+    const socket = this.socket;
+    this.socket = undefined;
+    this.stopPing();
+    socket?.close();
   }
 
   private forget(entry: CriteriaEntry): void {
