@@ -5,6 +5,7 @@ import type { Database } from './database';
 import { liftStatementTimeout } from './liftStatementTimeout';
 import { migrate } from './migrations';
 import { openPostgresDatabase } from './postgresDatabase';
+import { throwawayDatabase } from './throwawayDatabase.test-support';
 
 /**
  * The request connections' statement timeout on native PostgreSQL (DATABASE_STATEMENT_TIMEOUT_MS):
@@ -12,38 +13,11 @@ import { openPostgresDatabase } from './postgresDatabase';
  * each case is at least 20 times the 50 ms timeout (a 1–2 s sleep, or a lock held that long), so no
  * case depends on how fast the machine is.
  */
-const nativeUrl = process.env.HEARTH_TEST_DATABASE_URL as string;
-const name = `hearth_timeout_${process.pid}_${Date.now()}`;
-const url = (() => {
-  const at = new URL(nativeUrl);
-  at.pathname = `/${name}`;
-  return at.toString();
-})();
+const database = throwawayDatabase('hearth_timeout');
+const { url, name, withClient } = database;
 const timeoutMs = 50;
-
-async function withClient<T>(work: (client: pg.Client) => Promise<T>, connectionString = url): Promise<T> {
-  const client = new pg.Client({ connectionString });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-/** Resolves once a backend of the test database waits for a lock of type `event` (pg_stat_activity). */
-async function someoneWaitsFor(watcher: pg.Client, event: string): Promise<void> {
-  await vi.waitFor(
-    async () => {
-      const { rows } = await watcher.query(
-        `SELECT 1 FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock' AND wait_event = $2`,
-        [name, event],
-      );
-      expect(rows).toHaveLength(1);
-    },
-    { timeout: 20_000, interval: 20 },
-  );
-}
+const someoneWaitsFor = (watcher: pg.Client, event: 'relation' | 'advisory') =>
+  database.someoneWaitsFor(watcher, event);
 
 const heldLongerThanTheTimeout = () => new Promise((resolve) => setTimeout(resolve, 20 * timeoutMs));
 
@@ -51,13 +25,13 @@ describe('statement timeout (native PostgreSQL)', () => {
   let db: Database;
 
   beforeAll(async () => {
-    await withClient((admin) => admin.query(`CREATE DATABASE ${name}`), nativeUrl);
+    await database.create();
     db = await openPostgresDatabase(url, { statementTimeoutMs: timeoutMs });
   });
 
   afterAll(async () => {
     await db?.close();
-    await withClient((admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`), nativeUrl);
+    await database.drop();
   });
 
   const setting = async (run: (sql: string) => Promise<Record<string, unknown>[]>) =>

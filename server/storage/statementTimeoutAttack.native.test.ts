@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Bundle, OperationOutcome, Patient } from '@medplum/fhirtypes';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadServerConfig } from '../../config/serverConfig';
 import { freePort } from '../../tests/integration/freePort';
 import { signIn } from '../../tests/integration/signIn';
 import { createServerRuntime, type ServerRuntime } from '../serverRuntime';
+import { throwawayDatabase } from './throwawayDatabase.test-support';
 
 /**
  * The attack: a member sends searches whose statements run for minutes (here `:contains` with
@@ -16,25 +16,10 @@ import { createServerRuntime, type ServerRuntime } from '../serverRuntime';
  * machine, by holding a lock on the table it reads (search_string) until it has been answered: the
  * database counts a lock wait as the statement's time, as it does reading rows.
  */
-const nativeUrl = process.env.HEARTH_TEST_DATABASE_URL as string;
-const name = `hearth_attack_${process.pid}_${Date.now()}`;
-const databaseUrl = (() => {
-  const at = new URL(nativeUrl);
-  at.pathname = `/${name}`;
-  return at.toString();
-})();
+const database = throwawayDatabase('hearth_attack');
+const { name } = database;
 const adminPassword = 'timeout-admin-password-1';
 const costly = 'Patient?name:contains=zz&_total=accurate';
-
-async function admin<T>(work: (client: pg.Client) => Promise<T>, connectionString = nativeUrl): Promise<T> {
-  const client = new pg.Client({ connectionString });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 describe('a search running past DATABASE_STATEMENT_TIMEOUT_MS (native PostgreSQL)', () => {
   let runtime: ServerRuntime | undefined;
@@ -54,14 +39,14 @@ describe('a search running past DATABASE_STATEMENT_TIMEOUT_MS (native PostgreSQL
   };
 
   beforeAll(async () => {
-    await admin((client) => client.query(`CREATE DATABASE ${name}`));
+    await database.create();
     dataDir = mkdtempSync(join(tmpdir(), 'hearth-timeout-'));
     const port = await freePort();
     const env = {
       PORT: String(port),
       BASE_URL: `http://127.0.0.1:${port}/`,
       DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
+      DATABASE_URL: database.url,
       SEED: 'none',
       ADMIN_PASSWORD: adminPassword,
       WEB_ROOT: join(dataDir, 'no-web-app'),
@@ -77,14 +62,14 @@ describe('a search running past DATABASE_STATEMENT_TIMEOUT_MS (native PostgreSQL
 
   afterAll(async () => {
     await runtime?.close();
-    await admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    await database.drop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('answers 422 too-costly instead of holding the connections, fails a transaction Bundle with it, and keeps answering', async () => {
     const patient = (await call<Patient>('POST', 'Patient', { resourceType: 'Patient', name: [{ family: 'Buzzard' }] }))
       .body;
-    await admin(async (holder) => {
+    await database.withClient(async (holder) => {
       await holder.query('BEGIN');
       await holder.query('LOCK TABLE search_string IN ACCESS EXCLUSIVE MODE');
       try {
@@ -133,7 +118,7 @@ describe('a search running past DATABASE_STATEMENT_TIMEOUT_MS (native PostgreSQL
       } finally {
         await holder.query('ROLLBACK');
       }
-    }, databaseUrl);
+    });
     // Once the search is cheap again it is answered as before.
     expect(await call('GET', costly)).toMatchObject({ status: 200, body: { total: 1 } });
   });

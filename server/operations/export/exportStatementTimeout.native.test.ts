@@ -1,14 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BinaryStorage } from '../../binary';
 import { Repository, type RequestContext } from '../../fhir/repository';
 import { definitionSearchParameters } from '../../serverRuntime';
 import type { Database } from '../../storage/database';
 import { migrate } from '../../storage/migrations';
 import { openPostgresDatabase } from '../../storage/postgresDatabase';
+import { throwawayDatabase } from '../../storage/throwawayDatabase.test-support';
 import { ExportJobStore } from './exportJobStore';
 import { runExport, type ExportEnvironment, type ExportScope } from './exportRunner';
 
@@ -18,21 +18,9 @@ import { runExport, type ExportEnvironment, type ExportScope } from './exportRun
  * timeout. Each statement is made to outlast the 50 ms timeout 20 times over by a lock on the
  * resources table, held until it has waited that long, so the test does not depend on the machine.
  */
-const nativeUrl = process.env.HEARTH_TEST_DATABASE_URL as string;
-const name = `hearth_export_timeout_${process.pid}_${Date.now()}`;
-const url = (() => {
-  const at = new URL(nativeUrl);
-  at.pathname = `/${name}`;
-  return at.toString();
-})();
+const database = throwawayDatabase('hearth_export_timeout');
 const timeoutMs = 50;
 const ctx: RequestContext = { projectId: 'export-project', author: { reference: 'Practitioner/exporter' } };
-
-async function connect(connectionString: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString });
-  await client.connect();
-  return client;
-}
 
 describe('bulk export under the statement timeout (native PostgreSQL)', () => {
   let db: Database;
@@ -40,10 +28,8 @@ describe('bulk export under the statement timeout (native PostgreSQL)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'hearth-export-timeout-'));
 
   beforeAll(async () => {
-    const admin = await connect(nativeUrl);
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    db = await openPostgresDatabase(url, { statementTimeoutMs: timeoutMs });
+    await database.create();
+    db = await openPostgresDatabase(database.url, { statementTimeoutMs: timeoutMs });
     await migrate(db);
     const repository = new Repository(db, definitionSearchParameters());
     for (const family of ['Ames', 'Brook']) {
@@ -59,40 +45,16 @@ describe('bulk export under the statement timeout (native PostgreSQL)', () => {
 
   afterAll(async () => {
     await db?.close();
-    const admin = await connect(nativeUrl);
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
+    await database.drop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
   /** Runs an export while its first read of the resources waits 20 times the timeout for a lock. */
   async function exportBehindALock(scope: ExportScope, types?: string[]) {
     const job = await env.store.create({ projectId: ctx.projectId, loginId: `login-${Math.random()}`, requestUrl: '' });
-    const holder = await connect(url);
-    try {
-      await holder.query('BEGIN');
-      await holder.query('LOCK TABLE resources IN ACCESS EXCLUSIVE MODE');
-      const running = runExport(
-        env,
-        { jobId: job!.id, scope, types, ctx, sharedProjectId: 'system' },
-        new AbortController().signal,
-      );
-      await vi.waitFor(
-        async () => {
-          const { rows } = await holder.query(
-            `SELECT 1 FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock' AND wait_event = 'relation'`,
-            [name],
-          );
-          expect(rows).toHaveLength(1);
-        },
-        { timeout: 20_000, interval: 20 },
-      );
-      await new Promise((resolve) => setTimeout(resolve, 20 * timeoutMs));
-      await holder.query('COMMIT');
-      await running;
-    } finally {
-      await holder.end();
-    }
+    await database.behindTableLock('resources', 20 * timeoutMs, () =>
+      runExport(env, { jobId: job!.id, scope, types, ctx, sharedProjectId: 'system' }, new AbortController().signal),
+    );
     return env.store.get(job!.id);
   }
 
