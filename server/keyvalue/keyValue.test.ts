@@ -1,21 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl } from '../../tests/integration/fhirClient';
 import { registerProjectOwner } from '../../tests/integration/accounts';
 import { inviteMember } from '../admin/projectMembers.test-support';
 import { maxKeyLength, maxValueBytes } from './keyValueLimits';
+import { keyValueCall } from './keyValueCall.test-support';
 
-async function call(method: string, key: string, token: string | null, body?: string, type = 'text/plain') {
-  const response = await fetch(new URL(`keyvalue/v1/${encodeURIComponent(key)}`, baseUrl()), {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body !== undefined ? { 'content-type': type } : {}),
-    },
-    body,
-  });
-  const text = await response.text();
-  return { status: response.status, text, type: response.headers.get('content-type') ?? '' };
-}
+const call = keyValueCall;
 
 describe('/keyvalue/v1/{key}', () => {
   let alice: string;

@@ -1,18 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, http } from '../../tests/integration/fhirClient';
+import { http } from '../../tests/integration/fhirClient';
 import { postJson, registerProjectOwner, tokenRequest } from '../../tests/integration/accounts';
 import { pkcePair } from '../../tests/integration/signIn';
+import { keyValueCall } from './keyValueCall.test-support';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the auth answers are free-form JSON */
 
-async function call(method: string, key: string, token: string, body?: string) {
-  const response = await fetch(new URL(`keyvalue/v1/${encodeURIComponent(key)}`, baseUrl()), {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'text/plain' } : {}) },
-    body,
-  });
-  return { status: response.status, text: await response.text() };
-}
+/** Status and text only: these tests compare whole answers. */
+const call = (method: string, key: string, token: string, body?: string) =>
+  keyValueCall(method, key, token, body).then(({ status, text }) => ({ status, text }));
 
 /**
  * Key-value storage was one space per user: a third-party app the user signed into with narrow

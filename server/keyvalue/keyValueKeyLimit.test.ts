@@ -1,16 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl } from '../../tests/integration/fhirClient';
 import { registerProjectOwner } from '../../tests/integration/accounts';
 import { maxKeysPerUser } from './keyValueLimits';
+import { keyValueCall } from './keyValueCall.test-support';
 
-async function call(method: string, key: string, token: string, body?: string) {
-  const response = await fetch(new URL(`keyvalue/v1/${encodeURIComponent(key)}`, baseUrl()), {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'text/plain' } : {}) },
-    body,
-  });
-  return { status: response.status, text: await response.text() };
-}
+/** Status and text only: these tests compare whole answers. */
+const call = (method: string, key: string, token: string, body?: string) =>
+  keyValueCall(method, key, token, body).then(({ status, text }) => ({ status, text }));
 
 /**
  * The limit of keys per user and application was checked by counting and then inserting: PUTs of
