@@ -1,5 +1,5 @@
 import type { OperationOutcome, OperationOutcomeIssue, Parameters, Resource } from '@medplum/fhirtypes';
-import { allOk, errors, outcomeOf } from '../fhir/fhirError';
+import { allOk, errors, FhirError, outcomeOf } from '../fhir/fhirError';
 import type { RepositorySession } from '../fhir/repository';
 import { validateAgainstProfile } from '../validation/profileValidator';
 import { validateResource } from '../validation/resourceValidator';
@@ -17,6 +17,20 @@ export function resourceToValidate(body: unknown): unknown {
   const parameter = (candidate as Parameters).parameter?.find((p) => p.name === 'resource');
   if (!parameter?.resource) throw errors.invalid('Parameters must have a "resource" parameter', 'Parameters.parameter');
   return parameter.resource;
+}
+
+/**
+ * What a write would refuse the resource for. A StructureDefinition too large to be worth
+ * validating is refused by a write with a 422 (profiles/structureDefinitionSize.ts); here that is
+ * one more problem of the resource, answered like the others (200 with the issue).
+ */
+function writeIssues(candidate: unknown): OperationOutcomeIssue[] {
+  try {
+    return validateResource(candidate);
+  } catch (error) {
+    if (error instanceof FhirError && error.status === 422) return [...(error.outcome.issue ?? [])];
+    throw error;
+  }
 }
 
 /**
@@ -38,7 +52,7 @@ export async function validateOperation(
       'resourceType',
     );
   }
-  const issues: OperationOutcomeIssue[] = validateResource(candidate);
+  const issues: OperationOutcomeIssue[] = writeIssues(candidate);
   if (id !== undefined && resource.id !== undefined && resource.id !== id) {
     issues.push({
       severity: 'error',

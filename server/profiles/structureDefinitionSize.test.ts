@@ -57,6 +57,19 @@ describe('StructureDefinitions larger than the snapshot limits', () => {
     token = (await registerProjectOwner('Oversized Profiles')).tokens.access_token;
   });
 
+  it('$validate reports an oversized definition as a problem of it (200 with the too-costly issue)', async () => {
+    const answer = await http<any>('POST', 'fhir/R4/StructureDefinition/$validate', {
+      token,
+      body: profileWithSnapshot(url('validated'), slices(snapshotLimits.maxElements)),
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.issue[0]).toMatchObject({
+      severity: 'error',
+      code: 'too-costly',
+      expression: ['StructureDefinition.snapshot.element'],
+    });
+  });
+
   it('refuses a ready-made snapshot with more elements than the limit, and stores nothing', async () => {
     const canonical = url('wide');
     const answer = await http<any>('POST', 'fhir/R4/StructureDefinition', {
