@@ -24,6 +24,7 @@ import { externalAuthRoutes } from './auth/externalAuthRoutes';
 import { oauthRoutes } from './auth/oauthRoutes';
 import { smartDiscoveryRoutes } from './auth/smartDiscovery';
 import { tokenIntrospectionRoutes } from './auth/tokenIntrospection';
+import { loginPruningSweep } from './auth/loginPruningSweep';
 import type { SearchParameterRegistry } from './search/searchParameterRegistry';
 import { defaultHeartbeatMs, realtimeRoutes } from './realtime';
 import { fhircastRoutes } from './fhircast';
@@ -208,6 +209,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(oauthRoutes, options.auth);
   await app.register(smartDiscoveryRoutes, options.auth);
   await app.register(tokenIntrospectionRoutes, options.auth);
+  await app.register(loginPruningSweep, { db: options.db });
 
   await app.register(fhirRestRoutes, {
     repository,
