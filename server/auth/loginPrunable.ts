@@ -1,7 +1,6 @@
 import type { ClientApplication, Login } from '@medplum/fhirtypes';
-import { tokenLifetimeSeconds } from '../../data-provider/rules';
 import { loginSessionEnd } from '../realtime/loginSessionEnd';
-import { accessTokenSeconds } from './authEnvironment';
+import { accessTokenLifetimeOf } from './loginService';
 
 /**
  * How long a Login is kept after its session ended. Not needed for access (an ended Login grants
@@ -36,8 +35,6 @@ export function loginPrunable(
   const sessionEnd = loginSessionEnd(login, client);
   // loginSessionEnd answers 0 for a time it cannot read.
   if (!Number.isFinite(sessionEnd) || sessionEnd <= 0) return false;
-  const accessLifetime =
-    (client?.accessTokenLifetime && tokenLifetimeSeconds(client.accessTokenLifetime)) || accessTokenSeconds;
-  const lastAccessTokenEnd = lastWritten + accessLifetime * 1000;
+  const lastAccessTokenEnd = lastWritten + accessTokenLifetimeOf(client) * 1000;
   return now - Math.max(sessionEnd, lastAccessTokenEnd) > retentionMs;
 }

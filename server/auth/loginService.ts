@@ -360,7 +360,7 @@ export async function grantTokens(
     knownClient ??
     (login.client ? await readClient(session, login.client.reference?.split('/')[1] as string) : undefined);
   const clientId = client?.id ?? defaultClientId;
-  const lifetime = client?.accessTokenLifetime ? parseLifetime(client.accessTokenLifetime) : accessTokenSeconds;
+  const lifetime = accessTokenLifetimeOf(client);
   const refreshSecret = newSecret();
   // Clients holding their own credentials ask again rather than refresh.
   const withRefresh = login.authMethod !== 'client';
@@ -474,4 +474,9 @@ export function oauthError(error: string, description: string, status = 400): OA
 /** ClientApplication.accessTokenLifetime in seconds; the default one for a value that cannot be read. */
 export function parseLifetime(value: string): number {
   return tokenLifetimeSeconds(value) ?? accessTokenSeconds;
+}
+
+/** How long an access token granted through `client` lasts, in seconds (the default without one). */
+export function accessTokenLifetimeOf(client: ClientApplication | undefined): number {
+  return client?.accessTokenLifetime ? parseLifetime(client.accessTokenLifetime) : accessTokenSeconds;
 }

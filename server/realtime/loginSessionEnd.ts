@@ -1,7 +1,5 @@
 import type { ClientApplication, Login } from '@medplum/fhirtypes';
-import { tokenLifetimeSeconds } from '../../data-provider/rules';
-import { accessTokenSeconds } from '../auth/authEnvironment';
-import { remembers, sessionStartOf } from '../auth/loginService';
+import { accessTokenLifetimeOf, remembers, sessionStartOf } from '../auth/loginService';
 import { refreshTokenEnd } from '../auth/refreshTokenExpiry';
 
 /**
@@ -19,9 +17,7 @@ export function loginSessionEnd(login: Login, client: ClientApplication | undefi
   const grantedAt = login.meta?.lastUpdated ?? login.authTime;
   let end: number;
   if (login.authMethod === 'client') {
-    const lifetime =
-      (client?.accessTokenLifetime && tokenLifetimeSeconds(client.accessTokenLifetime)) || accessTokenSeconds;
-    end = Date.parse(grantedAt ?? '') + lifetime * 1000;
+    end = Date.parse(grantedAt ?? '') + accessTokenLifetimeOf(client) * 1000;
   } else {
     end = refreshTokenEnd({
       authTime: sessionStartOf(login) ?? '',
