@@ -1,4 +1,4 @@
-import { FhirError, outcomeOf } from '../fhir/fhirError';
+import { errors } from '../fhir/fhirError';
 import { elementIdProblem, snapshotLimits, type SnapshotLimits } from './snapshot/snapshotLimits';
 
 /**
@@ -26,25 +26,18 @@ function checkElements(part: unknown, name: string, maxElements: number, limits:
   if (!Array.isArray(elements)) return;
   const field = `StructureDefinition.${name}.element`;
   if (elements.length > maxElements) {
-    throw tooCostly(`The ${name} has ${elements.length} elements; at most ${maxElements} are allowed`, field);
+    throw errors.tooCostly(`The ${name} has ${elements.length} elements; at most ${maxElements} are allowed`, field);
   }
   for (const [index, element] of elements.entries()) {
     if (!isObject(element)) continue;
     for (const key of ['id', 'path'] as const) {
       const value = element[key];
       const problem = typeof value === 'string' ? elementIdProblem(value, limits) : undefined;
-      if (problem) throw tooCostly(problem, `${field}[${index}].${key}`);
+      if (problem) throw errors.tooCostly(problem, `${field}[${index}].${key}`);
     }
   }
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function tooCostly(text: string, expression: string): FhirError {
-  return new FhirError(
-    422,
-    outcomeOf([{ severity: 'error', code: 'too-costly', details: { text }, expression: [expression] }]),
-  );
 }

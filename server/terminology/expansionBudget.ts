@@ -1,4 +1,4 @@
-import { FhirError, outcomeOf } from '../fhir/fhirError';
+import { errors, type FhirError } from '../fhir/fhirError';
 
 /**
  * What one expansion ($expand, $validate-code) may cost. Anyone signed in may POST a ValueSet, and
@@ -33,7 +33,7 @@ export class ExpansionBudget {
 
   step(): void {
     if (++this.steps > this.limits.maxSteps)
-      throw tooCostly(
+      throw errors.tooCostly(
         `Cannot expand ${this.name}: it needs more than ${this.limits.maxSteps} value sets, code systems and compose parts`,
       );
   }
@@ -41,7 +41,7 @@ export class ExpansionBudget {
   addCodes(count: number): void {
     this.codes += count;
     if (this.codes > this.limits.maxCodes)
-      throw tooCostly(`Cannot expand ${this.name}: it collects more than ${this.limits.maxCodes} codes`);
+      throw errors.tooCostly(`Cannot expand ${this.name}: it collects more than ${this.limits.maxCodes} codes`);
   }
 
   /** Milliseconds the next regex filter may still take. */
@@ -54,12 +54,8 @@ export class ExpansionBudget {
   }
 
   regexTooSlow(): FhirError {
-    return tooCostly(
+    return errors.tooCostly(
       `Cannot expand ${this.name}: its regex filters took longer than ${this.limits.regexMilliseconds} ms; use a simpler pattern`,
     );
   }
-}
-
-function tooCostly(text: string): FhirError {
-  return new FhirError(422, outcomeOf([{ severity: 'error', code: 'too-costly', details: { text } }]));
 }
