@@ -3,19 +3,6 @@ import type { SqlExecutor } from '../storage/database';
 import type { SearchScope } from './searchSql';
 
 /**
- * How many matches `_total=estimate` counts exactly before giving up. A bounded count
- * (`SELECT count(*) FROM (SELECT 1 … LIMIT cap + 1)`) stops at the cap, so it costs the cap's
- * worth of matching rows, an index probe and a heap visit each: ~1.4 µs a row warm over 30,000
- * Observations of one code (1,000: 2.4 ms on PostgreSQL, 4 ms on PGlite with its ~3 ms of
- * planning; 10,000: 15–16 ms on both). The budget of a common search is 30 ms p95 at 1M resources
- * (docs/benchmarks.md), where a large result's rows are not all cached: 10,000 visits (up to as many
- * page reads) would spend it alone, 1,000 leaves it to the page itself. Beyond 1,000 a list does not
- * need the number: it pages by links. The web app knows the number (data-provider/search/estimatedTotal.ts)
- * and writes "about N" only above it.
- */
-export const estimateCountedUpTo = ESTIMATE_COUNTED_UP_TO;
-
-/**
  * What `_total=estimate` answers once the caller's matches were counted up to the cap: the count
  * when it stays within the cap (exact, and from the caller's rows only); above it, the planner's
  * estimate (never below what was counted) only for a caller who sees every row (the server itself,
@@ -28,9 +15,9 @@ export async function totalFromBoundedCount(
   seesEveryRow: boolean,
   plannerRows: () => Promise<number>,
 ): Promise<number | undefined> {
-  if (counted <= estimateCountedUpTo) return counted;
+  if (counted <= ESTIMATE_COUNTED_UP_TO) return counted;
   if (!seesEveryRow) return undefined;
-  return Math.max(await plannerRows(), estimateCountedUpTo + 1);
+  return Math.max(await plannerRows(), ESTIMATE_COUNTED_UP_TO + 1);
 }
 
 /**
@@ -50,7 +37,7 @@ export async function estimateTotal(
   scope: SearchScope,
 ): Promise<number | undefined> {
   const bounded = await tx.query<{ total: number }>(
-    `SELECT count(*)::int AS total FROM (SELECT 1 ${from} LIMIT ${estimateCountedUpTo + 1}) AS bounded`,
+    `SELECT count(*)::int AS total FROM (SELECT 1 ${from} LIMIT ${ESTIMATE_COUNTED_UP_TO + 1}) AS bounded`,
     values,
   );
   return totalFromBoundedCount(Number(bounded[0].total), seesEveryRow(scope), () =>

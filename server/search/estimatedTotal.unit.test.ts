@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { embeddedTestDatabase } from '../../tests/setup/embeddedTestDatabase';
-import { estimateCountedUpTo, seesEveryRow, totalFromBoundedCount } from './estimatedTotal';
+import { ESTIMATE_COUNTED_UP_TO } from '../../data-provider/search/estimatedTotal';
+import { seesEveryRow, totalFromBoundedCount } from './estimatedTotal';
 import { estimatedTotalReplay } from './estimatedTotalReplay.test-support';
 
 describe('totalFromBoundedCount (the rule)', () => {
@@ -10,20 +11,20 @@ describe('totalFromBoundedCount (the rule)', () => {
     for (const seesAll of [false, true]) {
       const rows = planner(123_456);
       expect(await totalFromBoundedCount(0, seesAll, rows)).toBe(0);
-      expect(await totalFromBoundedCount(estimateCountedUpTo, seesAll, rows)).toBe(estimateCountedUpTo);
+      expect(await totalFromBoundedCount(ESTIMATE_COUNTED_UP_TO, seesAll, rows)).toBe(ESTIMATE_COUNTED_UP_TO);
       expect(rows).not.toHaveBeenCalled();
     }
   });
 
   it('answers nothing above the cap to a caller limited to some rows, without asking the planner', async () => {
     const rows = planner(123_456);
-    expect(await totalFromBoundedCount(estimateCountedUpTo + 1, false, rows)).toBeUndefined();
+    expect(await totalFromBoundedCount(ESTIMATE_COUNTED_UP_TO + 1, false, rows)).toBeUndefined();
     expect(rows).not.toHaveBeenCalled();
   });
 
   it("answers the planner's estimate above the cap to a caller who sees every row, never below what was counted", async () => {
-    expect(await totalFromBoundedCount(estimateCountedUpTo + 1, true, planner(123_456))).toBe(123_456);
-    expect(await totalFromBoundedCount(estimateCountedUpTo + 1, true, planner(3))).toBe(estimateCountedUpTo + 1);
+    expect(await totalFromBoundedCount(ESTIMATE_COUNTED_UP_TO + 1, true, planner(123_456))).toBe(123_456);
+    expect(await totalFromBoundedCount(ESTIMATE_COUNTED_UP_TO + 1, true, planner(3))).toBe(ESTIMATE_COUNTED_UP_TO + 1);
   });
 
   it('sees every row only without a visibility clause', () => {

@@ -4,7 +4,7 @@ import { AccessGuard } from '../auth/accessGuard';
 import { queryFromString } from '../fhir/fhirOperations';
 import { definitionSearchParameters } from '../serverRuntime';
 import type { Database } from '../storage/database';
-import { estimateCountedUpTo } from './estimatedTotal';
+import { ESTIMATE_COUNTED_UP_TO } from '../../data-provider/search/estimatedTotal';
 import { executeSearch } from './searchExecutor';
 import { parseSearchRequest } from './searchRequest';
 import type { SearchScope } from './searchSql';
@@ -51,7 +51,7 @@ async function total(db: Database, caller: string, query: string): Promise<numbe
  */
 export function estimatedTotalReplay(database: () => Database): void {
   /** A holds more of `common` than the cap counts, and 5 of `shared`; B will hold `shared` and `onlyB`. */
-  const inA = { common: estimateCountedUpTo + 200, shared: 5 };
+  const inA = { common: ESTIMATE_COUNTED_UP_TO + 200, shared: 5 };
   const inB = 3_000;
 
   /** What A's member learns from `_total=estimate` (plain and `_summary=count`). */
@@ -106,7 +106,7 @@ export function estimatedTotalReplay(database: () => Database): void {
       expect(await total(db, 'super admin', `code=${system}|nobody&_total=estimate`)).toBe(0);
       for (const code of ['common', 'shared', 'onlyB']) {
         const estimate = await total(db, 'super admin', `code=${system}|${code}&_total=estimate&_summary=count`);
-        expect(estimate).toBeGreaterThan(estimateCountedUpTo);
+        expect(estimate).toBeGreaterThan(ESTIMATE_COUNTED_UP_TO);
       }
     });
 
