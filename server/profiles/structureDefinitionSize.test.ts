@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ElementDefinition, StructureDefinition } from '@medplum/fhirtypes';
 import { http, issueExpressions, issueText } from '../../tests/integration/fhirClient';
 import { registerProjectOwner } from '../../tests/integration/accounts';
+import { patientProfile } from './patientProfile.test-support';
 import { snapshotLimits } from './snapshot/snapshotLimits';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- FHIR answers of many shapes */
@@ -10,18 +11,9 @@ const largestBase = 'http://hl7.org/fhir/StructureDefinition/ExplanationOfBenefi
 
 /** A Patient profile carrying its own snapshot: the root and these elements. */
 function profileWithSnapshot(url: string, elements: ElementDefinition[]): StructureDefinition {
-  return {
-    resourceType: 'StructureDefinition',
-    url,
-    name: 'ReadyMadePatient',
-    status: 'draft',
-    kind: 'resource',
-    abstract: false,
-    type: 'Patient',
-    baseDefinition: 'http://hl7.org/fhir/StructureDefinition/Patient',
-    derivation: 'constraint',
+  return patientProfile(url, 'ReadyMadePatient', {
     snapshot: { element: [{ id: 'Patient', path: 'Patient', min: 0, max: '*' }, ...elements] },
-  };
+  });
 }
 
 /** `count` extension slices: as many elements as asked, each cheap to send. */

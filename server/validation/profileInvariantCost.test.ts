@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { http } from '../../tests/integration/fhirClient';
 import { registerProjectOwner } from '../../tests/integration/accounts';
+import { patientProfile } from '../profiles/patientProfile.test-support';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- FHIR answers of many shapes */
 
@@ -19,16 +20,7 @@ describe('profile invariants under a time budget', () => {
 
   beforeAll(async () => {
     token = (await registerProjectOwner('Invariant Budget Clinic')).tokens.access_token;
-    const profile = {
-      resourceType: 'StructureDefinition',
-      url,
-      name: 'CostlyPatient',
-      status: 'draft',
-      kind: 'resource',
-      abstract: false,
-      type: 'Patient',
-      baseDefinition: 'http://hl7.org/fhir/StructureDefinition/Patient',
-      derivation: 'constraint',
+    const profile = patientProfile(url, 'CostlyPatient', {
       differential: {
         element: [
           {
@@ -41,7 +33,7 @@ describe('profile invariants under a time budget', () => {
           },
         ],
       },
-    };
+    });
     const created = await http<any>('POST', 'fhir/R4/StructureDefinition', { token, body: profile });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
   });

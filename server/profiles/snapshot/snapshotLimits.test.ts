@@ -2,24 +2,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { StructureDefinition } from '@medplum/fhirtypes';
 import { http, issueExpressions, issueText } from '../../../tests/integration/fhirClient';
 import { registerProjectOwner } from '../../../tests/integration/accounts';
+import { patientProfile } from '../patientProfile.test-support';
 import { snapshotLimits } from './snapshotLimits';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- FHIR answers of many shapes */
 
 /** A differential-only Patient profile with these differential elements. */
-function patientProfile(url: string, element: { id: string; path: string; min?: number }[]): StructureDefinition {
-  return {
-    resourceType: 'StructureDefinition',
-    url,
-    name: 'PathologicalPatient',
-    status: 'draft',
-    kind: 'resource',
-    abstract: false,
-    type: 'Patient',
-    baseDefinition: 'http://hl7.org/fhir/StructureDefinition/Patient',
-    derivation: 'constraint',
-    differential: { element },
-  };
+function pathologicalProfile(url: string, element: { id: string; path: string; min?: number }[]): StructureDefinition {
+  return patientProfile(url, 'PathologicalPatient', { differential: { element } });
 }
 
 /** `Patient.identifier.assigner.identifier.assigner…`: Identifier and Reference unfolded at every level. */
@@ -46,7 +36,7 @@ describe('snapshot generation of a pathological differential', () => {
     const path = deepPath(600);
     const saved = await http<any>('POST', 'fhir/R4/StructureDefinition', {
       token,
-      body: patientProfile(url, [{ id: path, path, min: 1 }]),
+      body: pathologicalProfile(url, [{ id: path, path, min: 1 }]),
     });
     // Refused before generation by the size check every saved StructureDefinition passes
     // (structureDefinitionSize.ts), hence 422 (too-costly) rather than the generator's 400.
@@ -65,7 +55,7 @@ describe('snapshot generation of a pathological differential', () => {
     }));
     const answer = await http<any>('POST', 'fhir/R4/StructureDefinition/$snapshot', {
       token,
-      body: patientProfile('http://attacker.example/StructureDefinition/wide', element),
+      body: pathologicalProfile('http://attacker.example/StructureDefinition/wide', element),
     });
     expect(answer.status).toBe(400);
     expect(issueText(answer.body)).toContain(`more than ${snapshotLimits.maxElements} elements`);
@@ -75,7 +65,7 @@ describe('snapshot generation of a pathological differential', () => {
     const path = deepPath(4);
     const answer = await http<any>('POST', 'fhir/R4/StructureDefinition/$snapshot', {
       token,
-      body: patientProfile('http://attacker.example/StructureDefinition/fine', [{ id: path, path, min: 1 }]),
+      body: pathologicalProfile('http://attacker.example/StructureDefinition/fine', [{ id: path, path, min: 1 }]),
     });
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     expect(answer.body.snapshot.element.find((e: any) => e.id === path)?.min).toBe(1);

@@ -4,6 +4,7 @@ import { http, issueExpressions, issueText } from '../../../tests/integration/fh
 import { registerProjectOwner } from '../../../tests/integration/accounts';
 import { recordedStructureDefinitions } from '../../../schema-engine/test-support/recordedDefinitions';
 import { differentialFromSnapshot, DOCUMENTATION_ONLY } from './differentialFromSnapshot';
+import { patientProfile } from '../patientProfile.test-support';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- FHIR answers of many shapes */
 type Answer = { status: number; body: any; headers: Headers };
@@ -12,16 +13,7 @@ const birthsex = 'http://hl7.org/fhir/us/core/StructureDefinition/us-core-births
 
 /** A differential-only Patient profile, as implementers write them. */
 function clinicProfile(url: string): StructureDefinition {
-  return {
-    resourceType: 'StructureDefinition',
-    url,
-    name: 'ClinicPatient',
-    status: 'draft',
-    kind: 'resource',
-    abstract: false,
-    type: 'Patient',
-    baseDefinition: 'http://hl7.org/fhir/StructureDefinition/Patient',
-    derivation: 'constraint',
+  return patientProfile(url, 'ClinicPatient', {
     differential: {
       element: [
         {
@@ -36,7 +28,7 @@ function clinicProfile(url: string): StructureDefinition {
         { id: 'Patient.identifier.system', path: 'Patient.identifier.system', min: 1 },
       ],
     },
-  };
+  });
 }
 
 const element = (definition: any, id: string): ElementDefinition | undefined =>
