@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ValueSet } from '@medplum/fhirtypes';
 import { http, issueExpressions, issueText } from '../../tests/integration/fhirClient';
 import { registerProjectOwner } from '../../tests/integration/accounts';
+import { clinicWithPatientRegistration, registerPatient } from '../../tests/integration/patientAccounts';
 import { expansionLimits } from './expansionBudget';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- FHIR answers of many shapes */
@@ -145,5 +146,40 @@ describe('terminology operations under attack', () => {
       { token: other.tokens.access_token },
     );
     expect(onInstance.status).toBe(404);
+  });
+
+  it("a patient limited to their own records cannot use their clinic's CodeSystem through $subsumes", async () => {
+    const clinic = await clinicWithPatientRegistration('Terminology Patient Clinic');
+    const system = `http://clinic.example/cs/${randomUUID()}`;
+    const created = await http<any>('POST', 'fhir/R4/CodeSystem', {
+      token: clinic.tokens.access_token,
+      body: {
+        resourceType: 'CodeSystem',
+        url: system,
+        status: 'active',
+        content: 'complete',
+        concept: [{ code: 'parent', concept: [{ code: 'child' }] }],
+      },
+    });
+    expect(created.status).toBe(201);
+    const patient = await registerPatient(clinic.projectId);
+    const bySystem = await http<any>('GET', `fhir/R4/CodeSystem/$subsumes?system=${system}&codeA=parent&codeB=child`, {
+      token: patient.token,
+    });
+    expect(bySystem.status).toBe(404);
+    expect(issueText(bySystem.body)).toBe(`CodeSystem not found: ${system}`);
+    const onInstance = await http<any>(
+      'GET',
+      `fhir/R4/CodeSystem/${created.body.id}/$subsumes?codeA=parent&codeB=child`,
+      { token: patient.token },
+    );
+    // As a plain read of it is refused: the policy does not allow reading this CodeSystem.
+    expect(onInstance.status).toBe(403);
+    expect(onInstance.body.issue[0].code).toBe('forbidden');
+    // The clinic's own staff get the answer.
+    const owner = await http<any>('GET', `fhir/R4/CodeSystem/$subsumes?system=${system}&codeA=parent&codeB=child`, {
+      token: clinic.tokens.access_token,
+    });
+    expect(owner.body.parameter).toEqual([{ name: 'outcome', valueCode: 'subsumes' }]);
   });
 });
