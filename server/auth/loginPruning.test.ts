@@ -190,4 +190,16 @@ describe('pruneEndedLogins', () => {
     // Sweeping again finds nothing more to delete.
     expect(await pruneEndedLogins(db, now)).toBe(0);
   });
+
+  it('stops before its next batch once the server is closing, deleting nothing more', async () => {
+    const now = Date.now();
+    const endedLongAgo = await signIn();
+    await backdate(endedLongAgo.loginId, now - 40 * day);
+    const closing = new AbortController();
+    closing.abort();
+    expect(await pruneEndedLogins(db, now, { signal: closing.signal })).toBe(0);
+    expect((await rowsOf(endedLongAgo.loginId)).resources).toBe(1);
+    expect(await pruneEndedLogins(db, now)).toBe(1);
+    expect((await rowsOf(endedLongAgo.loginId)).resources).toBe(0);
+  });
 });

@@ -9,6 +9,8 @@ export interface LoginPruningOptions {
   retentionMs?: number;
   /** Logins looked at per transaction: each batch is its own short transaction. */
   batchSize?: number;
+  /** Stops the sweep between batches (the server is closing); what was deleted stays deleted. */
+  signal?: AbortSignal;
 }
 
 interface CandidateRow {
@@ -43,6 +45,7 @@ export async function pruneEndedLogins(db: Database, now: number, options: Login
   let cursor: Cursor = { at: '-infinity', id: '' };
   let removed = 0;
   for (;;) {
+    if (options.signal?.aborted) return removed;
     const batch = await db.transaction((tx) => pruneBatch(tx, { writtenBefore, cursor, batchSize, now, retentionMs }));
     removed += batch.removed;
     if (!batch.next) return removed;

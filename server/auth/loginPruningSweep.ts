@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { startPeriodicSweep } from '../periodicSweep';
 import type { Database } from '../storage/database';
 import { pruneEndedLogins } from './loginPruning';
 
@@ -13,15 +14,14 @@ export interface LoginPruningSweepOptions {
  */
 const sweepIntervalMs = 60 * 60 * 1000;
 
+/** The first sweep: a few minutes after start (periodicSweep.ts says why not an hour, nor at once). */
+const firstSweepAfterMs = 2 * 60 * 1000;
+
 /** Deletes ended Logins on a timer (loginPruning.ts) until the server closes; a failure is logged and retried next time. */
 export async function loginPruningSweep(app: FastifyInstance, options: LoginPruningSweepOptions): Promise<void> {
-  const sweep = () =>
-    pruneEndedLogins(options.db, Date.now()).catch((error: unknown) =>
-      console.error('login pruning sweep failed:', error instanceof Error ? error.message : error),
-    );
-  const sweepTimer = setInterval(() => void sweep(), sweepIntervalMs);
-  sweepTimer.unref();
-  app.addHook('onClose', async () => {
-    clearInterval(sweepTimer);
+  startPeriodicSweep(app, (signal) => pruneEndedLogins(options.db, Date.now(), { signal }), {
+    name: 'login pruning sweep',
+    intervalMs: sweepIntervalMs,
+    firstAfterMs: firstSweepAfterMs,
   });
 }

@@ -11,9 +11,12 @@ export async function collectExpiredExports(
   store: ExportJobStore,
   storage: BinaryStorage,
   retentionSeconds: number,
+  /** Stops the sweep between jobs' batches (the server is closing). */
+  signal?: AbortSignal,
 ): Promise<number> {
   let removed = 0;
   for (;;) {
+    if (signal?.aborted) return removed;
     const ids = await store.removeExpired(retentionSeconds);
     for (const id of ids) await storage.removeAll(exportFolder(id));
     removed += ids.length;

@@ -6,6 +6,7 @@ import type { Repository } from '../../fhir/repository';
 import type { QueryParams } from '../../search/searchRequest';
 import { instantParameter, queryValue, typeListParameter } from '../operationQuery';
 import { ExportJobStore, exportRetentionSeconds } from './exportJobStore';
+import { startPeriodicSweep } from '../../periodicSweep';
 import { collectExpiredExports } from './exportRetention';
 import { exportFile, exportFolder, ndjsonContentType, runExport, type ExportScope } from './exportRunner';
 
@@ -20,6 +21,9 @@ export interface ExportRoutesOptions {
 
 /** How often a process looks for jobs past their retention (each kick-off looks too). */
 const sweepIntervalMs = 60 * 60 * 1000;
+
+/** The first sweep: a few minutes after start (periodicSweep.ts says why not an hour, nor at once). */
+const firstSweepAfterMs = 2 * 60 * 1000;
 
 const idPattern = /^[A-Za-z0-9\-.]{1,64}$/;
 const outputFormats = new Set(['application/fhir+ndjson', 'application/ndjson', 'ndjson']);
@@ -40,11 +44,13 @@ export async function exportRoutes(app: FastifyInstance, options: ExportRoutesOp
     collectExpiredExports(store, options.storage, retentionSeconds).catch((error: unknown) =>
       console.error('bulk export retention sweep failed:', error instanceof Error ? error.message : error),
     );
-  const sweepTimer = setInterval(() => void sweep(), sweepIntervalMs);
-  sweepTimer.unref();
+  startPeriodicSweep(app, (signal) => collectExpiredExports(store, options.storage, retentionSeconds, signal), {
+    name: 'bulk export retention sweep',
+    intervalMs: sweepIntervalMs,
+    firstAfterMs: firstSweepAfterMs,
+  });
 
   app.addHook('onClose', async () => {
-    clearInterval(sweepTimer);
     for (const job of running.values()) job.controller.abort();
     await Promise.all([...running.values()].map((job) => job.done));
   });
