@@ -57,7 +57,9 @@ export function totpCode(secret: string, atMs: number = Date.now()): string {
 
 /**
  * The time step (30-second counter) whose code `code` is: the current one or a neighbour (clock
- * drift of one step either way); undefined when it is none of them.
+ * drift of one step either way); undefined when it is none of them. There is deliberately no
+ * yes/no check beside it: a code is accepted only through totpReplay.ts, which remembers the step
+ * so that an overheard code cannot be used twice.
  */
 export function totpStep(secret: string, code: string, atMs: number = Date.now()): number | undefined {
   if (!/^\d{6}$/.test(code)) return undefined;
@@ -67,11 +69,6 @@ export function totpStep(secret: string, code: string, atMs: number = Date.now()
     if (timingSafeEqual(expected, Buffer.from(code))) return current + drift;
   }
   return undefined;
-}
-
-/** Accepts the current code and its neighbours (clock drift of one step either way). */
-export function verifyTotp(secret: string, code: string, atMs: number = Date.now()): boolean {
-  return totpStep(secret, code, atMs) !== undefined;
 }
 
 /** The otpauth:// URL an authenticator app scans from a QR code. */
