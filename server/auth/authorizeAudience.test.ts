@@ -11,6 +11,8 @@ import { pkcePair } from '../../tests/integration/signIn';
  */
 describe('/oauth2/authorize checks aud', () => {
   let clientId: string;
+  /** A client registered with SMART scopes as its `defaultScope` (used when a request names none). */
+  let defaultScopeClientId: string;
   beforeAll(async () => {
     const owner = await registerProjectOwner();
     const client = await http<any>('POST', 'fhir/R4/ClientApplication', {
@@ -18,11 +20,21 @@ describe('/oauth2/authorize checks aud', () => {
       body: { resourceType: 'ClientApplication', name: 'SMART aud app', redirectUri: 'https://app.example/cb' },
     });
     clientId = client.body.id;
+    const defaulted = await http<any>('POST', 'fhir/R4/ClientApplication', {
+      token: owner.tokens.access_token,
+      body: {
+        resourceType: 'ClientApplication',
+        name: 'SMART app with default scopes',
+        redirectUri: 'https://app.example/cb',
+        defaultScope: ['openid', 'patient/*.rs'],
+      },
+    });
+    defaultScopeClientId = defaulted.body.id;
   });
 
-  async function authorize(extra: Record<string, string | string[]>) {
+  async function authorize(extra: Record<string, string | string[]>, client = clientId) {
     const query = new URLSearchParams({
-      client_id: clientId,
+      client_id: client,
       redirect_uri: 'https://app.example/cb',
       response_type: 'code',
       state: 'st',
@@ -66,6 +78,17 @@ describe('/oauth2/authorize checks aud', () => {
     expect(smart.searchParams.get('error_description')).toBe(
       `Missing aud: SMART apps must name this server's FHIR base (${fhirBase()})`,
     );
+  });
+
+  it("without aud and without scope: refused when the client's defaultScope asks for SMART scopes", async () => {
+    const defaulted = await authorize({}, defaultScopeClientId);
+    expect(defaulted.searchParams.get('error')).toBe('invalid_request');
+    expect(defaulted.searchParams.get('error_description')).toBe(
+      `Missing aud: SMART apps must name this server's FHIR base (${fhirBase()})`,
+    );
+    // Its own plain scope is not replaced by the default.
+    expect((await authorize({ scope: 'openid profile' }, defaultScopeClientId)).pathname).toBe('/oauth');
+    expect((await authorize({ aud: fhirBase() }, defaultScopeClientId)).pathname).toBe('/oauth');
   });
 
   it('answers prompt=none with interaction_required (the page is always needed), and refuses unknown prompts', async () => {

@@ -18,6 +18,7 @@ import { clientProjectScope, outsideClientProject } from './clientProject';
 import { launchContextFor, launchReference, needsPatientChoice } from './launchContext';
 import { awaitingOwnerMessage, awaitsAddressOwner, membershipUsable } from './membershipState';
 import { waitingMembershipsOf } from './addressOwnership';
+import { plainSignInScope, requestedScope } from './requestedScope';
 
 /** The sign-in record's lifecycle: created at the first step, completed by a code, ended by logout. */
 
@@ -84,7 +85,7 @@ export async function createLogin(session: RepositorySession, start: LoginStart)
     ...(start.client ? { client: { reference: `ClientApplication/${start.client.id}` } } : {}),
     authMethod: start.authMethod,
     authTime: new Date().toISOString(),
-    scope: start.scope ?? 'openid profile',
+    scope: requestedScope(start.scope, start.client ?? start.clientSubject),
     ...(start.nonce ? { nonce: start.nonce } : {}),
     ...(start.codeChallenge
       ? {
@@ -379,7 +380,7 @@ export async function grantTokens(
     username: login.user?.reference?.split('/')[1],
     client_id: clientId,
     aud: clientId,
-    scope: login.scope ?? 'openid profile',
+    scope: login.scope ?? plainSignInScope,
     profile: profile.reference,
     fhirUser: profile.reference,
     ...launch.context,

@@ -18,6 +18,7 @@ import {
 import { verifyCodeChallenge } from './pkce';
 import { isRegisteredRedirectUri } from './clientRedirect';
 import { audienceProblem } from './smartAudience';
+import { requestedScope } from './requestedScope';
 import { addressVerified } from './addressOwnership';
 import { parseAuthorizePrompt } from '../../data-provider/rules';
 
@@ -242,7 +243,7 @@ export async function oauthRoutes(app: FastifyInstance, env: AuthEnvironment): P
     if (query.response_type !== 'code') return refuse('unsupported_response_type', 'response_type must be code');
     const prompt = parseAuthorizePrompt(query.prompt);
     if (!prompt.ok) return refuse(prompt.error, prompt.description);
-    const audience = audienceProblem(query.aud, query.scope, fhirBase);
+    const audience = audienceProblem(query.aud, requestedScope(query.scope, client), fhirBase);
     if (audience) return refuse('invalid_request', audience);
     if (!client.pkceOptional) {
       if (!query.code_challenge) return refuse('invalid_request', 'Missing code_challenge (PKCE is required)');

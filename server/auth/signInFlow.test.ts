@@ -393,6 +393,51 @@ describe('ClientApplications', () => {
     const late = await http('GET', 'fhir/R4/Patient?_count=1', { token: ok.body.access_token });
     expect(issueText(late.body)).toBe('Token expired');
   });
+
+  it("grants a client's defaultScope when its token request names no scope, and the request's own scope over it", async () => {
+    const owner = await registerProjectOwner();
+    const token = owner.tokens.access_token;
+    const client = await http<any>('POST', 'fhir/R4/ClientApplication', {
+      token,
+      body: {
+        resourceType: 'ClientApplication',
+        name: 'Patient roster feed',
+        secret: 'roster-feed-secret-123',
+        defaultScope: ['system/Patient.rs'],
+      },
+    });
+    expect(
+      (
+        await http('POST', 'fhir/R4/ProjectMembership', {
+          token,
+          body: {
+            resourceType: 'ProjectMembership',
+            project: { reference: `Project/${owner.projectId}` },
+            user: { reference: `ClientApplication/${client.body.id}` },
+            profile: { reference: `ClientApplication/${client.body.id}` },
+          },
+        })
+      ).status,
+    ).toBe(201);
+    const basic = {
+      authorization: `Basic ${Buffer.from(`${client.body.id}:roster-feed-secret-123`).toString('base64')}`,
+    };
+
+    for (const form of [{ grant_type: 'client_credentials' }, { grant_type: 'client_credentials', scope: '  ' }]) {
+      const defaulted = await tokenRequest(form, basic);
+      expect(defaulted.status).toBe(200);
+      expect(defaulted.body.scope).toBe('system/Patient.rs');
+      const access = defaulted.body.access_token as string;
+      expect((await http('GET', 'fhir/R4/Patient?_count=1', { token: access })).status).toBe(200);
+      // The default narrows like a requested scope: no Observations.
+      expect((await http('GET', 'fhir/R4/Observation?_count=1', { token: access })).status).toBe(403);
+    }
+
+    const own = await tokenRequest({ grant_type: 'client_credentials', scope: 'system/Observation.rs' }, basic);
+    expect(own.body.scope).toBe('system/Observation.rs');
+    expect((await http('GET', 'fhir/R4/Observation?_count=1', { token: own.body.access_token })).status).toBe(200);
+    expect((await http('GET', 'fhir/R4/Patient?_count=1', { token: own.body.access_token })).status).toBe(403);
+  });
 });
 
 describe('external identity providers', () => {

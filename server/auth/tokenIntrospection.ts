@@ -6,6 +6,7 @@ import { readClient, readLogin, readReference } from './accountStore';
 import { defaultClientId, type AuthEnvironment } from './authEnvironment';
 import { OAuthError, oauthError, revokeLogin } from './loginService';
 import { membershipUsable } from './membershipState';
+import { plainSignInScope } from './requestedScope';
 
 /** Who asks: a client named by Basic auth or client_id (+ client_secret) in the form. */
 interface Requester {
@@ -127,7 +128,7 @@ export async function tokenIntrospectionRoutes(app: FastifyInstance, env: AuthEn
         return {
           active: true,
           token_type: found.kind === 'access' ? 'Bearer' : 'refresh_token',
-          scope: login.scope ?? 'openid profile',
+          scope: login.scope ?? plainSignInScope,
           client_id: clientOfLogin(login),
           sub: login.user?.reference?.split('/')[1],
           username: login.user?.reference?.split('/')[1],
