@@ -1,5 +1,6 @@
 import type { ClientApplication, Login } from '@medplum/fhirtypes';
 import { loginSessionEnd } from '../realtime/loginSessionEnd';
+import { accessTokenExpiryOf } from './accessTokenExpiry';
 import { accessTokenLifetimeOf } from './loginService';
 
 /**
@@ -15,7 +16,8 @@ export const loginRetentionMs = 30 * 24 * 60 * 60 * 1000;
  * Whether a Login may be deleted at `now` (ms since 1970): nothing written to it for
  * `retentionMs`, and its session over for that long too — revoked (revocation is its last write),
  * or past both the end of its session (`loginSessionEnd`) and the expiry of the last access token
- * it was granted (a client's `accessTokenLifetime` may outlast a person's session).
+ * it was granted (a client's `accessTokenLifetime` may outlast a person's session), as recorded on
+ * the Login at that grant (accessTokenExpiry.ts).
  *
  * Deleting cannot be undone, so every doubt keeps the Login: a time that cannot be read (where
  * `loginSessionEnd` fails closed for access and ends the session at once, deletion must not
@@ -35,6 +37,7 @@ export function loginPrunable(
   const sessionEnd = loginSessionEnd(login, client);
   // loginSessionEnd answers 0 for a time it cannot read.
   if (!Number.isFinite(sessionEnd) || sessionEnd <= 0) return false;
-  const lastAccessTokenEnd = lastWritten + accessTokenLifetimeOf(client) * 1000;
+  // Recorded at the grant; a Login granted before that was recorded counts its client's lifetime now.
+  const lastAccessTokenEnd = accessTokenExpiryOf(login) ?? lastWritten + accessTokenLifetimeOf(client) * 1000;
   return now - Math.max(sessionEnd, lastAccessTokenEnd) > retentionMs;
 }

@@ -1,5 +1,6 @@
 import type { ClientApplication, Login } from '@medplum/fhirtypes';
 import { describe, expect, it } from 'vitest';
+import { accessTokenExpiryOf, accessTokenExpiryUrl, withAccessTokenExpiry } from './accessTokenExpiry';
 import { loginPrunable, loginRetentionMs } from './loginPrunable';
 
 const day = 24 * 60 * 60 * 1000;
@@ -81,6 +82,32 @@ describe('loginPrunable', () => {
     const login = signIn(35, { client: { reference: 'ClientApplication/client-1' } });
     expect(loginPrunable(login, client({ accessTokenLifetime: '8w' }), now)).toBe(false);
     expect(loginPrunable(login, client({ accessTokenLifetime: '1h' }), now)).toBe(true);
+  });
+
+  it("counts the access token's expiry recorded at the grant over the client's lifetime now", () => {
+    const granted = signIn(35, { authMethod: 'client', client: { reference: 'ClientApplication/client-1' } });
+    // Granted 35 days ago for ten weeks; the client's lifetime was cut to an hour since.
+    const tenWeeks = withAccessTokenExpiry(granted, now - 35 * day + 70 * day);
+    expect(loginPrunable(tenWeeks, client({ accessTokenLifetime: '1h' }), now)).toBe(false);
+    // Granted 35 days ago for an hour; the client's lifetime was raised to ten weeks since.
+    const anHour = withAccessTokenExpiry(granted, now - 35 * day + 60 * 60 * 1000);
+    expect(loginPrunable(anHour, client({ accessTokenLifetime: '10w' }), now)).toBe(true);
+    // Unreadable record: the client's lifetime now, as for Logins granted before it was recorded.
+    const unreadable = { ...granted, extension: [{ url: accessTokenExpiryUrl, valueInstant: 'soon' }] };
+    expect(loginPrunable(unreadable, client({ accessTokenLifetime: '10w' }), now)).toBe(false);
+    expect(loginPrunable(unreadable, client({ accessTokenLifetime: '1h' }), now)).toBe(true);
+  });
+
+  it('records one access token expiry per Login, the latest grant replacing the one before', () => {
+    const remembered = { url: 'https://hearth-emr.org/fhir/StructureDefinition/login-remember', valueBoolean: true };
+    const first = withAccessTokenExpiry(signIn(0, { extension: [remembered] }), now + 3600_000);
+    const second = withAccessTokenExpiry(first, now + 7200_000);
+    expect(second.extension).toEqual([
+      remembered,
+      { url: accessTokenExpiryUrl, valueInstant: new Date(now + 7200_000).toISOString() },
+    ]);
+    expect(accessTokenExpiryOf(second)).toBe(now + 7200_000);
+    expect(accessTokenExpiryOf(signIn(0))).toBeUndefined();
   });
 
   it('keeps a login whose client cannot be read (its lifetimes are unknown)', () => {

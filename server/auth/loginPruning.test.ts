@@ -8,6 +8,7 @@ import { definitionSearchParameters } from '../serverRuntime';
 import type { Database } from '../storage/database';
 import { openDatabase } from '../storage/openDatabase';
 import { throwawayDatabase } from '../storage/throwawayDatabase.test-support';
+import { accessTokenExpiryOf, withAccessTokenExpiry } from './accessTokenExpiry';
 import type { AuthEnvironment } from './authEnvironment';
 import { resolveCaller } from './callerResolver';
 import { createLogin, grantTokens, revokeLogin } from './loginService';
@@ -83,14 +84,26 @@ function signIn(client?: ClientApplication): Promise<{ loginId: string; accessTo
   });
 }
 
-/** Moves a Login's sign-in and its last write back to `at`, as if it had happened then. */
+/**
+ * Moves a Login's sign-in, its last write and its recorded access token expiry back so that they
+ * happened at `at`, as if the whole sign-in had happened then.
+ */
 async function backdate(loginId: string, at: number): Promise<void> {
-  const iso = new Date(at).toISOString();
+  const [row] = await db.query<{ content: Login | string }>(
+    `SELECT content FROM resources WHERE resource_type = 'Login' AND id = $1`,
+    [loginId],
+  );
+  const login = typeof row.content === 'string' ? (JSON.parse(row.content) as Login) : row.content;
+  const shift = at - Date.parse(login.meta?.lastUpdated as string);
+  const expiry = accessTokenExpiryOf(login);
+  const moved = {
+    ...(expiry === undefined ? login : withAccessTokenExpiry(login, expiry + shift)),
+    meta: { ...login.meta, lastUpdated: new Date(at).toISOString() },
+    authTime: new Date(at).toISOString(),
+  };
   await db.query(
-    `UPDATE resources SET last_updated = $2::timestamptz,
-       content = jsonb_set(jsonb_set(content, '{meta,lastUpdated}', to_jsonb($2::text)), '{authTime}', to_jsonb($2::text))
-     WHERE resource_type = 'Login' AND id = $1`,
-    [loginId, iso],
+    `UPDATE resources SET last_updated = $2::timestamptz, content = $3::jsonb WHERE resource_type = 'Login' AND id = $1`,
+    [loginId, new Date(at).toISOString(), JSON.stringify(moved)],
   );
 }
 
@@ -189,6 +202,30 @@ describe('pruneEndedLogins', () => {
 
     // Sweeping again finds nothing more to delete.
     expect(await pruneEndedLogins(db, now)).toBe(0);
+  });
+
+  it("keeps a Login while the access token it was granted lasts, though its client's lifetime was shortened since", async () => {
+    const now = Date.now();
+    const client = await auth.repository.transaction(
+      async (session) =>
+        (await session.create({ projectId: member.projectId, author: systemAuthor }, {
+          resourceType: 'ClientApplication',
+          name: 'Shortened later',
+          accessTokenLifetime: '10w',
+        } as Resource)) as ClientApplication,
+    );
+    const granted = await signIn(client);
+    await backdate(granted.loginId, now - 35 * day);
+    await auth.repository.transaction((session) =>
+      session.update({ projectId: member.projectId, author: systemAuthor }, { ...client, accessTokenLifetime: '1h' }),
+    );
+    // Granted 35 days ago for ten weeks: still valid, so kept (counted with today's hour it was not).
+    expect(await pruneEndedLogins(db, now)).toBe(0);
+    expect((await rowsOf(granted.loginId)).resources).toBe(1);
+    expect(await callerLoginOf(granted.accessToken)).toBe(granted.loginId);
+    // Thirty days after that token expired, it goes.
+    await pruneEndedLogins(db, now + 66 * day);
+    expect((await rowsOf(granted.loginId)).resources).toBe(0);
   });
 
   it('stops before its next batch once the server is closing, deleting nothing more', async () => {

@@ -19,6 +19,7 @@ import { launchContextFor, launchReference, needsPatientChoice } from './launchC
 import { awaitingOwnerMessage, awaitsAddressOwner, membershipUsable } from './membershipState';
 import { waitingMembershipsOf } from './addressOwnership';
 import { plainSignInScope, requestedScope } from './requestedScope';
+import { withAccessTokenExpiry } from './accessTokenExpiry';
 
 /** The sign-in record's lifecycle: created at the first step, completed by a code, ended by logout. */
 
@@ -367,11 +368,18 @@ export async function grantTokens(
   const withRefresh = login.authMethod !== 'client';
   // SMART launch context (patient / encounter), recorded on the Login and carried by the token.
   const launch = await launchContextFor(session, login, membership.profile as Reference);
-  const saved = await saveLogin(session, {
-    ...launch.login,
-    granted: true,
-    ...(withRefresh ? { refreshSecret: hashSecret(refreshSecret) } : {}),
-  });
+  const saved = await saveLogin(
+    session,
+    withAccessTokenExpiry(
+      {
+        ...launch.login,
+        granted: true,
+        ...(withRefresh ? { refreshSecret: hashSecret(refreshSecret) } : {}),
+      },
+      // Rounded up to the second, as the token's own `exp` may be.
+      (Math.floor(Date.now() / 1000) + 1 + lifetime) * 1000,
+    ),
+  );
   const user = await readReference<User | ClientApplication>(session, login.user);
   const profile = membership.profile as Reference;
   const claims = {

@@ -423,7 +423,11 @@ describe('ClientApplications', () => {
       authorization: `Basic ${Buffer.from(`${client.body.id}:roster-feed-secret-123`).toString('base64')}`,
     };
 
-    for (const form of [{ grant_type: 'client_credentials' }, { grant_type: 'client_credentials', scope: '  ' }]) {
+    const noScope: Record<string, string>[] = [
+      { grant_type: 'client_credentials' },
+      { grant_type: 'client_credentials', scope: '  ' },
+    ];
+    for (const form of noScope) {
       const defaulted = await tokenRequest(form, basic);
       expect(defaulted.status).toBe(200);
       expect(defaulted.body.scope).toBe('system/Patient.rs');

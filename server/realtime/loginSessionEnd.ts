@@ -1,4 +1,5 @@
 import type { ClientApplication, Login } from '@medplum/fhirtypes';
+import { accessTokenExpiryOf } from '../auth/accessTokenExpiry';
 import { accessTokenLifetimeOf, remembers, sessionStartOf } from '../auth/loginService';
 import { refreshTokenEnd } from '../auth/refreshTokenExpiry';
 
@@ -17,7 +18,8 @@ export function loginSessionEnd(login: Login, client: ClientApplication | undefi
   const grantedAt = login.meta?.lastUpdated ?? login.authTime;
   let end: number;
   if (login.authMethod === 'client') {
-    end = Date.parse(grantedAt ?? '') + accessTokenLifetimeOf(client) * 1000;
+    // As recorded at the grant (a lifetime changed since does not change the token's own `exp`).
+    end = accessTokenExpiryOf(login) ?? Date.parse(grantedAt ?? '') + accessTokenLifetimeOf(client) * 1000;
   } else {
     end = refreshTokenEnd({
       authTime: sessionStartOf(login) ?? '',
