@@ -164,7 +164,7 @@ describe('OAuthPage (/oauth)', { timeout: 20_000 }, () => {
       expect(screen.getByText('alice@demo.example')).toBeInTheDocument();
       expect(screen.queryByLabelText(/Email/)).not.toBeInTheDocument();
       const user = userEvent.setup({ delay: null });
-      await user.click(screen.getByRole('button', { name: 'Continue as Alice Carter' }));
+      await user.click(screen.getByRole('button', { name: /^Continue as Alice Carter/ }));
       expect(await screen.findByRole('heading', { name: 'Choose scope' })).toBeInTheDocument();
       await user.click(screen.getByRole('button', { name: 'Set scope' }));
       await waitFor(() =>
@@ -203,9 +203,9 @@ describe('OAuthPage (/oauth)', { timeout: 20_000 }, () => {
       );
       renderAt(<OAuthPage client={client} redirect={redirect} />, launchLink);
       const user = userEvent.setup({ delay: null });
-      await user.click(await screen.findByRole('button', { name: 'Continue as Alice Carter' }));
+      await user.click(await screen.findByRole('button', { name: /^Continue as Alice Carter/ }));
       expect(
-        await screen.findByText('This application belongs to a project you are not a member of'),
+        await screen.findByText('Alice Carter: This application belongs to a project you are not a member of'),
       ).toBeInTheDocument();
       expect(screen.getByRole('button', { name: 'Use another account' })).toBeEnabled();
       expect(redirect).not.toHaveBeenCalled();

@@ -6,9 +6,9 @@ import { parseAuthorizePrompt, redirectUriProblem } from '../../data-provider/ru
 import { SignInDialog } from './SignInDialog';
 import { IssueList } from './IssueList';
 import { SignInSteps } from './SignInSteps';
-import { ContinueSessionStep } from './steps/ContinueSessionStep';
+import { ChooseAccountStep } from './steps/ChooseAccountStep';
 import { useAppName } from './useAppName';
-import { useOpenSession } from './useOpenSession';
+import { useSignedInAccounts } from './useSignedInAccounts';
 import { useSignIn, type ThirdPartyRequest } from './useSignIn';
 import { useSignInToast } from './useSignInToast';
 
@@ -51,8 +51,8 @@ const answerParams = ['login', 'code', 'error'];
  * `/oauth`: signs a user in for a third-party app (SMART on FHIR, OAuth2 code flow) with the same
  * steps as `/signin`, then sends the browser to the app's redirect URI with `code` and `state`. The
  * code is bound to the app's client id and PKCE challenge, so only that app can exchange it. When
- * someone is signed in to Hearth EMR in this browser (an app launched from the chart), the page
- * offers to continue as them instead of asking for the password again.
+ * accounts are signed in to Hearth EMR in this browser (an app launched from the chart), the page
+ * offers to continue as one of them instead of asking for a password again.
  */
 export function OAuthPage({
   client,
@@ -73,10 +73,16 @@ export function OAuthPage({
     onToast: toast,
   });
 
-  const openSession = useOpenSession(client);
   const appName = useAppName(client, request?.clientId);
   const asker = appName ?? 'An application';
   const [otherAccount, setOtherAccount] = useState(false);
+  const resuming = answerParams.some((name) => new URLSearchParams(location.search).has(name));
+  // prompt=login: the app wants the person to sign in again, not to carry on as whoever is signed in.
+  const prompt = parseAuthorizePrompt(new URLSearchParams(location.search).get('prompt') ?? undefined);
+  const mustSignIn = prompt.ok && prompt.values.has('login');
+  // Checking the accounts renews expired ones: not done when none of them will be offered.
+  const redirectProblem = request ? redirectUriProblem(request.redirectUri) : undefined;
+  const accounts = useSignedInAccounts(client, !!request && !redirectProblem && !resuming && !mustSignIn);
 
   const resumed = useRef(false);
   useEffect(() => {
@@ -89,7 +95,6 @@ export function OAuthPage({
     void flow.resumeExternal({ login, code, error });
   }, []);
 
-  const redirectProblem = request ? redirectUriProblem(request.redirectUri) : undefined;
   if (redirectProblem) {
     return (
       <SignInDialog>
@@ -111,28 +116,26 @@ export function OAuthPage({
     );
   }
   const consenting = flow.state.step === 'scope' || flow.state.step === 'success';
-  const resuming = answerParams.some((name) => new URLSearchParams(location.search).has(name));
-  // prompt=login: the app wants the person to sign in again, not to carry on as whoever is signed in.
-  const prompt = parseAuthorizePrompt(new URLSearchParams(location.search).get('prompt') ?? undefined);
-  const mustSignIn = prompt.ok && prompt.values.has('login');
   const offerSession = flow.state.step === 'email' && !otherAccount && !resuming && !resumed.current && !mustSignIn;
-  if (offerSession && openSession === undefined) {
+  if (offerSession && accounts === undefined) {
     return (
       <SignInDialog>
         <Stack alignItems="center" py={2}>
-          <CircularProgress aria-label="Loading your session" />
+          <CircularProgress aria-label="Loading your accounts" />
         </Stack>
       </SignInDialog>
     );
   }
-  if (offerSession && openSession) {
+  if (offerSession && accounts && accounts.length > 0) {
     return (
       <SignInDialog heading={`Continue to ${appName ?? 'the application'}`}>
         <Typography variant="body2" color="text.secondary" textAlign="center">
-          {asker} asks to use your Hearth EMR account. You are signed in as:
+          {asker} asks to use your Hearth EMR account.{' '}
+          {accounts.length === 1 ? 'You are signed in as:' : 'Choose an account:'}
         </Typography>
-        <IssueList issues={flow.state.issues} />
-        <ContinueSessionStep flow={flow} session={openSession} onOtherAccount={() => setOtherAccount(true)} />
+        {/* The chooser has no fields: a refusal naming one (the app's redirect URI, say) is listed too. */}
+        <IssueList issues={[...flow.state.issues, ...Object.values(flow.state.fieldErrors)]} />
+        <ChooseAccountStep flow={flow} accounts={accounts} onOtherAccount={() => setOtherAccount(true)} />
       </SignInDialog>
     );
   }

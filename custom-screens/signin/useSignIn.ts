@@ -1,6 +1,7 @@
 import { useCallback, useRef, useState } from 'react';
 import type { ProjectMembership } from '@medplum/fhirtypes';
-import type { ContinueSignInRequest, FhirClient, LoginResponse } from '../../data-provider/client';
+import type { ContinueSignInRequest, FhirClient, LoginResponse, LoginState } from '../../data-provider/client';
+import { OperationOutcomeError } from '../../data-provider/outcomes';
 import { issueError, requireEmail, requireValue, sortSignInError } from './signInErrors';
 
 /** The steps of app-spec §2.11 and §4, in order. */
@@ -23,6 +24,29 @@ export interface ThirdPartyRequest {
   nonce?: string;
   /** SMART EHR launch context id, handed on to the server. */
   launch?: string;
+}
+
+/** An account signed in to Hearth EMR in this browser that a third-party app's sign-in may continue from. */
+export interface ContinuableAccount {
+  login: LoginState;
+  /** The client's active login (the one the app's tabs use); the others are sent with their own token. */
+  active: boolean;
+  /** The profile's name, for messages about this account. */
+  name: string;
+}
+
+/** Said when the server no longer knows an account's session (401): only its credentials help now. */
+export function endedSessionMessage(name: string): string {
+  return `The session of ${name} in this browser has ended. Choose "Use another account" to sign in again.`;
+}
+
+/** The server's refusal of one account, its issues each prefixed with the account's name. */
+function refusalOf(name: string, error: OperationOutcomeError): OperationOutcomeError {
+  const issue = (error.outcome.issue ?? []).map((entry) => ({
+    ...entry,
+    details: { ...entry.details, text: `${name}: ${entry.details?.text ?? entry.diagnostics ?? 'refused'}` },
+  }));
+  return new OperationOutcomeError({ ...error.outcome, issue }, error.status);
 }
 
 export interface SignInOptions {
@@ -179,12 +203,31 @@ export function useSignIn(client: FhirClient, options: SignInOptions) {
           }),
         );
       }),
-    /** On `/oauth`: the app's sign-in as the person already signed in to Hearth EMR here (no password). */
-    continueSession: () =>
+    /**
+     * On `/oauth`: the app's sign-in as an account already signed in to Hearth EMR here (no
+     * password). The active account uses the client's session; another one its own stored token,
+     * so the account in use in the app's tabs does not change. `onRefused` hears the status of a
+     * refusal (401: that session has ended; 403: it may not continue into this app).
+     */
+    continueSession: (account: ContinuableAccount, onRefused?: (status: number) => void) =>
       run(async () => {
         const app = thirdParty();
         if (!app) return;
-        await advance(await client.continueSignIn(appRequest(app)));
+        let response: LoginResponse;
+        try {
+          response = account.active
+            ? await client.continueSignIn(appRequest(app))
+            : await client.continueSignInAs(account.login, appRequest(app));
+        } catch (error) {
+          if (!(error instanceof OperationOutcomeError)) throw error;
+          onRefused?.(error.status);
+          // The server's 401 says only "Unauthorized"; the person needs to know whose session ended.
+          if (error.status === 401) throw issueError(endedSessionMessage(account.name));
+          // A 403 is about this account (another project, a session narrowed by scopes): say whose.
+          if (error.status === 403) throw refusalOf(account.name, error);
+          throw error;
+        }
+        await advance(response);
       }),
     submitMfa: (token: string) =>
       run(async () => {

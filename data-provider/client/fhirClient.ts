@@ -69,6 +69,7 @@ import {
 import { type ClientStorage, defaultStorage, isBrowser } from './clientStorage';
 import { discardBody, type FetchLike, fetchWithRetry, type RetryPolicy } from './fetchWithRetry';
 import { LoginStore } from './loginStore';
+import { type StoredLoginSession, StoredLoginSessions } from './storedLoginSessions';
 import { createCodeChallenge, createCodeVerifier, createRandomString } from './pkce';
 import { RequestBatcher } from './requestBatcher';
 import { RequestCache } from './requestCache';
@@ -263,6 +264,7 @@ export class FhirClient extends EventTarget {
   private readonly urls: ServerUrls;
   private readonly clientId: string | undefined;
   private readonly logins: LoginStore;
+  private readonly storedLogins: StoredLoginSessions;
   private readonly cache: RequestCache<SharedRequest<unknown>>;
   private readonly batcher: RequestBatcher | undefined;
   private readonly fetchFn: FetchLike;
@@ -301,6 +303,13 @@ export class FhirClient extends EventTarget {
       retryDelay: RETRY_DELAY,
       onFirstNetworkFailure: () => this.dispatchEvent(new Event('offline')),
     };
+    this.storedLogins = new StoredLoginSessions({
+      urls: this.urls,
+      clientId: this.clientId,
+      logins: this.logins,
+      fetch: (url, init) => this.fetchFn(url, init),
+      retryPolicy: this.retryPolicy,
+    });
     const autoBatchTime = options.autoBatchTime ?? DEFAULT_AUTO_BATCH_TIME;
     this.batcher =
       autoBatchTime > 0
@@ -1360,6 +1369,23 @@ export class FhirClient extends EventTarget {
   /** Every account signed in on this device, for an account switcher. */
   getLogins(): LoginState[] {
     return this.logins.getLogins();
+  }
+
+  /**
+   * The session of a stored login that is not the active one, read with its own token (renewed
+   * first when expired); the active login stays active. Rejects with a 401 when that account must
+   * sign in again.
+   */
+  getStoredLoginSession(login: LoginState, options: RequestOptions = {}): Promise<StoredLoginSession> {
+    return this.storedLogins.session(login, options.signal);
+  }
+
+  /**
+   * `continueSignIn` as a stored login that is not the active one (the `/oauth` account chooser):
+   * its token, not the active one's, and a 401 does not end the active session.
+   */
+  continueSignInAs(login: LoginState, request: ContinueSignInRequest): Promise<LoginResponse> {
+    return this.storedLogins.continueSignIn(login, request);
   }
 
   /**

@@ -42,7 +42,8 @@ export { type FetchLike, fetchWithRetry, type RetryPolicy } from './fetchWithRet
 export { RequestCache, type CacheTags } from './requestCache';
 export { RequestBatcher, type RequestBatcherOptions } from './requestBatcher';
 export { SharedRequest } from './sharedRequest';
-export { LOGIN_STORAGE_KEYS, LoginStore } from './loginStore';
+export { LOGIN_STORAGE_KEYS, LoginStore, sameAccount } from './loginStore';
+export type { StoredLoginSession } from './storedLoginSessions';
 export {
   base64UrlEncode,
   createCodeChallenge,

@@ -11,7 +11,7 @@ const keys = {
 export const LOGIN_STORAGE_KEYS = keys;
 
 /** Two records are the same account when they act as the same profile in the same project. */
-function sameAccount(a: LoginState, b: LoginState): boolean {
+export function sameAccount(a: LoginState, b: LoginState): boolean {
   if (!a.profile?.reference || !b.profile?.reference) return a.accessToken === b.accessToken;
   return a.profile.reference === b.profile.reference && a.project?.reference === b.project?.reference;
 }
@@ -53,6 +53,18 @@ export class LoginStore {
   getLogins(): LoginState[] {
     const logins = this.read<LoginState[]>(keys.logins);
     return Array.isArray(logins) ? logins.filter((login) => typeof login?.accessToken === 'string') : [];
+  }
+
+  /**
+   * Puts `renewed` (new tokens of the same account) where `previous` was in the list, leaving the
+   * active login alone: an account renewed while another one is in use stays the one not in use.
+   */
+  replaceLogin(previous: LoginState, renewed: LoginState): void {
+    const logins = this.getLogins();
+    const index = logins.findIndex((existing) => sameAccount(existing, previous));
+    if (index === -1) logins.push(renewed);
+    else logins[index] = renewed;
+    this.storage.setItem(keys.logins, JSON.stringify(logins));
   }
 
   removeLogin(login: LoginState): void {
