@@ -84,6 +84,18 @@ function signIn(client?: ClientApplication): Promise<{ loginId: string; accessTo
   });
 }
 
+/** A ClientApplication of the member's project whose access tokens last ten weeks. */
+function tenWeekClient(name: string): Promise<ClientApplication> {
+  return auth.repository.transaction(
+    async (session) =>
+      (await session.create({ projectId: member.projectId, author: systemAuthor }, {
+        resourceType: 'ClientApplication',
+        name,
+        accessTokenLifetime: '10w',
+      } as Resource)) as ClientApplication,
+  );
+}
+
 /**
  * Moves a Login's sign-in, its last write and its recorded access token expiry back so that they
  * happened at `at`, as if the whole sign-in had happened then.
@@ -155,14 +167,7 @@ describe('pruneEndedLogins', () => {
     await backdate(endedLongAgo.loginId, now - 40 * day);
     const active = await signIn();
     // A client's own sign-in written 35 days ago whose 10-week access token is still valid.
-    const client = await auth.repository.transaction(
-      async (session) =>
-        (await session.create({ projectId: member.projectId, author: systemAuthor }, {
-          resourceType: 'ClientApplication',
-          name: 'Long-lived',
-          accessTokenLifetime: '10w',
-        } as Resource)) as ClientApplication,
-    );
+    const client = await tenWeekClient('Long-lived');
     const longLivedClient = await signIn(client);
     await backdate(longLivedClient.loginId, now - 35 * day);
 
@@ -206,14 +211,7 @@ describe('pruneEndedLogins', () => {
 
   it("keeps a Login while the access token it was granted lasts, though its client's lifetime was shortened since", async () => {
     const now = Date.now();
-    const client = await auth.repository.transaction(
-      async (session) =>
-        (await session.create({ projectId: member.projectId, author: systemAuthor }, {
-          resourceType: 'ClientApplication',
-          name: 'Shortened later',
-          accessTokenLifetime: '10w',
-        } as Resource)) as ClientApplication,
-    );
+    const client = await tenWeekClient('Shortened later');
     const granted = await signIn(client);
     await backdate(granted.loginId, now - 35 * day);
     await auth.repository.transaction((session) =>

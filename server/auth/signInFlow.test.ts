@@ -348,19 +348,14 @@ describe('password sign-in with PKCE', () => {
 });
 
 describe('ClientApplications', () => {
-  it('issues client_credentials tokens to a client with a membership, and refuses a wrong secret', async () => {
+  /** A ClientApplication of a new project, with a membership of its own there (so it may sign in as itself). */
+  async function projectClient(fields: Record<string, unknown>): Promise<{ body: { id: string } }> {
     const owner = await registerProjectOwner();
     const token = owner.tokens.access_token;
     const client = await http<any>('POST', 'fhir/R4/ClientApplication', {
       token,
-      body: {
-        resourceType: 'ClientApplication',
-        name: 'Lab feed',
-        secret: 'lab-feed-secret-123',
-        accessTokenLifetime: '2',
-      },
+      body: { resourceType: 'ClientApplication', ...fields },
     });
-    const profile = await http<any>('GET', 'auth/me', { token });
     expect(
       (
         await http('POST', 'fhir/R4/ProjectMembership', {
@@ -374,7 +369,11 @@ describe('ClientApplications', () => {
         })
       ).status,
     ).toBe(201);
-    void profile;
+    return client;
+  }
+
+  it('issues client_credentials tokens to a client with a membership, and refuses a wrong secret', async () => {
+    const client = await projectClient({ name: 'Lab feed', secret: 'lab-feed-secret-123', accessTokenLifetime: '2' });
     const wrong = await tokenRequest({
       grant_type: 'client_credentials',
       client_id: client.body.id,
@@ -395,30 +394,11 @@ describe('ClientApplications', () => {
   });
 
   it("grants a client's defaultScope when its token request names no scope, and the request's own scope over it", async () => {
-    const owner = await registerProjectOwner();
-    const token = owner.tokens.access_token;
-    const client = await http<any>('POST', 'fhir/R4/ClientApplication', {
-      token,
-      body: {
-        resourceType: 'ClientApplication',
-        name: 'Patient roster feed',
-        secret: 'roster-feed-secret-123',
-        defaultScope: ['system/Patient.rs'],
-      },
+    const client = await projectClient({
+      name: 'Patient roster feed',
+      secret: 'roster-feed-secret-123',
+      defaultScope: ['system/Patient.rs'],
     });
-    expect(
-      (
-        await http('POST', 'fhir/R4/ProjectMembership', {
-          token,
-          body: {
-            resourceType: 'ProjectMembership',
-            project: { reference: `Project/${owner.projectId}` },
-            user: { reference: `ClientApplication/${client.body.id}` },
-            profile: { reference: `ClientApplication/${client.body.id}` },
-          },
-        })
-      ).status,
-    ).toBe(201);
     const basic = {
       authorization: `Basic ${Buffer.from(`${client.body.id}:roster-feed-secret-123`).toString('base64')}`,
     };
