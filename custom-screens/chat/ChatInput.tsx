@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import { Button, IconButton, Stack, TextField, Tooltip } from '@mui/material';
 import AttachFileIcon from '@mui/icons-material/AttachFile';
 import SendIcon from '@mui/icons-material/Send';
+import { useMessageDraft } from './useMessageDraft';
 
 export const INPUT_PLACEHOLDER = 'Type a message...';
 export const REPLIES_DISABLED = 'Replies are disabled';
@@ -12,11 +13,16 @@ interface ChatInputProps {
   onSend(text: string): Promise<boolean>;
   /** When given, a paperclip button lets the user send a file. */
   onAttach?(file: File): void;
+  /** Keeps the unsent text under this key (the conversation) until it is sent. */
+  draftKey?: string;
 }
 
-/** The message box with Send (Enter sends, Shift+Enter adds a line). A failed send keeps the text. */
-export function ChatInput({ disabled, onSend, onAttach }: ChatInputProps) {
-  const [text, setText] = useState('');
+/**
+ * The message box with Send (Enter sends, Shift+Enter adds a line). A failed send keeps the text,
+ * and so does leaving the conversation before sending.
+ */
+export function ChatInput({ disabled, onSend, onAttach, draftKey }: ChatInputProps) {
+  const [text, setText] = useMessageDraft(draftKey);
   const [sending, setSending] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const submit = async () => {

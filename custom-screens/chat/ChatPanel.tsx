@@ -79,6 +79,7 @@ export function ChatPanel({ title, patientId, sender, allowAttachments = true }:
       <ChatInput
         disabled={!sender}
         onSend={send}
+        draftKey={sender?.reference ? `${sender.reference}|Patient/${patientId}` : undefined}
         onAttach={sender && allowAttachments ? (file) => void attach(file) : undefined}
       />
       <UploadNotice state={uploads.state} onClose={uploads.dismiss} />

@@ -6,7 +6,6 @@ import { getDisplayString } from '../../data-provider/formatting';
 import { ReferenceInput } from '../../src/datatypes/ReferenceInput';
 import { useSession } from '../../src/shell/useSession';
 import { TASK_TOASTS } from '../../config/clinical/taskMessages';
-import { TASK_ACTIONS_WIDTH } from '../../config/clinical/taskLayout';
 import { PRACTITIONER_ROLE_VALUE_SET, TASK_BUSINESS_STATUS_VALUE_SET } from '../../config/clinical/taskTerminology';
 import {
   businessStatusPatch,
@@ -58,7 +57,8 @@ export function TaskActions({ task, patientId }: { task: Task; patientId: string
       component="aside"
       aria-labelledby="task-actions-heading"
       variant="outlined"
-      sx={{ width: { xs: '100%', md: TASK_ACTIONS_WIDTH }, flexShrink: 0, p: 2, alignSelf: 'flex-start' }}
+      // Its width is the task page's to give: beside the task, or under it when the page is narrow.
+      sx={{ p: 2 }}
     >
       <Typography id="task-actions-heading" variant="h6" component="h2" sx={{ mb: 1 }}>
         Task Actions

@@ -111,7 +111,9 @@ export function TimelineEntry({ item, patientId }: { item: TimelineItem; patient
     : chartPath(patientId, resource.resourceType, resource.id ?? '');
   const status = typeof json.status === 'string' ? json.status : undefined;
   const priority = typeof json.priority === 'string' ? json.priority : undefined;
-  const author = resource.meta?.author?.display;
+  // Who wrote the version shown. A message's is whoever touched it last (the reader marking it
+  // read), which beside the time it was sent read as if they had sent it: its title names the sender.
+  const author = resource.resourceType === 'Communication' ? undefined : resource.meta?.author?.display;
   return (
     <Paper
       component="article"

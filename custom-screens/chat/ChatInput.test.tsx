@@ -1,0 +1,52 @@
+import { fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ChatInput } from './ChatInput';
+
+afterEach(() => window.sessionStorage.clear());
+
+const box = () => screen.getByRole('textbox', { name: 'Message' });
+
+describe('ChatInput', () => {
+  it('keeps unsent text when the conversation is left and opened again', () => {
+    const first = render(<ChatInput onSend={vi.fn()} draftKey="Practitioner/p1|Patient/a" />);
+    fireEvent.change(box(), { target: { value: 'Your results are back, please call' } });
+    first.unmount();
+    render(<ChatInput onSend={vi.fn()} draftKey="Practitioner/p1|Patient/a" />);
+    expect(box()).toHaveValue('Your results are back, please call');
+  });
+
+  it("does not show one conversation's draft in another", () => {
+    const first = render(<ChatInput onSend={vi.fn()} draftKey="Practitioner/p1|Patient/a" />);
+    fireEvent.change(box(), { target: { value: 'For patient A' } });
+    first.unmount();
+    render(<ChatInput onSend={vi.fn()} draftKey="Practitioner/p1|Patient/b" />);
+    expect(box()).toHaveValue('');
+  });
+
+  it('follows the conversation when the same box is handed another one', () => {
+    const view = render(<ChatInput onSend={vi.fn()} draftKey="Practitioner/p1|Patient/a" />);
+    fireEvent.change(box(), { target: { value: 'For patient A' } });
+    view.rerender(<ChatInput onSend={vi.fn()} draftKey="Practitioner/p1|Patient/b" />);
+    expect(box()).toHaveValue('');
+    fireEvent.change(box(), { target: { value: 'For patient B' } });
+    view.rerender(<ChatInput onSend={vi.fn()} draftKey="Practitioner/p1|Patient/a" />);
+    expect(box()).toHaveValue('For patient A');
+    view.rerender(<ChatInput onSend={vi.fn()} draftKey="Practitioner/p1|Patient/b" />);
+    expect(box()).toHaveValue('For patient B');
+  });
+
+  it('forgets the draft once sent, keeps it when the send failed', async () => {
+    const onSend = vi.fn().mockResolvedValueOnce(false).mockResolvedValueOnce(true);
+    const view = render(<ChatInput onSend={onSend} draftKey="k" />);
+    fireEvent.change(box(), { target: { value: 'Hello' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await vi.waitFor(() => expect(onSend).toHaveBeenCalledTimes(1));
+    await vi.waitFor(() => expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled());
+    expect(box()).toHaveValue('Hello');
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await vi.waitFor(() => expect(box()).toHaveValue(''));
+    view.unmount();
+    render(<ChatInput onSend={onSend} draftKey="k" />);
+    expect(box()).toHaveValue('');
+  });
+});
