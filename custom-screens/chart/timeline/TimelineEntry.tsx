@@ -114,6 +114,9 @@ export function TimelineEntry({ item, patientId }: { item: TimelineItem; patient
   // Who wrote the version shown. A message's is whoever touched it last (the reader marking it
   // read), which beside the time it was sent read as if they had sent it: its title names the sender.
   const author = resource.resourceType === 'Communication' ? undefined : resource.meta?.author?.display;
+  // Shown by its own date (ordered, sent, issued) but written last by `author`, perhaps much later
+  // (a task someone paused): named as the last to change it, not as the one who did it then.
+  const byline = author && date !== resource.meta?.lastUpdated ? `last changed by ${author}` : author;
   return (
     <Paper
       component="article"
@@ -137,7 +140,7 @@ export function TimelineEntry({ item, patientId }: { item: TimelineItem; patient
         {priority && priority !== 'routine' && <StatusBadge status={priority} />}
         <Typography variant="body2" sx={{ ml: 'auto', color: 'text.secondary' }}>
           {date ? formatDateTime(date) : ''}
-          {author ? ` · ${author}` : ''}
+          {byline ? ` · ${byline}` : ''}
         </Typography>
       </Box>
       <Box sx={{ mt: 1, display: 'flex', flexDirection: 'column', gap: 1 }}>
