@@ -49,6 +49,16 @@ function FirstCell({ cell }: { cell: ChartCell }) {
   return cell.kind === 'text' && !cell.text ? <>(untitled)</> : <Cell cell={cell} />;
 }
 
+/**
+ * Below this width of the list (not the window: at 1024 px the chart's navigation and patient
+ * sidebar leave the tab ~420 px) the secondary columns go, so that what, status and when due stay
+ * in view without scrolling sideways.
+ */
+const narrowList = '@container chart-tab-list (max-width: 640px)';
+const hiddenWhenNarrow = { [narrowList]: { display: 'none' } };
+/** Half the cells' side padding when narrow: a due-date chip ("Overdue · Nov 27, 2026") then fits. */
+const narrowCellPadding = { [narrowList]: { '& .MuiTableCell-root': { px: 1 } } };
+
 /** `/Patient/{id}/{resourceType}`: the patient's resources of the type, newest first (app-spec §2.3). */
 export function ChartTabList() {
   const { patientId = '', resourceType = '' } = useParams();
@@ -123,12 +133,17 @@ export function ChartTabList() {
         <Typography sx={{ py: 2 }}>No {label.toLowerCase()} for this patient yet.</Typography>
       )}
       {rows.length > 0 && (
-        <TableContainer>
-          <Table size="small" aria-label={label}>
+        <TableContainer sx={{ containerType: 'inline-size', containerName: 'chart-tab-list' }}>
+          <Table size="small" aria-label={label} sx={narrowCellPadding}>
             <TableHead>
               <TableRow>
                 {columns.map((column) => (
-                  <TableCell key={column.label} component="th" scope="col" sx={{ fontWeight: 700 }}>
+                  <TableCell
+                    key={column.label}
+                    component="th"
+                    scope="col"
+                    sx={{ fontWeight: 700, ...(column.secondary ? hiddenWhenNarrow : {}) }}
+                  >
                     {column.label}
                   </TableCell>
                 ))}
@@ -144,7 +159,7 @@ export function ChartTabList() {
                   sx={{ cursor: 'pointer' }}
                 >
                   {columns.map((column, index) => (
-                    <TableCell key={column.label}>
+                    <TableCell key={column.label} sx={column.secondary ? hiddenWhenNarrow : undefined}>
                       {index === 0 ? (
                         // The first cell is the row's link, so keyboard users reach every row.
                         <RouterLink

@@ -12,6 +12,12 @@ export type ChartCell =
 export interface ChartColumn {
   label: string;
   cell(resource: Resource): ChartCell;
+  /**
+   * Left out when the list is narrow (the chart's tab beside the patient sidebar on a laptop): the
+   * row's own page shows it, while the columns a clinician scans a list by (what, status, when
+   * due) stay in view without scrolling sideways.
+   */
+  secondary?: true;
 }
 
 type Json = Record<string, unknown>;
@@ -38,6 +44,7 @@ const column = (label: string, read: (resource: Resource) => string): ChartColum
   label,
   cell: (resource) => text(read(resource)),
 });
+const secondary = (column: ChartColumn): ChartColumn => ({ ...column, secondary: true });
 const statusColumn = (label = 'Status', path = 'status'): ChartColumn => ({
   label,
   cell: (resource) => {
@@ -76,10 +83,10 @@ const COLUMNS: Record<string, ChartColumn[]> = {
   Task: [
     column('Task', (r) => concept(get(r, 'code')) || textOf(r, 'description')),
     statusColumn(),
-    statusColumn('Priority', 'priority'),
+    secondary(statusColumn('Priority', 'priority')),
     referenceColumn('Owner', 'owner'),
     taskDueColumn,
-    dayColumn('Created', 'authoredOn'),
+    secondary(dayColumn('Created', 'authoredOn')),
   ],
   MedicationRequest: [
     column(
@@ -87,30 +94,30 @@ const COLUMNS: Record<string, ChartColumn[]> = {
       (r) => concept(get(r, 'medicationCodeableConcept')) || reference(get(r, 'medicationReference')),
     ),
     statusColumn(),
-    textColumn('Intent', 'intent'),
+    secondary(textColumn('Intent', 'intent')),
     column('Dosage', (r) => textOf(r, 'dosageInstruction.text')),
-    referenceColumn('Requester', 'requester'),
+    secondary(referenceColumn('Requester', 'requester')),
     dateColumn('Ordered', 'authoredOn'),
   ],
   ServiceRequest: [
     conceptColumn('Order', 'code'),
     statusColumn(),
     statusColumn('Priority', 'priority'),
-    referenceColumn('Requester', 'requester'),
+    secondary(referenceColumn('Requester', 'requester')),
     dateColumn('Ordered', 'authoredOn'),
   ],
   Device: [
     column('Device', (r) => textOf(r, 'deviceName.name') || concept(get(r, 'type'))),
     statusColumn(),
-    conceptColumn('Type', 'type'),
-    textColumn('UDI', 'udiCarrier.deviceIdentifier'),
+    secondary(conceptColumn('Type', 'type')),
+    secondary(textColumn('UDI', 'udiCarrier.deviceIdentifier')),
     dateColumn('Expires', 'expirationDate'),
   ],
   DiagnosticReport: [
     conceptColumn('Report', 'code'),
     statusColumn(),
-    conceptColumn('Category', 'category'),
-    referenceColumn('Performer', 'performer'),
+    secondary(conceptColumn('Category', 'category')),
+    secondary(referenceColumn('Performer', 'performer')),
     dateColumn('Issued', 'issued'),
   ],
   DocumentReference: [
@@ -119,8 +126,8 @@ const COLUMNS: Record<string, ChartColumn[]> = {
       (r) => textOf(r, 'description') || textOf(r, 'content.attachment.title') || concept(get(r, 'type')),
     ),
     statusColumn(),
-    conceptColumn('Type', 'type'),
-    referenceColumn('Author', 'author'),
+    secondary(conceptColumn('Type', 'type')),
+    secondary(referenceColumn('Author', 'author')),
     dateColumn('Date', 'date'),
   ],
   Appointment: [
@@ -130,15 +137,15 @@ const COLUMNS: Record<string, ChartColumn[]> = {
     ),
     statusColumn(),
     dateColumn('Start', 'start'),
-    dateColumn('End', 'end'),
+    secondary(dateColumn('End', 'end')),
     column('With', (r) => participantsOtherThanPatient(r)),
   ],
   CarePlan: [
     column('Care plan', (r) => textOf(r, 'title') || concept(get(r, 'category'))),
     statusColumn(),
-    textColumn('Intent', 'intent'),
+    secondary(textColumn('Intent', 'intent')),
     dateColumn('Start', 'period.start'),
-    dateColumn('End', 'period.end'),
+    secondary(dateColumn('End', 'period.end')),
   ],
 };
 

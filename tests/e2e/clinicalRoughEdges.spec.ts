@@ -68,6 +68,36 @@ test.describe('clinical screens: rough edges kept fixed', () => {
     expect(errors).toEqual([]);
   });
 
+  test("chart tab lists: what, status and when due in view at 1024 px, the rest on the row's page", async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    const errors = collectErrors(page);
+    await signInAs(page, ALICE);
+    const patientId = await openPatient(page, /Chauncey/);
+    await newTask(page, patientId);
+    const tasks = main(page).getByRole('table', { name: 'Tasks' });
+    const header = (name: string) => tasks.getByRole('columnheader', { name, exact: true });
+
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await page.goto(`/Patient/${patientId}/Task`);
+    await expect(tasks.getByRole('row', { name: /Review the home blood pressure/ }).first()).toBeVisible();
+    for (const name of ['Task', 'Status', 'Owner', 'Due']) await expect(header(name)).toBeVisible();
+    for (const name of ['Priority', 'Created']) await expect(header(name)).toBeHidden();
+    // Nothing to scroll sideways for: the list fits its tab.
+    const overflow = await tasks.evaluate((table) => {
+      const container = table.parentElement as HTMLElement;
+      return container.scrollWidth - container.clientWidth;
+    });
+    expect(overflow).toBeLessThanOrEqual(1);
+
+    // With room (1280 × 800) every column is there.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    for (const name of ['Task', 'Status', 'Priority', 'Owner', 'Due', 'Created'])
+      await expect(header(name)).toBeVisible();
+    expect(errors).toEqual([]);
+  });
+
   test('task timeline says what changed in words: an added note by its text, the due date as a day', async ({
     page,
   }) => {
