@@ -1,5 +1,6 @@
 import {
   GraphQLBoolean,
+  GraphQLError,
   GraphQLFloat,
   GraphQLID,
   GraphQLInt,
@@ -19,6 +20,14 @@ import type { SearchParameterRegistry } from '../search/searchParameterRegistry'
 import { resourceTypeNames } from '../validation/fhirJsonSchema';
 import { budgeted, type BudgetedContext } from './graphqlLimits';
 import { runListQuery, type ConnectionResult } from './graphqlSearch';
+import {
+  referenceCodeOf,
+  reverseReferenceError,
+  reverseReferenceExtensions,
+  reverseReferences,
+  searchParameterCodeScalar,
+  type ReverseReference,
+} from './reverseReferences';
 
 export interface GraphqlContext extends BudgetedContext {
   session: RepositorySession;
@@ -66,9 +75,14 @@ function capitalize(value: string): string {
  * parameters, so they are built once (about half a second) and shared by every registry's schema:
  * a project's schema (its own SearchParameters are arguments) then costs only its Query type,
  * instead of a rebuild that a project admin could set off with every edit of a SearchParameter.
- * Every field resolves through `budgeted` (graphqlLimits.ts).
+ * Every field resolves through `budgeted` (graphqlLimits.ts). Each resource type also has its
+ * reverse-reference fields (`Patient { ObservationList(_reference: subject) }`), from the reference
+ * parameters of the registry's base definitions — the same for every project, like the types.
  */
-export function buildFhirGraphqlTypes(structureDefinitions: readonly StructureDefinition[]): FhirGraphqlTypes {
+export function buildFhirGraphqlTypes(
+  structureDefinitions: readonly StructureDefinition[],
+  registry: SearchParameterRegistry,
+): FhirGraphqlTypes {
   const byType = new Map<string, StructureDefinition>();
   for (const sd of structureDefinitions) {
     if (sd.derivation === 'constraint' || !sd.type || !sd.snapshot?.element?.length) continue;
@@ -77,6 +91,7 @@ export function buildFhirGraphqlTypes(structureDefinitions: readonly StructureDe
   const resourceTypes = resourceTypeNames().filter(
     (type) => byType.get(type)?.kind === 'resource' && !byType.get(type)?.abstract,
   );
+  const reverse = reverseReferences(registry.baseRegistry(), resourceTypes);
   const objectTypes = new Map<string, GraphQLObjectType>();
   const usedNames = new Set<string>();
 
@@ -131,6 +146,12 @@ export function buildFhirGraphqlTypes(structureDefinitions: readonly StructureDe
             type: resourceUnion,
             resolve: budgeted((reference, _args, context) => resolveReference(reference.reference, context)),
           };
+        }
+        if (path === sd.type && sd.kind === 'resource') {
+          // Field names of elements start with a lower-case letter: `{Type}List` never clashes.
+          for (const reference of reverse.get(path) ?? []) {
+            fields[`${reference.source}List`] = reverseReferenceField(reference, resourceType(reference.source));
+          }
         }
         return fields;
       },
@@ -248,6 +269,48 @@ function searchArguments(
     codes.set(name, parameter.code);
   }
   return { map, codes };
+}
+
+/**
+ * The arguments of a reverse-reference field: the same for every field, so not each type's search
+ * parameters as `{Type}List` has them — with ~5,700 such fields, those would make the schema (and
+ * its introspection) many times larger. `_filter` reaches every parameter, the project's own too.
+ */
+const reverseReferenceArguments: GraphQLFieldConfigArgumentMap = {
+  _reference: { type: new GraphQLNonNull(searchParameterCodeScalar) },
+  _count: { type: GraphQLInt },
+  _offset: { type: GraphQLInt },
+  _sort: { type: GraphQLString },
+  _filter: { type: GraphQLString },
+};
+
+const noCodes: ReadonlyMap<string, string> = new Map();
+
+/**
+ * `{Source}List(_reference: code, …)` on a `{Target}`: the search `{Source}?{code}={Target}/{id}&…`,
+ * run as `{Source}List` runs (the caller's session: its access policy, compartments, scopes and
+ * project), one database call of the request's budget per resource it is asked on.
+ */
+function reverseReferenceField(
+  reference: ReverseReference,
+  source: GraphQLObjectType,
+): GraphQLFieldConfig<Record<string, unknown>, GraphqlContext> {
+  return {
+    type: new GraphQLList(source),
+    args: reverseReferenceArguments,
+    extensions: reverseReferenceExtensions(reference),
+    resolve: budgeted(async (resource, args: Record<string, unknown>, context) => {
+      const { _reference: value, ...search } = args;
+      // Literals were checked by reverseReferenceRule; a variable's value is checked here.
+      const code = referenceCodeOf(reference, String(value));
+      if (!code) throw new GraphQLError(reverseReferenceError(reference, String(value)));
+      // A resource without an id (one being built, say) has nothing that can point at it.
+      if (typeof resource.id !== 'string' || !context.budget.admitDatabaseCall()) return null;
+      // A list has no total: `_total=none` spares the count query each resource would run.
+      const query = { ...search, _total: 'none', [code]: `${reference.target}/${resource.id}` };
+      return (await runListQuery(reference.source, query, noCodes, context)).resources;
+    }),
+  };
 }
 
 function connectionType(

@@ -109,7 +109,7 @@ describe('the FHIR schema of each registry', () => {
       expression: 'Patient.name.given',
       status: 'active',
     } as SearchParameter);
-    const types = buildFhirGraphqlTypes(definitions);
+    const types = buildFhirGraphqlTypes(definitions, base);
     const shared = buildFhirGraphqlSchema(types, base);
     const project = buildFhirGraphqlSchema(types, base.forProject('p1'));
     expect(project.getType('Patient')).toBe(shared.getType('Patient'));

@@ -19,6 +19,7 @@ import type { Repository, RequestContext } from '../fhir/repository';
 import type { SearchParameterRegistry } from '../search/searchParameterRegistry';
 import { buildFhirGraphqlSchema, buildFhirGraphqlTypes, type FhirGraphqlTypes } from './fhirGraphqlSchema';
 import { checkQueryShape, GraphqlBudget, graphqlLimits, selectionWidth } from './graphqlLimits';
+import { reverseReferenceRule } from './reverseReferences';
 
 export interface GraphqlRoutesOptions {
   repository: Repository;
@@ -28,6 +29,9 @@ export interface GraphqlRoutesOptions {
 }
 
 const maxCachedSchemas = 8;
+
+/** GraphQL's rules, and what `_reference` may name (refused before the transaction, like any invalid query). */
+const validationRules = [...specifiedRules, reverseReferenceRule];
 
 interface GraphqlBody {
   query?: unknown;
@@ -50,6 +54,7 @@ export async function graphqlRoutes(app: FastifyInstance, options: GraphqlRoutes
         ['profiles-types.json', 'profiles-resources.json', 'profiles-medplum.json'].flatMap((f) =>
           readDefinitionBundle(f),
         ) as StructureDefinition[],
+        options.registry,
       );
       entry = { version: registry.version, schema: buildFhirGraphqlSchema(types, registry) };
     }
@@ -82,7 +87,7 @@ export async function graphqlRoutes(app: FastifyInstance, options: GraphqlRoutes
     if (shapeError) return reply.type('application/json').send({ errors: [new GraphQLError(shapeError)] });
     // The registry the transaction's session will search with (Repository.transaction).
     const fhirSchema = schema(options.registry.forProject(access?.options.projectId));
-    const validationErrors = validate(fhirSchema, document, specifiedRules);
+    const validationErrors = validate(fhirSchema, document, validationRules);
     if (validationErrors.length > 0) return reply.type('application/json').send({ errors: validationErrors });
 
     const budget = new GraphqlBudget();

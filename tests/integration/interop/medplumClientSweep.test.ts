@@ -429,17 +429,12 @@ describe('@medplum/core MedplumClient sweep', () => {
     expect(result.data.ObservationList.map((o: { id: string }) => o.id)).toEqual([observation.id]);
     expect(result.data.ObservationList[0].subject.resource.id).toBe(patient.id);
 
-    // Gap (not fixed, see the report): Medplum's GraphQL also has reverse references, a
-    // `{Type}List(_reference: param)` field on every resource type (`Patient { ObservationList(_reference: subject) }`).
-    // Hearth's schema has the lists at the top level only, so such a query is refused by
-    // validation, naming the field, and nothing is run.
+    // Reverse references (FHIR GraphQL, as Medplum apps use them): the patient's Observations from the patient.
     const reverse = await medplum.graphql(
       `{ Patient(id: "${patient.id}") { id ObservationList(_reference: subject) { id } } }`,
     );
-    expect(reverse.data).toBeUndefined();
-    expect(reverse.errors.map((e: { message: string }) => e.message)).toEqual([
-      'Cannot query field "ObservationList" on type "Patient".',
-    ]);
+    expect(reverse.errors).toBeUndefined();
+    expect(reverse.data.Patient.ObservationList.map((o: { id: string }) => o.id)).toEqual([observation.id]);
 
     const subject = await medplum.readReference<Patient>(observation.subject as { reference: string });
     expect(subject.id).toBe(patient.id);
