@@ -223,7 +223,9 @@ export function buildFhirGraphqlSchema(types: FhirGraphqlTypes, registry: Search
       args: args.map,
       resolve: budgeted(async (_root, values: Record<string, unknown>, context) =>
         context.budget.admitDatabaseCall()
-          ? (await runListQuery(resourceType, values, args.codes, context)).resources
+          ? // A list has no count to answer (a Connection has): no count query for it.
+            (await runListQuery(resourceType, { ...values, _total: values._total ?? 'none' }, args.codes, context))
+              .resources
           : null,
       ),
     };
