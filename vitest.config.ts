@@ -22,6 +22,9 @@ export default defineConfig({
             'tests/bench/**/*.test.ts',
           ],
           testTimeout: hangGuardMs,
+          // Several open an embedded database in beforeAll, which took over vitest's 10 s hook
+          // default in a clean-clone CI run while the machine was busy.
+          hookTimeout: hangGuardMs,
           isolate,
         },
       },
