@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
@@ -78,7 +78,9 @@ function renderPage(admin: boolean, post: (url: URL, body: unknown) => Promise<u
     searchResources: vi.fn(async (type: string) =>
       type === 'ClientApplication'
         ? [{ resourceType: 'ClientApplication', id: 'c1', name: 'Lab feed', secret: 's3cr3t' }]
-        : [],
+        : type === 'Bot'
+          ? [{ resourceType: 'Bot', id: 'b1', name: 'Reminder', code: 'exports.handler = async () => 1;' }]
+          : [],
     ),
     get: vi.fn(async (url: URL) =>
       String(url).includes('/members/')
@@ -205,6 +207,60 @@ describe('AdminProjectPage', () => {
     await within(other).findByLabelText('Project admin');
     expect((within(other).getByRole('button', { name: 'Remove from project' }) as HTMLButtonElement).disabled).toBe(
       false,
+    );
+  });
+
+  it('keeps what was typed in a dialog closed by Escape, and discards it on Cancel', async () => {
+    renderPage(true);
+    const escape = (dialog: HTMLElement) => fireEvent.keyDown(dialog, { key: 'Escape' });
+
+    // Invite
+    fireEvent.click(await screen.findByRole('button', { name: 'Invite' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Invite a person' });
+    fireEvent.change(within(dialog).getByLabelText(/First name/), { target: { value: 'Zed' } });
+    fireEvent.change(within(dialog).getByLabelText(/Email/), { target: { value: 'zed@example.org' } });
+    escape(dialog);
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Invite a person' })).toBeNull());
+    fireEvent.click(screen.getByRole('button', { name: 'Invite' }));
+    dialog = await screen.findByRole('dialog', { name: 'Invite a person' });
+    expect((within(dialog).getByLabelText(/First name/) as HTMLInputElement).value).toBe('Zed');
+    expect((within(dialog).getByLabelText(/Email/) as HTMLInputElement).value).toBe('zed@example.org');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Invite a person' })).toBeNull());
+    fireEvent.click(screen.getByRole('button', { name: 'Invite' }));
+    dialog = await screen.findByRole('dialog', { name: 'Invite a person' });
+    expect((within(dialog).getByLabelText(/First name/) as HTMLInputElement).value).toBe('');
+    escape(dialog);
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Invite a person' })).toBeNull());
+
+    // New client
+    fireEvent.click(screen.getByRole('button', { name: 'New client' }));
+    dialog = await screen.findByRole('dialog', { name: 'New client application' });
+    fireEvent.change(within(dialog).getByLabelText(/Redirect URI/), { target: { value: 'https://app.example/cb' } });
+    escape(dialog);
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'New client application' })).toBeNull());
+    fireEvent.click(screen.getByRole('button', { name: 'New client' }));
+    dialog = await screen.findByRole('dialog', { name: 'New client application' });
+    expect((within(dialog).getByLabelText(/Redirect URI/) as HTMLInputElement).value).toBe('https://app.example/cb');
+    escape(dialog);
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'New client application' })).toBeNull());
+
+    // Deploy: the code being written, per bot
+    fireEvent.click(await screen.findByRole('button', { name: 'Deploy Reminder' }));
+    dialog = await screen.findByRole('dialog', { name: 'Deploy Reminder' });
+    const code = 'exports.handler = async () => 2; // not deployed yet';
+    fireEvent.change(within(dialog).getByLabelText(/Code/), { target: { value: code } });
+    escape(dialog);
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Deploy Reminder' })).toBeNull());
+    fireEvent.click(screen.getByRole('button', { name: 'Deploy Reminder' }));
+    dialog = await screen.findByRole('dialog', { name: 'Deploy Reminder' });
+    expect((within(dialog).getByLabelText(/Code/) as HTMLTextAreaElement).value).toBe(code);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Deploy Reminder' })).toBeNull());
+    fireEvent.click(screen.getByRole('button', { name: 'Deploy Reminder' }));
+    dialog = await screen.findByRole('dialog', { name: 'Deploy Reminder' });
+    expect((within(dialog).getByLabelText(/Code/) as HTMLTextAreaElement).value).toBe(
+      'exports.handler = async () => 1;',
     );
   });
 });

@@ -12,12 +12,16 @@ import { useBots } from './useProjectAdmin';
 /** The project's bots, each with Deploy (code → $deploy) and Run (input → $execute). */
 export function BotsSection() {
   const bots = useBots();
-  const [deploying, setDeploying] = useState<Bot>();
+  // The dialogs stay mounted once opened (Deploy: for the last bot chosen), so that code or a name
+  // typed survives closing them by mistake; `…Open` says whether they show.
+  const [deployTarget, setDeployTarget] = useState<Bot>();
+  const [deployOpen, setDeployOpen] = useState(false);
   const [running, setRunning] = useState<Bot>();
   const [creating, setCreating] = useState(false);
+  const [createMounted, setCreateMounted] = useState(false);
   const [outcome, setOutcome] = useState<string>();
   const done = (message?: string) => {
-    setDeploying(undefined);
+    setDeployOpen(false);
     setCreating(false);
     if (message) setOutcome(message);
   };
@@ -26,7 +30,14 @@ export function BotsSection() {
       id="admin-bots-title"
       title="Bots"
       action={
-        <Button variant="outlined" startIcon={<AddIcon />} onClick={() => setCreating(true)}>
+        <Button
+          variant="outlined"
+          startIcon={<AddIcon />}
+          onClick={() => {
+            setCreateMounted(true);
+            setCreating(true);
+          }}
+        >
           New bot
         </Button>
       }
@@ -54,7 +65,14 @@ export function BotsSection() {
                 </TableCell>
                 <TableCell sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>{bot.id}</TableCell>
                 <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                  <Button size="small" onClick={() => setDeploying(bot)} aria-label={`Deploy ${bot.name ?? bot.id}`}>
+                  <Button
+                    size="small"
+                    onClick={() => {
+                      setDeployTarget(bot);
+                      setDeployOpen(true);
+                    }}
+                    aria-label={`Deploy ${bot.name ?? bot.id}`}
+                  >
                     Deploy
                   </Button>
                   <Button size="small" onClick={() => setRunning(bot)} aria-label={`Run ${bot.name ?? bot.id}`}>
@@ -66,9 +84,9 @@ export function BotsSection() {
           </TableBody>
         </Table>
       )}
-      {deploying && <DeployBotDialog bot={deploying} onClose={done} />}
+      {deployTarget && <DeployBotDialog key={deployTarget.id} bot={deployTarget} open={deployOpen} onClose={done} />}
       {running && <RunBotDialog bot={running} onClose={() => setRunning(undefined)} />}
-      {creating && <NewAppDialog kind="bot" onClose={done} />}
+      {createMounted && <NewAppDialog kind="bot" open={creating} onClose={done} />}
     </AdminSection>
   );
 }

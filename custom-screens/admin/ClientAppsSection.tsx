@@ -12,13 +12,22 @@ import { useClientApplications } from './useProjectAdmin';
 export function ClientAppsSection() {
   const clients = useClientApplications();
   const [creating, setCreating] = useState(false);
+  // Mounted at the first New client and kept: what was typed survives closing the dialog by mistake.
+  const [dialogMounted, setDialogMounted] = useState(false);
   const [outcome, setOutcome] = useState<string>();
   return (
     <AdminSection
       id="admin-clients-title"
       title="Client applications"
       action={
-        <Button variant="outlined" startIcon={<AddIcon />} onClick={() => setCreating(true)}>
+        <Button
+          variant="outlined"
+          startIcon={<AddIcon />}
+          onClick={() => {
+            setDialogMounted(true);
+            setCreating(true);
+          }}
+        >
           New client
         </Button>
       }
@@ -68,9 +77,10 @@ export function ClientAppsSection() {
           </TableBody>
         </Table>
       )}
-      {creating && (
+      {dialogMounted && (
         <NewAppDialog
           kind="client"
+          open={creating}
           onClose={(message) => {
             setCreating(false);
             if (message) setOutcome(message);

@@ -12,9 +12,19 @@ const starter = `exports.handler = async (medplum, event) => {
 
 /**
  * Deploy: the bot's JavaScript (Medplum's form, `exports.handler = async (medplum, event) => …`)
- * sent to `POST Bot/{id}/$deploy`; it is what the next Run executes. A refused deploy keeps the code.
+ * sent to `POST Bot/{id}/$deploy`; it is what the next Run executes. A refused deploy keeps the
+ * code, and so does a dialog closed by a click beside it or Escape (the caller keeps this
+ * component mounted, per bot, while `open` is false); Cancel goes back to the deployed code.
  */
-export function DeployBotDialog({ bot, onClose }: { bot: Bot; onClose: (message?: string) => void }) {
+export function DeployBotDialog({
+  bot,
+  open,
+  onClose,
+}: {
+  bot: Bot;
+  open: boolean;
+  onClose: (message?: string) => void;
+}) {
   const actions = useProjectAdminActions();
   const [code, setCode] = useState(bot.code ?? starter);
   const [error, setError] = useState<string>();
@@ -43,7 +53,7 @@ export function DeployBotDialog({ bot, onClose }: { bot: Bot; onClose: (message?
   };
 
   return (
-    <Dialog open onClose={() => onClose()} fullWidth maxWidth="md" aria-labelledby="deploy-bot-title">
+    <Dialog open={open} onClose={() => onClose()} fullWidth maxWidth="md" aria-labelledby="deploy-bot-title">
       <form onSubmit={submit} noValidate>
         <DialogTitle id="deploy-bot-title">Deploy {bot.name ?? 'bot'}</DialogTitle>
         <DialogContent>
@@ -63,7 +73,16 @@ export function DeployBotDialog({ bot, onClose }: { bot: Bot; onClose: (message?
           </Stack>
         </DialogContent>
         <DialogActions>
-          <Button onClick={() => onClose()}>Cancel</Button>
+          <Button
+            onClick={() => {
+              setCode(bot.code ?? starter);
+              setError(undefined);
+              setGeneral(undefined);
+              onClose();
+            }}
+          >
+            Cancel
+          </Button>
           <Button type="submit" variant="contained" disabled={busy}>
             Deploy
           </Button>

@@ -22,9 +22,10 @@ const serverFields = ['firstName', 'lastName', 'email', 'accessPolicy', 'resourc
 /**
  * Invite (`POST /admin/projects/{id}/invite`): adds a person with a new profile and membership;
  * says what happened to the e-mail, including when the server has no mail server to send it.
- * A refused invitation keeps what was typed.
+ * A refused invitation keeps what was typed, and so does a dialog closed by a click beside it or
+ * Escape (the caller keeps this component mounted while `open` is false); Cancel discards it.
  */
-export function InviteDialog({ onClose }: { onClose: (message?: string) => void }) {
+export function InviteDialog({ open, onClose }: { open: boolean; onClose: (message?: string) => void }) {
   const actions = useProjectAdminActions();
   const policies = useAccessPolicies();
   const delivery = useEmailDelivery().data?.email.delivery;
@@ -42,6 +43,7 @@ export function InviteDialog({ onClose }: { onClose: (message?: string) => void 
     setBusy(true);
     try {
       const membership = await actions.invite(inviteRequestOf(form));
+      discard();
       onClose(inviteOutcome(form, delivery, membership));
     } catch (error) {
       const { byField, general: rest } = fieldErrors(error, serverFields);
@@ -50,6 +52,12 @@ export function InviteDialog({ onClose }: { onClose: (message?: string) => void 
     } finally {
       setBusy(false);
     }
+  };
+
+  const discard = () => {
+    setForm(emptyInvite);
+    setErrors({});
+    setGeneral(undefined);
   };
 
   const text = (field: 'firstName' | 'lastName' | 'email', label: string, type = 'text') => (
@@ -65,7 +73,7 @@ export function InviteDialog({ onClose }: { onClose: (message?: string) => void 
   );
 
   return (
-    <Dialog open onClose={() => onClose()} fullWidth maxWidth="sm" aria-labelledby="invite-dialog-title">
+    <Dialog open={open} onClose={() => onClose()} fullWidth maxWidth="sm" aria-labelledby="invite-dialog-title">
       <form onSubmit={submit} noValidate>
         <DialogTitle id="invite-dialog-title">Invite a person</DialogTitle>
         <DialogContent>
@@ -120,7 +128,14 @@ export function InviteDialog({ onClose }: { onClose: (message?: string) => void 
           </Stack>
         </DialogContent>
         <DialogActions>
-          <Button onClick={() => onClose()}>Cancel</Button>
+          <Button
+            onClick={() => {
+              discard();
+              onClose();
+            }}
+          >
+            Cancel
+          </Button>
           <Button type="submit" variant="contained" disabled={busy}>
             Invite
           </Button>

@@ -27,6 +27,8 @@ export function MembersSection() {
   const members = useProjectMembers();
   const [editing, setEditing] = useState<MemberRow>();
   const [inviting, setInviting] = useState(false);
+  // Mounted at the first Invite and kept: what was typed survives closing the dialog by mistake.
+  const [inviteMounted, setInviteMounted] = useState(false);
   const [outcome, setOutcome] = useState<string>();
   const done = (message?: string) => {
     setEditing(undefined);
@@ -38,7 +40,14 @@ export function MembersSection() {
       id="admin-members-title"
       title="Members"
       action={
-        <Button variant="contained" startIcon={<PersonAddIcon />} onClick={() => setInviting(true)}>
+        <Button
+          variant="contained"
+          startIcon={<PersonAddIcon />}
+          onClick={() => {
+            setInviteMounted(true);
+            setInviting(true);
+          }}
+        >
           Invite
         </Button>
       }
@@ -100,7 +109,7 @@ export function MembersSection() {
           </TableBody>
         </Table>
       )}
-      {inviting && <InviteDialog onClose={done} />}
+      {inviteMounted && <InviteDialog open={inviting} onClose={done} />}
       {editing && members.data && <MemberDialog member={editing} members={members.data} onClose={done} />}
     </AdminSection>
   );

@@ -6,18 +6,24 @@ import { useProjectAdminActions } from './useProjectAdmin';
 
 type Field = 'name' | 'description' | 'redirectUri' | 'launchUri';
 
+const emptyForm: Record<Field, string> = { name: '', description: '', redirectUri: '', launchUri: '' };
+
 /**
  * New client application (`POST /admin/projects/{id}/client`, with a generated secret) or new bot
- * (`…/bot`). A refused create keeps what was typed.
+ * (`…/bot`). A refused create keeps what was typed, and so does a dialog closed by a click beside
+ * it or Escape (the caller keeps this component mounted while `open` is false); Cancel discards it.
  */
-export function NewAppDialog({ kind, onClose }: { kind: 'client' | 'bot'; onClose: (message?: string) => void }) {
+export function NewAppDialog({
+  kind,
+  open,
+  onClose,
+}: {
+  kind: 'client' | 'bot';
+  open: boolean;
+  onClose: (message?: string) => void;
+}) {
   const actions = useProjectAdminActions();
-  const [form, setForm] = useState<Record<Field, string>>({
-    name: '',
-    description: '',
-    redirectUri: '',
-    launchUri: '',
-  });
+  const [form, setForm] = useState<Record<Field, string>>(emptyForm);
   const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
   const [general, setGeneral] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -53,6 +59,7 @@ export function NewAppDialog({ kind, onClose }: { kind: 'client' | 'bot'; onClos
           ...(launch ? { launchUri: launch } : {}),
         });
       else await actions.createBot(input);
+      discard();
       onClose(`Created the ${noun} ${input.name}`);
     } catch (error) {
       const { byField, general: rest } = fieldErrors(error, ['name', 'description', 'redirectUri', 'launchUri']);
@@ -61,6 +68,12 @@ export function NewAppDialog({ kind, onClose }: { kind: 'client' | 'bot'; onClos
     } finally {
       setBusy(false);
     }
+  };
+
+  const discard = () => {
+    setForm(emptyForm);
+    setErrors({});
+    setGeneral(undefined);
   };
 
   const field = (name: Field, label: string, required = false, hint?: string) => (
@@ -75,7 +88,7 @@ export function NewAppDialog({ kind, onClose }: { kind: 'client' | 'bot'; onClos
   );
 
   return (
-    <Dialog open onClose={() => onClose()} fullWidth maxWidth="sm" aria-labelledby="new-app-title">
+    <Dialog open={open} onClose={() => onClose()} fullWidth maxWidth="sm" aria-labelledby="new-app-title">
       <form onSubmit={submit} noValidate>
         <DialogTitle id="new-app-title">New {noun}</DialogTitle>
         <DialogContent>
@@ -94,7 +107,14 @@ export function NewAppDialog({ kind, onClose }: { kind: 'client' | 'bot'; onClos
           </Stack>
         </DialogContent>
         <DialogActions>
-          <Button onClick={() => onClose()}>Cancel</Button>
+          <Button
+            onClick={() => {
+              discard();
+              onClose();
+            }}
+          >
+            Cancel
+          </Button>
           <Button type="submit" variant="contained" disabled={busy}>
             Create
           </Button>

@@ -1,4 +1,5 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ProjectMembership } from '@medplum/fhirtypes';
@@ -115,8 +116,46 @@ describe('EPrescribingPage', () => {
     expect(notice).toHaveTextContent('E-prescribing is not configured for this project');
     expect(notice).toHaveTextContent('DOSESPOT_CLINIC_KEY (missing)');
     expect(screen.queryByTitle('DoseSpot e-prescribing')).toBeNull();
-    // No patient: straight to the frame's bot, once.
-    expect(client.executeBot.mock.calls.map(([bot]) => bot.value)).toEqual(['dosespot-iframe-bot']);
+    // No patient: DoseSpot is asked for the counts first, and that answer already says "not configured".
+    expect(client.executeBot.mock.calls.map(([bot]) => bot.value)).toEqual(['dosespot-notification-counts-bot']);
+  });
+
+  it('without a patient, asks DoseSpot before framing, and says in words when it cannot be reached', async () => {
+    let down = true;
+    const client = fakeClient(async (bot) => {
+      if (bot.value === 'dosespot-notification-counts-bot') {
+        if (down) throw new Error('Bot error: fetch: cannot resolve my.staging.dosespot.com');
+        return counts;
+      }
+      return { configured: true, url: 'https://my.staging.dosespot.com/LoginSingleSignOn.aspx?RefillsErrors=1' };
+    });
+    renderAt(client, '/dosespot', <EPrescribingPage />);
+    const alert = await screen.findByTestId('eprescribing-error');
+    expect(alert).toHaveTextContent('DoseSpot cannot be reached from here');
+    expect(alert).toHaveTextContent('could not connect to DoseSpot (my.staging.dosespot.com)');
+    expect(alert).not.toHaveTextContent('deploy-dosespot');
+    // Never the browser's broken-frame page: the frame's address was not even asked for.
+    expect(screen.queryByTitle('DoseSpot e-prescribing')).toBeNull();
+    expect(client.executeBot.mock.calls.map(([bot]) => bot.value)).toEqual(['dosespot-notification-counts-bot']);
+
+    down = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByTitle('DoseSpot e-prescribing')).toHaveAttribute(
+      'src',
+      'https://my.staging.dosespot.com/LoginSingleSignOn.aspx?RefillsErrors=1',
+    );
+  });
+
+  it('says DoseSpot cannot be reached when the patient sync cannot connect, without the deploy hint', async () => {
+    const client = fakeClient(async () => {
+      throw new Error('Bot error: connect ECONNREFUSED 203.0.113.5:443');
+    });
+    renderAt(client, '/Patient/pat-1/dosespot', <EPrescribingPage />);
+    const alert = await screen.findByTestId('eprescribing-error');
+    expect(alert).toHaveTextContent('DoseSpot cannot be reached from here');
+    expect(alert).toHaveTextContent('Details: Bot error: connect ECONNREFUSED 203.0.113.5:443');
+    expect(alert).not.toHaveTextContent('deploy-dosespot');
+    expect(client.executeBot.mock.calls.map(([bot]) => bot.value)).toEqual(['dosespot-patient-sync-bot']);
   });
 
   it('shows the bot error and never a frame', async () => {
@@ -126,6 +165,7 @@ describe('EPrescribingPage', () => {
     renderAt(client, '/dosespot', <EPrescribingPage />);
     expect(await screen.findByText('DoseSpot could not be opened')).toBeInTheDocument();
     expect(screen.getByText(/No Bot with identifier/)).toBeInTheDocument();
+    expect(screen.getByTestId('eprescribing-error')).toHaveTextContent('npm run deploy-dosespot');
     expect(screen.queryByTitle('DoseSpot e-prescribing')).toBeNull();
   });
 

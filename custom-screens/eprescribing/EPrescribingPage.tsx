@@ -1,7 +1,8 @@
-import { useParams } from 'react-router-dom';
-import { Alert, AlertTitle, Box, CircularProgress, Typography } from '@mui/material';
+import { Link as RouterLink, useParams } from 'react-router-dom';
+import { Alert, AlertTitle, Box, Button, CircularProgress, Link, Typography } from '@mui/material';
 import { isEPrescribingEnabled, useSession } from '../../src/shell';
 import { ALL_SECRET_NAMES } from './ePrescribingAnswers';
+import { describeEPrescribingFailure } from './ePrescribingFailure';
 import { useEPrescribingFrame } from './useEPrescribingFrame';
 
 /** Deploy command named in the messages, so an administrator knows what to run. */
@@ -26,7 +27,7 @@ export function EPrescribingPage() {
 
 function EPrescribingFrameView() {
   const { patientId } = useParams();
-  const frame = useEPrescribingFrame(patientId);
+  const { frame, retry } = useEPrescribingFrame(patientId);
   switch (frame.phase) {
     case 'loading':
       return (
@@ -40,8 +41,11 @@ function EPrescribingFrameView() {
         <Alert severity="warning" sx={{ m: 2, maxWidth: 800 }} data-testid="eprescribing-not-configured">
           <AlertTitle>E-prescribing is not configured for this project</AlertTitle>
           <Typography variant="body2" sx={{ mb: 1 }}>
-            A project administrator sets these project secrets (Project &gt; Secrets) with the values DoseSpot issued
-            for the clinic:
+            A project administrator sets these project secrets (
+            <Link component={RouterLink} to="/admin/project">
+              Project administration
+            </Link>
+            , Project secrets) with the values DoseSpot issued for the clinic:
           </Typography>
           <Box component="ul" sx={{ mt: 0, mb: 1 }}>
             {ALL_SECRET_NAMES.map((name) => (
@@ -59,16 +63,34 @@ function EPrescribingFrameView() {
           </Typography>
         </Alert>
       );
-    case 'error':
+    case 'error': {
+      const failure = describeEPrescribingFailure(frame.message);
       return (
-        <Alert severity="error" sx={{ m: 2, maxWidth: 800 }}>
-          <AlertTitle>DoseSpot could not be opened</AlertTitle>
-          {frame.message}
-          <Typography variant="body2" sx={{ mt: 1 }}>
-            If the DoseSpot bots are missing, install them with <code>{DEPLOY_COMMAND}</code>.
-          </Typography>
+        <Alert
+          severity="error"
+          sx={{ m: 2, maxWidth: 800 }}
+          data-testid="eprescribing-error"
+          action={
+            <Button color="inherit" size="small" onClick={retry} sx={{ whiteSpace: 'nowrap' }}>
+              Try again
+            </Button>
+          }
+        >
+          <AlertTitle>{failure.title}</AlertTitle>
+          {failure.summary && (
+            <Typography variant="body2" sx={{ mb: 1 }}>
+              {failure.summary}
+            </Typography>
+          )}
+          <Typography variant="body2">{failure.summary ? `Details: ${frame.message}` : frame.message}</Typography>
+          {failure.kind === 'bots-missing' && (
+            <Typography variant="body2" sx={{ mt: 1 }}>
+              Install the DoseSpot bots with <code>{DEPLOY_COMMAND}</code>.
+            </Typography>
+          )}
         </Alert>
       );
+    }
     case 'ready':
       return (
         <Box

@@ -10,6 +10,9 @@ import { PatientMessages } from './PatientMessages';
 /** The portal's home, where a patient lands after signing in. */
 export const PORTAL_HOME = '/';
 
+/** The account settings page (custom-screens/account), the same route the staff user menu opens. */
+const ACCOUNT_SETTINGS_PATH = '/security';
+
 /**
  * What a patient sees (instead of the staff shell): a plain header with links to their messages
  * and their own record, and sign out. Their messages are the home page; other pages (their record)
@@ -42,6 +45,14 @@ export function PatientPortalLayout({ children, patient: profile }: { children?:
               aria-current={location.pathname.startsWith(`/Patient/${patientId}`) ? 'page' : undefined}
             >
               My record
+            </Button>
+            {/* Patients have no user menu: this is their way to change their password, two-factor sign-in and sessions. */}
+            <Button
+              component={RouterLink}
+              to={ACCOUNT_SETTINGS_PATH}
+              aria-current={location.pathname === ACCOUNT_SETTINGS_PATH ? 'page' : undefined}
+            >
+              Password and security
             </Button>
           </Stack>
           <Typography variant="body2" sx={{ display: { xs: 'none', sm: 'block' } }}>
