@@ -76,6 +76,9 @@ describe('EPrescribingBell', () => {
     expect(await screen.findByRole('link', { name: 'E-prescribing notifications: 20' })).toBeInTheDocument();
     await act(() => vi.advanceTimersByTimeAsync(10_000));
     expect(await screen.findByRole('link', { name: /unavailable \(DoseSpot is down\)/ })).toBeInTheDocument();
+    // Seen, not only heard: the bell is struck through, and the last count (now unknown) is gone.
+    expect(screen.getByTestId('eprescribing-bell-unavailable')).toBeInTheDocument();
+    expect(screen.queryByTestId('eprescribing-count')).toBeNull();
     await act(() => vi.advanceTimersByTimeAsync(60_000));
     expect(client.executeBot).toHaveBeenCalledTimes(3);
   });
@@ -87,6 +90,7 @@ describe('EPrescribingBell', () => {
     expect(
       await screen.findByRole('link', { name: 'E-prescribing notifications: not configured' }),
     ).toBeInTheDocument();
+    expect(screen.getByTestId('eprescribing-bell-unavailable')).toBeInTheDocument();
     await act(() => vi.advanceTimersByTimeAsync(30_000));
     expect(client.executeBot).toHaveBeenCalledTimes(1);
   });

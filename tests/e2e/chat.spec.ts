@@ -376,6 +376,8 @@ test.describe('e-prescribing', () => {
     const bell = page.getByTestId('eprescribing-bell');
     await expect(bell).toHaveAttribute('href', '/dosespot');
     await expect(bell).toHaveAttribute('aria-label', 'E-prescribing notifications: not configured');
+    // Seen too: struck through in the warning colour, not an ordinary bell that reads as "nothing pending".
+    await expect(bell.getByTestId('eprescribing-bell-unavailable')).toBeVisible();
     await bell.click();
     await expect(page).toHaveURL(/\/dosespot$/);
     const notice = page.getByTestId('eprescribing-not-configured');
