@@ -1,6 +1,6 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ChatInput } from './ChatInput';
+import { ChatInput, remainingAfterSend } from './ChatInput';
 
 afterEach(() => window.sessionStorage.clear());
 
@@ -48,5 +48,24 @@ describe('ChatInput', () => {
     view.unmount();
     render(<ChatInput onSend={onSend} draftKey="k" />);
     expect(box()).toHaveValue('');
+  });
+
+  it('keeps what was typed while a message was being sent', async () => {
+    let finish: (sent: boolean) => void = () => undefined;
+    const onSend = vi.fn(() => new Promise<boolean>((resolve) => (finish = resolve)));
+    render(<ChatInput onSend={onSend} draftKey="k" />);
+    fireEvent.change(box(), { target: { value: 'Your results are back.' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await vi.waitFor(() => expect(onSend).toHaveBeenCalledWith('Your results are back.'));
+    fireEvent.change(box(), { target: { value: 'Your results are back. Please call the clinic' } });
+    finish(true);
+    await vi.waitFor(() => expect(box()).toHaveValue('Please call the clinic'));
+  });
+
+  it('leaves nothing, the rest, or everything once a message went out', () => {
+    expect(remainingAfterSend('Hello', 'Hello')).toBe('');
+    expect(remainingAfterSend('Hello\nAnd more', 'Hello')).toBe('And more');
+    // The sent text itself was edited meanwhile: all of it stays.
+    expect(remainingAfterSend('Hallo there', 'Hello')).toBe('Hallo there');
   });
 });

@@ -18,6 +18,15 @@ interface ChatInputProps {
 }
 
 /**
+ * What stays in the box once `sent` went out: nothing, or what was typed after it while it was
+ * being sent; if the sent text itself was changed meanwhile, all of it (nothing typed is lost).
+ */
+export function remainingAfterSend(now: string, sent: string): string {
+  if (now === sent) return '';
+  return now.startsWith(sent) ? now.slice(sent.length).replace(/^\s+/, '') : now;
+}
+
+/**
  * The message box with Send (Enter sends, Shift+Enter adds a line). A failed send keeps the text,
  * and so does leaving the conversation before sending.
  */
@@ -25,11 +34,15 @@ export function ChatInput({ disabled, onSend, onAttach, draftKey }: ChatInputPro
   const [text, setText] = useMessageDraft(draftKey);
   const [sending, setSending] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
+  // What the box holds now, read when a send ends: the clinician may have typed on meanwhile.
+  const current = useRef(text);
+  current.current = text;
   const submit = async () => {
     if (disabled || sending || !text.trim()) return;
+    const sent = text;
     setSending(true);
     try {
-      if (await onSend(text)) setText('');
+      if (await onSend(sent)) setText(remainingAfterSend(current.current, sent));
     } finally {
       setSending(false);
     }
