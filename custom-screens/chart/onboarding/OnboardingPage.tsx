@@ -47,12 +47,12 @@ function localToday(): string {
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
 
-function issuesByField(issues: OperationOutcomeIssue[]) {
+function issuesByField(issues: OperationOutcomeIssue[], patient: Patient) {
   const fields: Partial<Record<DraftField, string>> = {};
   const general: string[] = [];
   for (const issue of issues) {
     const text = issue.details?.text ?? issue.diagnostics ?? issue.code;
-    const field = fieldOfIssuePath(issue.expression?.[0] ?? '');
+    const field = fieldOfIssuePath(issue.expression?.[0] ?? '', patient);
     if (field && !fields[field]) fields[field] = text;
     else general.push(text);
   }
@@ -101,7 +101,7 @@ export function OnboardingPage() {
       navigate(`/Patient/${created.id}`);
     } catch (error) {
       if (error instanceof OperationOutcomeError) {
-        const mapped = issuesByField(error.outcome.issue ?? []);
+        const mapped = issuesByField(error.outcome.issue ?? [], patient);
         setErrors(mapped.fields);
         setGeneral(mapped.general);
       } else {

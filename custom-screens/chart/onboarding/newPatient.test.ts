@@ -49,5 +49,11 @@ describe('new patient form (onboarding)', () => {
     expect(fieldOfIssuePath('Patient.identifier[0].value')).toBe('mrn');
     expect(fieldOfIssuePath('Patient.address[0].postalCode')).toBe('postalCode');
     expect(fieldOfIssuePath('Patient.photo')).toBeUndefined();
+    // The e-mail's own issue goes under Email, wherever it sits in telecom; the phone's under Phone.
+    const both = draftToPatient({ ...EMPTY_DRAFT, phone: '555-0100', email: 'ada@example' });
+    expect(fieldOfIssuePath('Patient.telecom[1].value', both)).toBe('email');
+    expect(fieldOfIssuePath('Patient.telecom[0].value', both)).toBe('phone');
+    const emailOnly = draftToPatient({ ...EMPTY_DRAFT, email: 'ada@example' });
+    expect(fieldOfIssuePath('Patient.telecom[0]', emailOnly)).toBe('email');
   });
 });

@@ -138,8 +138,14 @@ export function draftToPatient(draft: NewPatientDraft): Patient {
   return patient;
 }
 
-/** A server or profile issue's element path → the form field it belongs under (array indexes ignored). */
-export function fieldOfIssuePath(path: string): DraftField | undefined {
+/**
+ * A server or profile issue's element path → the form field it belongs under (array indexes
+ * ignored, except a telecom's: with `patient`, the Patient the form built, `telecom[i]` goes under
+ * Email when that entry is the e-mail address, not always under Phone).
+ */
+export function fieldOfIssuePath(path: string, patient?: Patient): DraftField | undefined {
+  const telecom = /^(?:Patient\.)?telecom\[(\d+)\]/.exec(path);
+  if (telecom && patient?.telecom?.[Number(telecom[1])]?.system === 'email') return 'email';
   const clean = path.replace(/\[\d+\]/g, '').replace(/^Patient\./, '');
   if (clean.startsWith('name.given')) return 'given';
   if (clean.startsWith('name')) return 'family';
