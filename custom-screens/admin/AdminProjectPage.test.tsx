@@ -262,5 +262,23 @@ describe('AdminProjectPage', () => {
     expect((within(dialog).getByLabelText(/Code/) as HTMLTextAreaElement).value).toBe(
       'exports.handler = async () => 1;',
     );
+    escape(dialog);
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Deploy Reminder' })).toBeNull());
+
+    // Run: the input typed stays for the next run of the same bot, closed by Escape or Close.
+    fireEvent.click(screen.getByRole('button', { name: 'Run Reminder' }));
+    dialog = await screen.findByRole('dialog', { name: 'Run Reminder' });
+    const input = '{"patient": "Patient/123"}';
+    fireEvent.change(within(dialog).getByLabelText(/^Input$/), { target: { value: input } });
+    escape(dialog);
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Run Reminder' })).toBeNull());
+    fireEvent.click(screen.getByRole('button', { name: 'Run Reminder' }));
+    dialog = await screen.findByRole('dialog', { name: 'Run Reminder' });
+    expect((within(dialog).getByLabelText(/^Input$/) as HTMLTextAreaElement).value).toBe(input);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Run Reminder' })).toBeNull());
+    fireEvent.click(screen.getByRole('button', { name: 'Run Reminder' }));
+    dialog = await screen.findByRole('dialog', { name: 'Run Reminder' });
+    expect((within(dialog).getByLabelText(/^Input$/) as HTMLTextAreaElement).value).toBe(input);
   });
 });

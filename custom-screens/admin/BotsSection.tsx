@@ -16,7 +16,9 @@ export function BotsSection() {
   // typed survives closing them by mistake; `…Open` says whether they show.
   const [deployTarget, setDeployTarget] = useState<Bot>();
   const [deployOpen, setDeployOpen] = useState(false);
-  const [running, setRunning] = useState<Bot>();
+  // Run: kept for the last bot run too, so its input survives closing and is there to run again.
+  const [runTarget, setRunTarget] = useState<Bot>();
+  const [runOpen, setRunOpen] = useState(false);
   const [creating, setCreating] = useState(false);
   const [createMounted, setCreateMounted] = useState(false);
   const [outcome, setOutcome] = useState<string>();
@@ -75,7 +77,14 @@ export function BotsSection() {
                   >
                     Deploy
                   </Button>
-                  <Button size="small" onClick={() => setRunning(bot)} aria-label={`Run ${bot.name ?? bot.id}`}>
+                  <Button
+                    size="small"
+                    onClick={() => {
+                      setRunTarget(bot);
+                      setRunOpen(true);
+                    }}
+                    aria-label={`Run ${bot.name ?? bot.id}`}
+                  >
                     Run
                   </Button>
                 </TableCell>
@@ -85,7 +94,9 @@ export function BotsSection() {
         </Table>
       )}
       {deployTarget && <DeployBotDialog key={deployTarget.id} bot={deployTarget} open={deployOpen} onClose={done} />}
-      {running && <RunBotDialog bot={running} onClose={() => setRunning(undefined)} />}
+      {runTarget && (
+        <RunBotDialog key={runTarget.id} bot={runTarget} open={runOpen} onClose={() => setRunOpen(false)} />
+      )}
       {createMounted && <NewAppDialog kind="bot" open={creating} onClose={done} />}
     </AdminSection>
   );

@@ -17,8 +17,11 @@ import { normalizeErrorString } from '../../data-provider/outcomes';
 import { botRunInput, botRunResultText, runContentTypes } from './botRunInput';
 import { useProjectAdminActions } from './useProjectAdmin';
 
-/** Run: sends an input to `POST Bot/{id}/$execute` and shows what the bot answered (or its error). */
-export function RunBotDialog({ bot, onClose }: { bot: Bot; onClose: () => void }) {
+/**
+ * Run: sends an input to `POST Bot/{id}/$execute` and shows what the bot answered (or its error).
+ * The caller keeps it mounted while `open` is false, so the input typed stays for the next run.
+ */
+export function RunBotDialog({ bot, open, onClose }: { bot: Bot; open: boolean; onClose: () => void }) {
   const actions = useProjectAdminActions();
   const [input, setInput] = useState('{}');
   const [contentType, setContentType] = useState<(typeof runContentTypes)[number]>('application/json');
@@ -47,7 +50,7 @@ export function RunBotDialog({ bot, onClose }: { bot: Bot; onClose: () => void }
   };
 
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth="md" aria-labelledby="run-bot-title">
+    <Dialog open={open} onClose={onClose} fullWidth maxWidth="md" aria-labelledby="run-bot-title">
       <form onSubmit={submit} noValidate>
         <DialogTitle id="run-bot-title">Run {bot.name ?? 'bot'}</DialogTitle>
         <DialogContent>
