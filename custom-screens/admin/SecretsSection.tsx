@@ -81,7 +81,9 @@ export function SecretsSection() {
                   onChange={(event) => change(row.key, { name: event.target.value })}
                   error={problems[row.key]?.name !== undefined}
                   helperText={problems[row.key]?.name}
-                  sx={{ minWidth: 200 }}
+                  // Names are long (DOSESPOT_SUBSCRIPTION_KEY): the widest share of the row, the
+                  // type a fixed narrow one, so a name is readable at a 1024 px window.
+                  sx={{ flex: 3, minWidth: 200 }}
                 />
                 <TextField
                   size="small"
@@ -89,7 +91,7 @@ export function SecretsSection() {
                   label="Type"
                   value={row.field}
                   onChange={(event) => change(row.key, { field: event.target.value as SecretRow['field'] })}
-                  sx={{ minWidth: 140 }}
+                  sx={{ width: 130, flexShrink: 0 }}
                 >
                   {Object.entries(typeLabels).map(([field, label]) => (
                     <MenuItem key={field} value={field}>
@@ -104,7 +106,7 @@ export function SecretsSection() {
                   onChange={(event) => change(row.key, { value: event.target.value })}
                   error={problems[row.key]?.value !== undefined}
                   helperText={problems[row.key]?.value}
-                  sx={{ flex: 1, minWidth: 200 }}
+                  sx={{ flex: 2, minWidth: 160 }}
                 />
                 <IconButton
                   aria-label={`Remove secret ${row.name || index + 1}`}
