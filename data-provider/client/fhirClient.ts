@@ -69,6 +69,7 @@ import {
 import { type ClientStorage, defaultStorage, isBrowser } from './clientStorage';
 import { discardBody, type FetchLike, fetchWithRetry, type RetryPolicy } from './fetchWithRetry';
 import { LoginStore } from './loginStore';
+import { loginFromTokens, refreshGrantForm } from './refreshGrant';
 import { type StoredLoginSession, StoredLoginSessions } from './storedLoginSessions';
 import { createCodeChallenge, createCodeVerifier, createRandomString } from './pkce';
 import { RequestBatcher } from './requestBatcher';
@@ -1288,15 +1289,7 @@ export class FhirClient extends EventTarget {
     }
     const previous = mode === 'refresh' ? this.activeLogin : undefined;
     if (mode === 'new') this.sessionDetails = undefined;
-    this.adoptLogin(
-      {
-        accessToken: tokens.access_token,
-        refreshToken: tokens.refresh_token ?? previous?.refreshToken,
-        project: tokens.project ?? previous?.project,
-        profile: tokens.profile ?? previous?.profile,
-      },
-      previous,
-    );
+    this.adoptLogin(loginFromTokens(tokens, previous), previous);
   }
 
   /**
@@ -1318,9 +1311,7 @@ export class FhirClient extends EventTarget {
   private async refreshTokens(): Promise<void> {
     const login = this.activeLogin;
     if (!login?.refreshToken) throw invalid('No refresh token');
-    const form = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: login.refreshToken });
-    if (this.clientId) form.set('client_id', this.clientId);
-    await this.fetchTokens(form, 'refresh');
+    await this.fetchTokens(refreshGrantForm(login.refreshToken, this.clientId), 'refresh');
   }
 
   private async refreshIfExpiring(): Promise<void> {

@@ -5,6 +5,7 @@ import type { ContinueSignInRequest, LoginResponse, LoginState, SessionDetails, 
 import { DEFAULT_ACCEPT, FORM_URLENCODED } from './clientDefaults';
 import { type FetchLike, fetchWithRetry, type RetryPolicy } from './fetchWithRetry';
 import { type LoginStore, sameAccount } from './loginStore';
+import { loginFromTokens, refreshGrantForm } from './refreshGrant';
 import { isJsonContentType, readResponseBody } from './responseBody';
 import type { ServerUrls } from './serverUrls';
 
@@ -83,8 +84,7 @@ export class StoredLoginSessions {
   }
 
   private async renew(login: LoginState, refreshToken: string): Promise<LoginState> {
-    const form = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken });
-    if (this.options.clientId) form.set('client_id', this.options.clientId);
+    const form = refreshGrantForm(refreshToken, this.options.clientId);
     const response = await fetchWithRetry(
       this.options.fetch,
       this.options.urls.tokenUrl,
@@ -102,12 +102,7 @@ export class StoredLoginSessions {
     if (!response.ok || typeof tokens?.access_token !== 'string') throw new OperationOutcomeError(unauthorized(), 401);
     const problem = accessTokenProblem(tokens.access_token, this.options.clientId, Date.now());
     if (problem) throw new OperationOutcomeError(problem, 401);
-    const renewed: LoginState = {
-      accessToken: tokens.access_token,
-      refreshToken: tokens.refresh_token ?? refreshToken,
-      project: tokens.project ?? login.project,
-      profile: tokens.profile ?? login.profile,
-    };
+    const renewed = loginFromTokens(tokens as TokenResponse, login);
     this.options.logins.replaceLogin(login, renewed);
     return renewed;
   }
