@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { http } from '../../tests/integration/fhirClient';
-import { registerProjectOwner } from '../../tests/integration/accounts';
+import { registerProjectOwner, signInWithScope } from '../../tests/integration/accounts';
+import { clinicWithPatientRegistration, registerPatient } from '../../tests/integration/patientAccounts';
 import { inviteMember } from '../admin/projectMembers.test-support';
 import { graphqlLimits } from './graphqlLimits';
 
@@ -173,5 +174,43 @@ describe('FHIR GraphQL reverse references', () => {
     );
     expect(variable.data.Patient.ObservationList).toBeNull();
     expect(variable.errors?.[0].message).toContain('"code" is not a reference search parameter of Observation');
+  });
+
+  it('as attackers: a patient and a scope-narrowed app get through reverse references only what their searches would', async () => {
+    const clinic = await clinicWithPatientRegistration('GraphQL Reverse Portal');
+    const clinicOwner = clinic.tokens.access_token;
+    const patient = await registerPatient(clinic.projectId);
+    const ownId = patient.patient.split('/')[1];
+    const otherId = await create(clinicOwner, { resourceType: 'Patient', name: [{ family: 'Reverse Other' }] });
+    const own = await create(clinicOwner, observation(ownId, 'Own weight', '2023-01-01'));
+    const foreign = await create(clinicOwner, observation(otherId, 'Other weight', '2023-01-02'));
+
+    // The patient: their own Observations from their own record...
+    const mine = await query(
+      `{ Patient(id: "${ownId}") { ObservationList(_reference: subject) { id } } }`,
+      patient.token,
+    );
+    expect(mine.errors).toBeUndefined();
+    expect(mine.data.Patient.ObservationList.map((o: { id: string }) => o.id)).toEqual([own]);
+    // ...and nothing of another patient's, from that patient or from a list of patients.
+    for (const source of [
+      `{ Patient(id: "${otherId}") { ObservationList(_reference: subject) { id } } }`,
+      `{ PatientList { id ObservationList(_reference: subject) { id } } }`,
+    ]) {
+      const answer = await query(source, patient.token);
+      expect(JSON.stringify(answer)).not.toContain(foreign);
+      expect(JSON.stringify(answer.data ?? {})).not.toContain(otherId);
+    }
+
+    // An app whose SMART scopes grant Patients only: no Observations through a Patient either.
+    const app = await signInWithScope(clinic.email, clinic.password, 'openid user/Patient.rs');
+    const narrowed = await query(
+      `{ Patient(id: "${ownId}") { id ObservationList(_reference: subject) { id } } }`,
+      app.access_token as string,
+    );
+    expect(narrowed.data?.Patient?.id).toBe(ownId);
+    expect(narrowed.data?.Patient?.ObservationList ?? null).toBeNull();
+    expect(narrowed.errors?.length).toBeGreaterThan(0);
+    expect(JSON.stringify(narrowed)).not.toContain(own);
   });
 });
