@@ -26,15 +26,22 @@ const serverFields = ['ProjectMembership.accessPolicy', 'ProjectMembership.admin
 /**
  * Edits one membership (`GET`/`POST`/`DELETE /admin/projects/{id}/members/{membershipId}`):
  * access policy, admin flag, profile, active; or removes it. The last admin cannot be demoted or
- * removed (the server refuses it too). A refused save keeps what was chosen.
+ * removed (the server refuses it too). A refused save keeps what was chosen, and so does a dialog
+ * closed by a click beside it or Escape (`onHide`: the caller keeps this component mounted, per
+ * member, while `open` is false). Cancel, a save or a removal end it (`onClose`: the caller
+ * unmounts it), so that the next opening reads the membership afresh instead of a stale copy.
  */
 export function MemberDialog({
   member,
   members,
+  open,
+  onHide,
   onClose,
 }: {
   member: MemberRow;
   members: readonly MemberRow[];
+  open: boolean;
+  onHide: () => void;
   onClose: (message?: string) => void;
 }) {
   const actions = useProjectAdminActions();
@@ -105,8 +112,17 @@ export function MemberDialog({
     }
   };
 
+  const hide = () => {
+    // A half-confirmed removal is not a choice to come back to: one click would then remove.
+    setConfirmRemove(false);
+    // Before the membership is read (or when reading it failed) there is nothing to keep, and
+    // ending the dialog lets the next opening try the read again.
+    if (form) onHide();
+    else onClose();
+  };
+
   return (
-    <Dialog open onClose={() => onClose()} fullWidth maxWidth="sm" aria-labelledby="member-dialog-title">
+    <Dialog open={open} onClose={hide} fullWidth maxWidth="sm" aria-labelledby="member-dialog-title">
       <form onSubmit={save} noValidate>
         <DialogTitle id="member-dialog-title">Member: {member.profile}</DialogTitle>
         <DialogContent>

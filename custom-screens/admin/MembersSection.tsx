@@ -25,14 +25,22 @@ import { useProjectMembers } from './useProjectMembers';
 /** The Members table of the admin screen: profile, e-mail, access policy and admin flag; Invite and Edit. */
 export function MembersSection() {
   const members = useProjectMembers();
+  // The last member's dialog stays mounted while hidden (keyed by member), so that choices survive
+  // closing it by mistake and never show in another member's dialog; `editOpen` says whether it shows.
   const [editing, setEditing] = useState<MemberRow>();
+  const [editOpen, setEditOpen] = useState(false);
   const [inviting, setInviting] = useState(false);
   // Mounted at the first Invite and kept: what was typed survives closing the dialog by mistake.
   const [inviteMounted, setInviteMounted] = useState(false);
   const [outcome, setOutcome] = useState<string>();
-  const done = (message?: string) => {
-    setEditing(undefined);
+  // Each dialog ends on its own: closing the Invite dialog must not drop a member's hidden draft.
+  const inviteDone = (message?: string) => {
     setInviting(false);
+    if (message) setOutcome(message);
+  };
+  const editDone = (message?: string) => {
+    setEditing(undefined);
+    setEditOpen(false);
     if (message) setOutcome(message);
   };
   return (
@@ -100,7 +108,14 @@ export function MembersSection() {
                   {member.admin ? <Chip size="small" color="primary" label="Admin" /> : <span>No</span>}
                 </TableCell>
                 <TableCell align="right">
-                  <Button size="small" onClick={() => setEditing(member)} aria-label={`Edit ${member.profile}`}>
+                  <Button
+                    size="small"
+                    onClick={() => {
+                      setEditing(member);
+                      setEditOpen(true);
+                    }}
+                    aria-label={`Edit ${member.profile}`}
+                  >
                     Edit
                   </Button>
                 </TableCell>
@@ -109,8 +124,17 @@ export function MembersSection() {
           </TableBody>
         </Table>
       )}
-      {inviteMounted && <InviteDialog open={inviting} onClose={done} />}
-      {editing && members.data && <MemberDialog member={editing} members={members.data} onClose={done} />}
+      {inviteMounted && <InviteDialog open={inviting} onClose={inviteDone} />}
+      {editing && members.data && (
+        <MemberDialog
+          key={editing.id}
+          member={editing}
+          members={members.data}
+          open={editOpen}
+          onHide={() => setEditOpen(false)}
+          onClose={editDone}
+        />
+      )}
     </AdminSection>
   );
 }
