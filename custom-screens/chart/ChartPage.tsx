@@ -62,18 +62,18 @@ export function ChartPage() {
               {patient.data && <ChartSidebar patient={patient.data as Patient} />}
             </Box>
             <Box component="section" aria-label="Chart" sx={{ flex: 1, minWidth: 0 }}>
-              <Box sx={{ display: 'flex', alignItems: 'center', borderBottom: 1, borderColor: 'divider' }}>
-                <Box sx={{ flex: 1, minWidth: 0 }}>
-                  <ChartTabBar
-                    patientId={patientId}
-                    segment={segment}
-                    ePrescribing={ePrescribing}
-                    patientView={patientView}
-                  />
-                </Box>
-                {/* A patient's own chart launches nothing: EHR launch is the clinician's. Mounted with the
-                    chart's first reads, so that its search of the project's apps joins their batch. */}
-                {!patientView && !patient.error && <AppLaunchMenu context={chartLaunchContext(patientId, rest)} />}
+              <Box sx={{ borderBottom: 1, borderColor: 'divider' }}>
+                <ChartTabBar
+                  patientId={patientId}
+                  segment={segment}
+                  ePrescribing={ePrescribing}
+                  patientView={patientView}
+                  end={
+                    // A patient's own chart launches nothing: EHR launch is the clinician's. Mounted with the
+                    // chart's first reads, so that its search of the project's apps joins their batch.
+                    !patientView && !patient.error && <AppLaunchMenu context={chartLaunchContext(patientId, rest)} />
+                  }
+                />
               </Box>
               {patient.error ? null : <ChartTabRoutes ePrescribing={ePrescribing} patientView={patientView} />}
             </Box>
