@@ -70,19 +70,25 @@ export async function seedDemoQuestionnaireTasks(
     display: 'Doctor',
   };
   let count = 0;
-  const create = async <T extends Resource>(resource: T): Promise<T> => {
+  // Alice's work in the story, so the timeline and histories name her rather than "System".
+  const asAlice = { ...ctx, author: aliceRef };
+  const create = async <T extends Resource>(resource: T, as = asAlice): Promise<T> => {
     count++;
-    return (await session.create(ctx, resource)) as T;
+    return (await session.create(as, resource)) as T;
   };
 
-  await create<PractitionerRole>({
-    resourceType: 'PractitionerRole',
-    active: true,
-    practitioner: aliceRef,
-    code: [{ coding: [doctor], text: 'Doctor' }],
-  });
-  const phq = await create(structuredClone(phq9));
-  const intake = await create(structuredClone(newPatientIntake));
+  // The clinic's set-up and the shipped forms are the system's.
+  await create<PractitionerRole>(
+    {
+      resourceType: 'PractitionerRole',
+      active: true,
+      practitioner: aliceRef,
+      code: [{ coding: [doctor], text: 'Doctor' }],
+    },
+    ctx,
+  );
+  const phq = await create(structuredClone(phq9), ctx);
+  const intake = await create(structuredClone(newPatientIntake), ctx);
   const patientRef = (patient: Patient) => ({
     reference: `Patient/${patient.id}`,
     display: [patient.name?.[0]?.given?.[0], patient.name?.[0]?.family].filter(Boolean).join(' '),

@@ -98,9 +98,12 @@ export async function seedDemoClinicalData(
   const storage = BinaryStorage.inDataDir(options.dataDir);
   let count = 0;
   // Loosely typed input (seed literals), checked by the server's validation on create.
-  const create = async (resource: { resourceType: string } & Record<string, unknown>) => {
+  // Written as the person the story has writing it (Alice, or a patient for their own messages), so
+  // that the chart's timeline and each resource's history name them rather than "System".
+  let writer = ctx;
+  const create = async (resource: { resourceType: string } & Record<string, unknown>, as: RequestContext = writer) => {
     count++;
-    return (await session.create(ctx, resource as unknown as Resource)) as Resource & Record<string, unknown>;
+    return (await session.create(as, resource as unknown as Resource)) as Resource & Record<string, unknown>;
   };
   const inProject = <T extends Resource>(resources: Resource[]) =>
     resources.filter((resource) => resource.meta?.project === options.projectId) as T[];
@@ -118,6 +121,7 @@ export async function seedDemoClinicalData(
     ?.slice('Patient/'.length);
   if (!alice || patients.length === 0) return { resources: 0 };
   const aliceRef = ref(alice, 'Dr. Alice Carter');
+  writer = { ...ctx, author: aliceRef };
 
   for (const [index, patient] of patients.entries()) {
     const patientRef = ref(patient, patientName(patient));
@@ -248,7 +252,7 @@ export async function seedDemoClinicalData(
     const letterBinary = await createBinary(
       storage,
       session,
-      ctx,
+      writer,
       { contentType: 'text/plain', filename: 'referral-letter.txt', securityContext: patientRef },
       letter,
     );
@@ -276,7 +280,7 @@ export async function seedDemoClinicalData(
       const pdf = await createBinary(
         storage,
         session,
-        ctx,
+        writer,
         { contentType: 'application/pdf', filename: 'discharge-summary.pdf', securityContext: patientRef },
         DISCHARGE_PDF,
       );
@@ -367,23 +371,26 @@ export async function seedDemoClinicalData(
       sent: at(-2, 10),
       payload: [{ contentString: 'Your lab order is in. Please come in fasting tomorrow morning.' }],
     });
-    await create({
-      resourceType: 'Communication',
-      status: 'in-progress',
-      ...(index === 0 ? { priority: 'urgent' } : {}),
-      subject: patientRef,
-      sender: patientRef,
-      recipient: [aliceRef],
-      sent: at(-1, 16),
-      payload: [
-        {
-          contentString:
-            index === 0
-              ? 'My home blood pressure readings are above 160 this week. Should I come in sooner?'
-              : 'Thank you, I will be there.',
-        },
-      ],
-    });
+    await create(
+      {
+        resourceType: 'Communication',
+        status: 'in-progress',
+        ...(index === 0 ? { priority: 'urgent' } : {}),
+        subject: patientRef,
+        sender: patientRef,
+        recipient: [aliceRef],
+        sent: at(-1, 16),
+        payload: [
+          {
+            contentString:
+              index === 0
+                ? 'My home blood pressure readings are above 160 this week. Should I come in sooner?'
+                : 'Thank you, I will be there.',
+          },
+        ],
+      },
+      { ...ctx, author: patientRef },
+    );
   }
 
   const vitalsPatient = patients.find((p) => p.id === portalPatientId) ?? patients[0];

@@ -71,6 +71,9 @@ test.describe('patient chart', () => {
     const patientId = new URL(page.url()).pathname.split('/')[2];
     await expect(page.getByTestId('timeline').getByRole('article').first()).toBeVisible();
     await expect(aside(page).getByRole('heading', { name: 'Allergies' })).toBeVisible();
+    // The demo's clinical work is Alice's: the timeline names her, not "System".
+    const seededTask = page.getByTestId('timeline').getByRole('article').filter({ hasText: /^Task/ }).first();
+    await expect(seededTask).toContainText('last changed by Dr. Alice Carter');
     await page.waitForLoadState('networkidle');
     // Patient read, summary searches and the timeline's history and searches: batched by the client.
     expect(fhirCalls.length, fhirCalls.join('\n')).toBeLessThanOrEqual(2);
