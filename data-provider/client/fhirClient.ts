@@ -70,6 +70,7 @@ import { type ClientStorage, defaultStorage, isBrowser } from './clientStorage';
 import { discardBody, type FetchLike, fetchWithRetry, type RetryPolicy } from './fetchWithRetry';
 import { LoginStore } from './loginStore';
 import { loginFromTokens, refreshGrantForm } from './refreshGrant';
+import { renewedInStorage, withAccountRenewalLock } from './accountRenewalLock';
 import { type StoredLoginSession, StoredLoginSessions } from './storedLoginSessions';
 import { createCodeChallenge, createCodeVerifier, createRandomString } from './pkce';
 import { RequestBatcher } from './requestBatcher';
@@ -1311,7 +1312,24 @@ export class FhirClient extends EventTarget {
   private async refreshTokens(): Promise<void> {
     const login = this.activeLogin;
     if (!login?.refreshToken) throw invalid('No refresh token');
-    await this.fetchTokens(refreshGrantForm(login.refreshToken, this.clientId), 'refresh');
+    await withAccountRenewalLock(login, async () => {
+      // Switched or renewed in this client while waiting: nothing of this renewal is left to do.
+      if (this.activeLogin !== login) return;
+      // Another tab renewed this account while this one waited: the refresh token held here is
+      // spent (presenting it would end the session everywhere), the stored tokens are the ones.
+      const renewed = renewedInStorage(this.logins, login);
+      if (renewed) {
+        this.adoptLogin(renewed, login);
+        if (!this.expiresWithinGracePeriod()) return;
+      }
+      const latest = this.activeLogin;
+      if (!latest?.refreshToken) throw invalid('No refresh token');
+      await this.fetchTokens(refreshGrantForm(latest.refreshToken, this.clientId), 'refresh');
+    });
+  }
+
+  private expiresWithinGracePeriod(): boolean {
+    return this.activeLoginExpiresAt !== undefined && this.activeLoginExpiresAt - Date.now() < REFRESH_GRACE_PERIOD;
   }
 
   private async refreshIfExpiring(): Promise<void> {
@@ -1319,8 +1337,8 @@ export class FhirClient extends EventTarget {
       await this.refreshPromise;
       return;
     }
-    if (!this.activeLogin?.refreshToken || this.activeLoginExpiresAt === undefined) return;
-    if (this.activeLoginExpiresAt - Date.now() < REFRESH_GRACE_PERIOD) await this.refresh();
+    if (!this.activeLogin?.refreshToken) return;
+    if (this.expiresWithinGracePeriod()) await this.refresh();
   }
 
   private endSession(): void {

@@ -6,6 +6,7 @@ import { DEFAULT_ACCEPT, FORM_URLENCODED } from './clientDefaults';
 import { type FetchLike, fetchWithRetry, type RetryPolicy } from './fetchWithRetry';
 import { type LoginStore, sameAccount } from './loginStore';
 import { loginFromTokens, refreshGrantForm } from './refreshGrant';
+import { withAccountRenewalLock } from './accountRenewalLock';
 import { isJsonContentType, readResponseBody } from './responseBody';
 import type { ServerUrls } from './serverUrls';
 
@@ -68,7 +69,7 @@ export class StoredLoginSessions {
    * when the access token has expired.
    */
   private async usable(stale: LoginState): Promise<LoginState> {
-    const login = this.options.logins.getLogins().find((stored) => sameAccount(stored, stale)) ?? stale;
+    const login = this.stored(stale);
     const now = Date.now();
     const problem = accessTokenProblem(login.accessToken, this.options.clientId, now);
     if (!problem) return login;
@@ -77,10 +78,22 @@ export class StoredLoginSessions {
     let renewal = this.renewals.get(refreshToken);
     if (!renewal) {
       // Not abortable: once the server has spent the old refresh token, only the answer keeps the login.
-      renewal = this.renew(login, refreshToken).finally(() => this.renewals.delete(refreshToken));
+      renewal = withAccountRenewalLock(login, () => {
+        // The tab that held the lock before may have renewed this account already.
+        const latest = this.stored(login);
+        if (latest.accessToken !== login.accessToken && !isTokenExpired(latest.accessToken, Date.now()))
+          return Promise.resolve(latest);
+        if (!latest.refreshToken) throw new OperationOutcomeError(unauthorized(), 401);
+        return this.renew(latest, latest.refreshToken);
+      }).finally(() => this.renewals.delete(refreshToken));
       this.renewals.set(refreshToken, renewal);
     }
     return renewal;
+  }
+
+  /** The account's login as stored now (another call or tab may have renewed it since it was read). */
+  private stored(login: LoginState): LoginState {
+    return this.options.logins.getLogins().find((stored) => sameAccount(stored, login)) ?? login;
   }
 
   private async renew(login: LoginState, refreshToken: string): Promise<LoginState> {
