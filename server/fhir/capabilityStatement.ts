@@ -33,6 +33,7 @@ const everyTypeOperations: OperationEntry[] = [
 const typeOperations: Record<string, OperationEntry[]> = {
   Patient: [
     { name: 'everything', definition: `${hl7}Patient-everything` },
+    { name: 'summary', definition: 'http://hl7.org/fhir/uv/ips/OperationDefinition/summary' },
     { name: 'export', definition: `${bulk}patient-export` },
   ],
   Group: [{ name: 'export', definition: `${bulk}group-export` }],

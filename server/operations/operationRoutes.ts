@@ -10,6 +10,8 @@ import { expandProfile } from './expandProfile';
 import { findGraphDefinition, graphOperation } from './graphOperation';
 import { queryValue } from './operationQuery';
 import { patientEverything } from './patientEverything';
+import { patientSummary } from './patientSummaryOperation';
+import { patientIdByIdentifier, summaryParameters } from './patientSummaryParameters';
 import { resourceToValidate, validateOperation } from './validateOperation';
 
 export interface OperationRoutesOptions {
@@ -21,8 +23,9 @@ type TypeParams = { type: string };
 type InstanceParams = { type: string; id: string };
 
 /**
- * FHIR operations beside the REST core: `Patient/{id}/$everything`, `{Type}/$validate`,
- * `StructureDefinition/$expand-profile`, `{Type}/{id}/$graph` and `Agent/$push` (a Fastify plugin).
+ * FHIR operations beside the REST core: `Patient/{id}/$everything`, `Patient/{id}/$summary`,
+ * `{Type}/$validate`, `StructureDefinition/$expand-profile`, `{Type}/{id}/$graph` and `Agent/$push`
+ * (a Fastify plugin).
  * Every one runs in one transaction under the caller's access guard.
  */
 export async function operationRoutes(app: FastifyInstance, options: OperationRoutesOptions): Promise<void> {
@@ -39,6 +42,35 @@ export async function operationRoutes(app: FastifyInstance, options: OperationRo
     );
     return send(reply, bundle);
   });
+
+  // The International Patient Summary, of the patient named by id or by `identifier` (IPS IG).
+  const summary = async (request: FastifyRequest<{ Params: { id?: string } }>, reply: FastifyReply) => {
+    const { identifier } = summaryParameters(
+      request.query as QueryParams,
+      request.method === 'POST' ? request.body : undefined,
+    );
+    const { id } = request.params;
+    if (id !== undefined) {
+      checkId(id);
+      if (identifier !== undefined) {
+        throw errors.invalid(
+          'identifier is for Patient/$summary: Patient/{id}/$summary names the patient',
+          'identifier',
+        );
+      }
+    } else if (identifier === undefined) {
+      throw errors.invalid('Missing identifier (system|value), or ask Patient/{id}/$summary', 'identifier');
+    }
+    const profile = callerOf(request).profile;
+    const bundle = await run(request, async (session) =>
+      patientSummary(session, id ?? (await patientIdByIdentifier(session, identifier as string)), profile, fhirBase),
+    );
+    return send(reply, bundle);
+  };
+  app.get('/fhir/R4/Patient/:id/$summary', summary);
+  app.post('/fhir/R4/Patient/:id/$summary', summary);
+  app.get('/fhir/R4/Patient/$summary', summary);
+  app.post('/fhir/R4/Patient/$summary', summary);
 
   app.post<{ Params: TypeParams }>('/fhir/R4/:type/$validate', async (request, reply) => {
     checkResourceType(request.params.type);

@@ -416,6 +416,13 @@ describe('@medplum/core MedplumClient sweep', () => {
     expect(ids).toContain(`Patient/${patient.id}`);
     expect(ids).toContain(`Observation/${observation.id}`);
 
+    // The International Patient Summary: a document whose Composition is about this patient.
+    const summary = await medplum.readPatientSummary(patient.id as string);
+    expect(summary.type).toBe('document');
+    const composition = summary.entry?.[0]?.resource;
+    expect(composition?.resourceType === 'Composition' && composition.subject?.reference).toBe(`Patient/${patient.id}`);
+    expect(summary.entry?.[1]?.resource?.id).toBe(patient.id);
+
     const result = await medplum.graphql(
       `query Sweep($id: ID!, $subject: String) {
         Patient(id: $id) { id name { given } }

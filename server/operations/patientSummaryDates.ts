@@ -1,0 +1,63 @@
+import type { Period, Resource } from '@medplum/fhirtypes';
+import { formatDate } from '../../data-provider/formatting';
+
+/** When what a resource records happened (not when it was written down), as stored; undefined when it does not say. */
+export function clinicalDate(resource: Resource): string | undefined {
+  switch (resource.resourceType) {
+    case 'AllergyIntolerance':
+    case 'Condition':
+      return resource.onsetDateTime ?? resource.onsetPeriod?.start ?? resource.recordedDate;
+    case 'MedicationStatement':
+      return resource.effectiveDateTime ?? resource.effectivePeriod?.start ?? resource.dateAsserted;
+    case 'MedicationRequest':
+      return resource.authoredOn;
+    case 'Immunization':
+      return resource.occurrenceDateTime ?? resource.recorded;
+    case 'Procedure':
+      return resource.performedDateTime ?? resource.performedPeriod?.start;
+    case 'DeviceUseStatement':
+      return resource.timingDateTime ?? resource.timingPeriod?.start ?? resource.recordedOn;
+    case 'Observation':
+      return (
+        resource.effectiveDateTime ?? resource.effectivePeriod?.start ?? resource.effectiveInstant ?? resource.issued
+      );
+    case 'DiagnosticReport':
+      return resource.effectiveDateTime ?? resource.effectivePeriod?.start ?? resource.issued;
+    case 'CarePlan':
+      return resource.period?.start ?? resource.created;
+    default:
+      return undefined;
+  }
+}
+
+/** Newest first by clinical date, then by last update; what has neither goes last, in the order found. */
+export function newestFirst(resources: Resource[]): Resource[] {
+  const time = (resource: Resource) => {
+    const parsed = Date.parse(clinicalDate(resource) ?? resource.meta?.lastUpdated ?? '');
+    return Number.isNaN(parsed) ? -Infinity : parsed;
+  };
+  return resources
+    .map((resource, index) => ({ resource, index, at: time(resource) }))
+    .sort((a, b) => (b.at === a.at ? a.index - b.index : b.at > a.at ? 1 : -1))
+    .map((item) => item.resource);
+}
+
+const datePart = /^\d{4}(?:-\d{2}(?:-\d{2})?)?/;
+
+/**
+ * 'Mar 7, 2020' (or 'Mar 2020', '2020' by precision). The calendar day as its author wrote it:
+ * a time's zone is not converted, so the document reads the same wherever the server runs.
+ */
+export function readableDate(value: string | undefined): string {
+  const day = value ? datePart.exec(value)?.[0] : undefined;
+  if (!day) return value ?? '';
+  return formatDate(day, 'en-US');
+}
+
+/** 'Mar 7, 2020 - Apr 2, 2020', or an open end left open ('Mar 7, 2020 -'). */
+export function readablePeriod(period: Period | undefined): string {
+  const start = readableDate(period?.start);
+  const end = readableDate(period?.end);
+  if (!start && !end) return '';
+  return `${start} - ${end}`.trim();
+}
