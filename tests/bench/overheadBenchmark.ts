@@ -53,6 +53,8 @@ export interface OverheadResult {
   importServer: Timed & { perSecond: number; failed: number; cpu: CpuShare };
   readsSql: Measured;
   readsServer: Measured;
+  /** The read ratio of each pair of blocks (a SQL block, then a Hearth block): how much it moves within one run. */
+  readRatioByBlock: number[];
   /** The same reads through node:http's client instead of the thin one: what passes 1–6 measured. */
   readsServerNodeHttp: Measured;
   /** GET /healthcheck: the HTTP hop and one `SELECT 1`, what no read through any server here can beat. */
@@ -372,7 +374,7 @@ async function readsSideBySide(
   baseUrl: string,
   ids: readonly string[],
   meters: { sql: () => () => CpuShare; server: () => () => CpuShare },
-): Promise<{ sql: Measured; server: Measured }> {
+): Promise<{ sql: Measured; server: Measured; ratioByBlock: number[] }> {
   const sql = sqlReader(databaseUrl, ids);
   const hearth = getter(baseUrl, readClients, 'thin');
   const paths = ids.map((id) => `/fhir/R4/${id}`);
@@ -387,7 +389,12 @@ async function readsSideBySide(
       sqlLoops.push(await runLoop(block, readClients, (i) => sql.read(b * block + i), meters.sql));
       serverLoops.push(await runLoop(block, readClients, (i) => readHttp(b * block + i), meters.server));
     }
-    return { sql: measuredOf(sqlLoops), server: measuredOf(serverLoops) };
+    return {
+      sql: measuredOf(sqlLoops),
+      server: measuredOf(serverLoops),
+      // Same number of reads per block: the ratio of rates is the ratio of durations.
+      ratioByBlock: sqlLoops.map((loop, b) => loop.seconds / serverLoops[b].seconds),
+    };
   } finally {
     hearth.close();
     await sql.close();
@@ -456,6 +463,7 @@ export async function benchOverhead(root: string, databaseUrl: string, log = con
   let importServer: OverheadResult['importServer'];
   let readsSql: OverheadResult['readsSql'];
   let readsServer: OverheadResult['readsServer'];
+  let readRatioByBlock: OverheadResult['readRatioByBlock'];
   let readsServerNodeHttp: OverheadResult['readsServerNodeHttp'];
   let httpFloor: OverheadResult['httpFloor'];
   let readsBeside: OverheadResult['readsBesideImport'];
@@ -505,7 +513,11 @@ export async function benchOverhead(root: string, databaseUrl: string, log = con
 
     const ids = await readableIds(server.baseUrl);
     for (const id of ids.slice(0, 50)) await (await benchFetch(`${server.baseUrl}fhir/R4/${id}`)).arrayBuffer();
-    ({ sql: readsSql, server: readsServer } = await readsSideBySide(databaseUrl, server.baseUrl, ids, {
+    ({
+      sql: readsSql,
+      server: readsServer,
+      ratioByBlock: readRatioByBlock,
+    } = await readsSideBySide(databaseUrl, server.baseUrl, ids, {
       sql: sqlMeter,
       server: serverMeter,
     }));
@@ -581,6 +593,7 @@ export async function benchOverhead(root: string, databaseUrl: string, log = con
     importServer,
     readsSql,
     readsServer,
+    readRatioByBlock,
     readsServerNodeHttp,
     httpFloor,
     readsBesideImport: readsBeside,
@@ -617,6 +630,8 @@ export function overheadSection(r: OverheadResult): string {
     `| read by id p50 / p99 ms | ${r.readsServer.p50.toFixed(2)} / ${r.readsServer.p99.toFixed(2)} | ${r.readsSql.p50.toFixed(2)} / ${r.readsSql.p99.toFixed(2)} | | p99 ≤ 10 ${ok(r.readsServer.p99 <= 10)} |`,
     `| the same reads through node:http's client, reads/s (p50 / p99 ms) | ${r.readsServerNodeHttp.perSecond.toFixed(0)} (load ${r.readsServerNodeHttp.load.toFixed(1)}; ${r.readsServerNodeHttp.p50.toFixed(2)} / ${r.readsServerNodeHttp.p99.toFixed(2)}) | | ${(r.readsServerNodeHttp.perSecond / r.readsSql.perSecond).toFixed(2)} | – |`,
     `| floor: \`GET /healthcheck\` (the HTTP hop and \`SELECT 1\`), requests/s | ${r.httpFloor.perSecond.toFixed(0)} (load ${r.httpFloor.load.toFixed(1)}), p50 ${r.httpFloor.p50.toFixed(2)} / p99 ${r.httpFloor.p99.toFixed(2)} ms | | read by id / floor: **${(r.readsServer.perSecond / r.httpFloor.perSecond).toFixed(2)}** | – |`,
+    '',
+    `The read ratio in each of the ${r.readRatioByBlock.length} block pairs of this run (a SQL block, then a Hearth block): ${r.readRatioByBlock.map((ratio) => ratio.toFixed(2)).join(', ')}.`,
     '',
     'CPU time per unit of work, from /proc (user + system) over the measured phase: the bench process (load',
     'generator), the server, and every process of the PostgreSQL cluster.',
