@@ -289,6 +289,20 @@ describe('Patient/$summary (International Patient Summary)', () => {
     expect(entryKeys(bundle)).toEqual(expect.arrayContaining([`Medication/${ids.medication}`, `Device/${ids.device}`]));
   });
 
+  it("passes the server's own validation of a Bundle and of its Composition (base R4), full and empty", async () => {
+    for (const patientId of [ids.p1, ids.empty]) {
+      const bundle = await summaryOf(patientId);
+      for (const candidate of [bundle, composition(bundle)]) {
+        const answer = await post(`${candidate.resourceType}/$validate`, candidate);
+        expect(answer.status).toBe(200);
+        const errors = answer.body.issue.filter(
+          (issue: any) => issue.severity === 'error' || issue.severity === 'fatal',
+        );
+        expect(errors, JSON.stringify(errors)).toEqual([]);
+      }
+    }
+  });
+
   it('lists what each section is for, and leaves out what a summary does not carry', async () => {
     const bundle = await summaryOf(ids.p1);
     expect(sectionRefs(bundle, codes.allergies)).toEqual([`AllergyIntolerance/${ids.allergy}`]);
