@@ -160,7 +160,11 @@ describe('renewing one account from two tabs', () => {
   it('without Web Locks, renewals of one account run one after the other, of different accounts side by side', async () => {
     const order: string[] = [];
     let releaseFirst: () => void = () => undefined;
-    const alice = { accessToken: 'a', profile: { reference: 'Practitioner/alice' }, project: { reference: 'Project/p1' } };
+    const alice = {
+      accessToken: 'a',
+      profile: { reference: 'Practitioner/alice' },
+      project: { reference: 'Project/p1' },
+    };
     const ben = { accessToken: 'b', profile: { reference: 'Practitioner/ben' }, project: { reference: 'Project/p1' } };
     const first = withAccountRenewalLock(alice, async () => {
       order.push('alice 1 starts');
