@@ -1,5 +1,5 @@
 import type { Period, Resource } from '@medplum/fhirtypes';
-import { formatDate } from '../../data-provider/formatting';
+import { formatDate, formatPeriod } from '../../data-provider/formatting';
 
 /** When what a resource records happened (not when it was written down), as stored; undefined when it does not say. */
 export function clinicalDate(resource: Resource): string | undefined {
@@ -44,6 +44,9 @@ export function newestFirst(resources: Resource[]): Resource[] {
 
 const datePart = /^\d{4}(?:-\d{2}(?:-\d{2})?)?/;
 
+/** The calendar day a FHIR date or dateTime names, as written (its time and zone left out). */
+const dayOf = (value: string | undefined) => (value ? (datePart.exec(value)?.[0] ?? value) : undefined);
+
 /**
  * 'Mar 7, 2020' (or 'Mar 2020', '2020' by precision). The calendar day as its author wrote it:
  * a time's zone is not converted, so the document reads the same wherever the server runs.
@@ -54,10 +57,7 @@ export function readableDate(value: string | undefined): string {
   return formatDate(day, 'en-US');
 }
 
-/** 'Mar 7, 2020 - Apr 2, 2020', or an open end left open ('Mar 7, 2020 -'). */
+/** 'Mar 7, 2020 - Apr 2, 2020', or an open end left open ('Mar 7, 2020 -'), by the days alone. */
 export function readablePeriod(period: Period | undefined): string {
-  const start = readableDate(period?.start);
-  const end = readableDate(period?.end);
-  if (!start && !end) return '';
-  return `${start} - ${end}`.trim();
+  return formatPeriod({ start: dayOf(period?.start), end: dayOf(period?.end) }, 'en-US');
 }
