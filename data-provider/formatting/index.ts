@@ -5,6 +5,7 @@ export { formatContactPoint } from './formatContactPoint';
 export { formatDate, formatDateTime } from './formatDate';
 export { formatHumanName, type HumanNameFormatOptions } from './formatHumanName';
 export { formatIdentifier } from './formatIdentifier';
+export { formatObservationValue, type ObservationValueFormatOptions } from './formatObservationValue';
 export { formatPeriod } from './formatPeriod';
 export { formatQuantity, formatRange } from './formatQuantity';
 export { getDisplayString } from './getDisplayString';

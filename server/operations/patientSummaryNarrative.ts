@@ -11,12 +11,11 @@ import type {
   MedicationRequest,
   MedicationStatement,
   Observation,
-  ObservationComponent,
   Procedure,
   Reference,
   Resource,
 } from '@medplum/fhirtypes';
-import { formatCodeableConcept, formatQuantity, formatRange } from '../../data-provider/formatting';
+import { formatCodeableConcept, formatObservationValue } from '../../data-provider/formatting';
 import { clinicalDate, readableDate, readablePeriod } from './patientSummaryDates';
 import type { SummarySectionKey } from './patientSummarySections';
 
@@ -236,46 +235,7 @@ function deviceName(device: Device): string {
   );
 }
 
-type ObservationValue = Pick<
-  Observation,
-  | 'valueQuantity'
-  | 'valueCodeableConcept'
-  | 'valueString'
-  | 'valueBoolean'
-  | 'valueInteger'
-  | 'valueRange'
-  | 'valueRatio'
-  | 'valueTime'
-  | 'valueDateTime'
-  | 'valuePeriod'
-  | 'dataAbsentReason'
->;
-
-function singleValue(value: ObservationValue): string {
-  if (value.valueQuantity) return formatQuantity(value.valueQuantity);
-  if (value.valueCodeableConcept) return concept(value.valueCodeableConcept);
-  if (value.valueString !== undefined) return value.valueString;
-  if (value.valueBoolean !== undefined) return value.valueBoolean ? 'yes' : 'no';
-  if (value.valueInteger !== undefined) return String(value.valueInteger);
-  if (value.valueRange) return formatRange(value.valueRange);
-  if (value.valueRatio) {
-    return `${formatQuantity(value.valueRatio.numerator)} / ${formatQuantity(value.valueRatio.denominator)}`;
-  }
-  if (value.valueTime) return value.valueTime;
-  if (value.valueDateTime) return readableDate(value.valueDateTime);
-  if (value.valuePeriod) return readablePeriod(value.valuePeriod);
-  if (value.dataAbsentReason) return concept(value.dataAbsentReason);
-  return '';
-}
-
-/** The value, or each component's (a blood pressure's systolic and diastolic). */
+/** The value, or each component's (a blood pressure's systolic and diastolic), dates by the day. */
 function observationValue(observation: Observation): string {
-  const own = singleValue(observation);
-  const components = (observation.component ?? [])
-    .map((component: ObservationComponent) => {
-      const value = singleValue(component);
-      return value ? `${concept(component.code)}: ${value}` : '';
-    })
-    .filter(Boolean);
-  return [own, ...components].filter(Boolean).join(', ');
+  return formatObservationValue(observation, { dateTime: readableDate, period: readablePeriod });
 }

@@ -24,6 +24,23 @@ const stored: Record<string, Resource> = {
     valueQuantity: { value: 140, unit: 'mmol/L' },
     interpretation: [{ coding: [{ code: 'N' }] }],
   },
+  'Observation/o3': {
+    resourceType: 'Observation',
+    id: 'o3',
+    status: 'final',
+    code: { text: 'Chloride' },
+    dataAbsentReason: { text: 'Sample hemolyzed' },
+  },
+  'Observation/o4': {
+    resourceType: 'Observation',
+    id: 'o4',
+    status: 'final',
+    code: { text: 'Urine dipstick' },
+    component: [
+      { code: { text: 'Protein' }, valueCodeableConcept: { text: 'Trace' } },
+      { code: { text: 'pH' }, valueQuantity: { value: 6 } },
+    ],
+  },
   'Specimen/s1': {
     resourceType: 'Specimen',
     id: 's1',
@@ -44,7 +61,12 @@ const report: DiagnosticReport = {
   subject: { reference: 'Patient/p1' },
   performer: [{ display: 'Lab One' }],
   issued: '2024-01-02T06:00:00Z',
-  result: [{ reference: 'Observation/o1' }, { reference: 'Observation/o2' }],
+  result: [
+    { reference: 'Observation/o1' },
+    { reference: 'Observation/o2' },
+    { reference: 'Observation/o3' },
+    { reference: 'Observation/o4' },
+  ],
   specimen: [{ reference: 'Specimen/s1' }],
 };
 
@@ -65,6 +87,20 @@ describe('DiagnosticReportView', () => {
     expect(within(potassium).getByText('Critical')).toBeInTheDocument();
     const sodium = screen.getByText('Sodium').closest('tr') as HTMLElement;
     expect(sodium).not.toHaveAttribute('data-critical');
+  });
+
+  it('says why a result has no value and shows coded components, not only quantities', async () => {
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <FhirClientContext.Provider value={client}>
+          <DiagnosticReportView report={report} />
+        </FhirClientContext.Provider>
+      </QueryClientProvider>,
+    );
+    const chloride = (await screen.findByText('Chloride')).closest('tr') as HTMLElement;
+    expect(within(chloride).getByText('Sample hemolyzed')).toBeInTheDocument();
+    const dipstick = screen.getByText('Urine dipstick').closest('tr') as HTMLElement;
+    expect(within(dipstick).getByText('Protein: Trace; pH: 6')).toBeInTheDocument();
   });
 
   it('flags AA, LL, HH and A as critical', () => {

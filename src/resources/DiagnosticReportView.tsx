@@ -4,7 +4,7 @@ import type { DiagnosticReport, Observation, Reference, Resource, Specimen } fro
 import {
   formatCodeableConcept,
   formatDateTime,
-  formatQuantity,
+  formatObservationValue,
   formatRange,
   getDisplayString,
 } from '../../data-provider/formatting';
@@ -19,19 +19,6 @@ export function isCritical(observation: Observation): boolean {
   return (observation.interpretation ?? []).some((concept) =>
     (concept.coding ?? []).some((coding) => CRITICAL_INTERPRETATIONS.includes(coding.code ?? '')),
   );
-}
-
-function observationValue(observation: Observation): string {
-  if (observation.valueQuantity) return formatQuantity(observation.valueQuantity);
-  if (observation.valueCodeableConcept) return formatCodeableConcept(observation.valueCodeableConcept);
-  if (observation.valueString) return observation.valueString;
-  if (observation.valueRange) return formatRange(observation.valueRange);
-  if (observation.component?.length) {
-    return observation.component
-      .map((c) => `${formatCodeableConcept(c.code)}: ${c.valueQuantity ? formatQuantity(c.valueQuantity) : ''}`)
-      .join('; ');
-  }
-  return '';
 }
 
 function useReferences<T>(references: Reference[] | undefined, key: string) {
@@ -111,7 +98,7 @@ export function DiagnosticReportView(props: { report: DiagnosticReport }) {
                   sx={critical ? { bgcolor: (t) => (t.palette.mode === 'dark' ? '#4a1515' : '#ffe5e5') } : undefined}
                 >
                   <TableCell>{formatCodeableConcept(observation.code)}</TableCell>
-                  <TableCell>{observationValue(observation)}</TableCell>
+                  <TableCell>{formatObservationValue(observation)}</TableCell>
                   <TableCell>
                     {(observation.referenceRange ?? []).map((r) => r.text ?? formatRange(r as never)).join(', ')}
                   </TableCell>
