@@ -336,6 +336,59 @@ describe('Patient/$summary (International Patient Summary)', () => {
     expect(section(bundle, codes.problems).text.div).not.toContain('MistakenCondition');
   });
 
+  it("holds a report's results as far as the caller may read them, and shows their values", async () => {
+    const reported = await create({ resourceType: 'Patient', name: [{ family: 'Reported' }] });
+    const subject = { reference: `Patient/${reported}` };
+    const ldl = await create({
+      resourceType: 'Observation',
+      status: 'final',
+      code: { text: 'LDL cholesterol' },
+      subject,
+      effectiveDateTime: '2024-05-01',
+      valueQuantity: { value: 3.1, unit: 'mmol/L' },
+    });
+    const hdl = await create({
+      resourceType: 'Observation',
+      status: 'final',
+      category: [
+        { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/observation-category', code: 'laboratory' }] },
+      ],
+      code: { text: 'HDL cholesterol' },
+      subject,
+      effectiveDateTime: '2024-05-01',
+      valueQuantity: { value: 1.2, unit: 'mmol/L' },
+    });
+    const report = await create({
+      resourceType: 'DiagnosticReport',
+      status: 'final',
+      code: { text: 'Lipid panel' },
+      subject,
+      effectiveDateTime: '2024-05-01',
+      result: [ldl, hdl].map((id) => ({ reference: `Observation/${id}` })),
+    });
+
+    const bundle = await summaryOf(reported);
+    expect(sectionRefs(bundle, codes.results)).toEqual([`DiagnosticReport/${report}`, `Observation/${hdl}`]);
+    expect(entryKeys(bundle)).toContain(`Observation/${ldl}`);
+    const narrative = section(bundle, codes.results).text.div;
+    expect(narrative).toContain('<td>LDL cholesterol 3.1 mmol/L; HDL cholesterol 1.2 mmol/L</td>');
+
+    // A member who may read laboratory Observations only: the LDL result (no category) stays out.
+    const member = await inviteMember(token, owner.projectId, {
+      policy: {
+        resource: [
+          { resourceType: 'Patient' },
+          { resourceType: 'DiagnosticReport' },
+          { resourceType: 'Observation', criteria: 'Observation?category=laboratory' },
+        ],
+      },
+    });
+    const limited = await summaryOf(reported, member.token);
+    expect(entryKeys(limited)).not.toContain(`Observation/${ldl}`);
+    expect(JSON.stringify(limited)).not.toContain('LDL');
+    expect(section(limited, codes.results).text.div).toContain('<td>HDL cholesterol 1.2 mmol/L; 1 more</td>');
+  });
+
   it('shows the latest vital sign of each measurement', async () => {
     const bundle = await summaryOf(ids.p1);
     expect(sectionRefs(bundle, codes.vitalSigns)).toEqual([`Observation/${ids.newPulse}`, `Observation/${ids.weight}`]);
@@ -450,6 +503,35 @@ describe('Patient/$summary (International Patient Summary)', () => {
       expect(JSON.stringify(summary.body)).not.toContain('BystanderCondition');
       const byIdentifier = await get('Patient/$summary?identifier=urn:summary:mrn|B-1', patientUser.token);
       expect(byIdentifier.status).toBe(404);
+    });
+
+    it("a patient's report pointing at another patient's result does not bring that result to the patient", async () => {
+      const bystanderResult = await create({
+        resourceType: 'Observation',
+        status: 'final',
+        code: { text: 'BystanderResult' },
+        subject: { reference: `Patient/${ids.bystander}` },
+        valueString: 'bystander value',
+      });
+      const report = await create({
+        resourceType: 'DiagnosticReport',
+        status: 'final',
+        code: { text: 'Crafted report' },
+        subject: { reference: `Patient/${ids.p1}` },
+        effectiveDateTime: '2024-06-01',
+        result: [{ reference: `Observation/${bystanderResult}` }],
+      });
+      try {
+        const own = await summaryOf(ids.p1, patientUser.token);
+        expect(sectionRefs(own, codes.results)).toContain(`DiagnosticReport/${report}`);
+        expect(entryKeys(own)).not.toContain(`Observation/${bystanderResult}`);
+        expect(JSON.stringify(own)).not.toContain('BystanderResult');
+        expect(JSON.stringify(own)).not.toContain('bystander value');
+        // The clinician, who may read it, gets it: the patient's answer is narrowed, not the document broken.
+        expect(entryKeys(await summaryOf(ids.p1))).toContain(`Observation/${bystanderResult}`);
+      } finally {
+        expect((await http('DELETE', `fhir/R4/DiagnosticReport/${report}`, { token })).status).toBe(200);
+      }
     });
 
     it('another project gets 404, as for a read; a caller without a token 401', async () => {

@@ -142,14 +142,10 @@ const layouts: Record<SummarySectionKey, Layout> = {
   },
   results: {
     headers: ['Test', 'Result', 'Status', 'Date'],
-    row: (resource) => {
+    row: (resource, resolve) => {
       if (resource.resourceType === 'DiagnosticReport') {
         const report = resource as DiagnosticReport;
-        const count = report.result?.length ?? 0;
-        const result =
-          report.conclusion?.trim() ||
-          concepts(report.conclusionCode) ||
-          (count > 0 ? `${count} result${count === 1 ? '' : 's'}` : '');
+        const result = report.conclusion?.trim() || concepts(report.conclusionCode) || reportResults(report, resolve);
         return [concept(report.code), result, report.status, dateOf(report)];
       }
       const observation = resource as Observation;
@@ -238,4 +234,21 @@ function deviceName(device: Device): string {
 /** The value, or each component's (a blood pressure's systolic and diastolic), dates by the day. */
 function observationValue(observation: Observation): string {
   return formatObservationValue(observation, { dateTime: readableDate, period: readablePeriod });
+}
+
+/**
+ * A report without a conclusion, by its results: each one the document holds as "name value", the
+ * others counted, so the reader sees the values instead of "3 results" when the caller may read them.
+ */
+function reportResults(report: DiagnosticReport, resolve: ResolveReference): string {
+  const references = report.result ?? [];
+  const shown: string[] = [];
+  for (const reference of references) {
+    const observation = resolve(reference, report) as Observation | undefined;
+    const value = observation ? observationValue(observation) : '';
+    if (observation && value) shown.push(`${concept(observation.code) || 'Result'} ${value}`);
+  }
+  const others = references.length - shown.length;
+  if (others > 0) shown.push(shown.length ? `${others} more` : `${others} result${others === 1 ? '' : 's'}`);
+  return shown.join('; ');
 }

@@ -90,24 +90,44 @@ async function searchAsCaller(
 }
 
 /** Types whose resources listed entries point to, and the document holds so that a reader can follow them. */
-const referencedTypes = ['Medication', 'Device'] as const;
+const referencedTypes = ['Medication', 'Device', 'Observation'] as const;
 
 /**
- * The Medications and Devices the listed entries name, found by one `_id` search per type as the
- * caller: what it may not read stays out (the entry then names it only by its reference).
+ * Result Observations the listed reports point to that the document takes in at most: a panel has
+ * a dozen, and fifty reports of large panels would otherwise make one summary read thousands.
+ */
+export const summaryReportResultsRead = 200;
+
+/** What one listed entry points to that the document should hold: its medication, device or results. */
+function pointedTo(resource: Resource): string[] {
+  switch (resource.resourceType) {
+    case 'MedicationStatement':
+    case 'MedicationRequest':
+      return [resource.medicationReference?.reference ?? ''];
+    case 'DeviceUseStatement':
+      return [resource.device.reference ?? ''];
+    case 'DiagnosticReport':
+      return (resource.result ?? []).map((result) => result.reference ?? '');
+    default:
+      return [];
+  }
+}
+
+/**
+ * The Medications, Devices and report results the listed entries name, found by one `_id` search
+ * per type as the caller: what it may not read stays out (the entry then names it only by its
+ * reference).
  */
 async function readReferenced(session: RepositorySession, listed: Resource[]): Promise<Resource[]> {
   const listedKeys = new Set(listed.map((resource) => `${resource.resourceType}/${resource.id}`));
   const wanted = new Map<string, Set<string>>(referencedTypes.map((type) => [type, new Set()]));
   for (const resource of listed) {
-    const reference =
-      resource.resourceType === 'MedicationStatement' || resource.resourceType === 'MedicationRequest'
-        ? resource.medicationReference?.reference
-        : resource.resourceType === 'DeviceUseStatement'
-          ? resource.device.reference
-          : undefined;
-    const match = /^(Medication|Device)\/([A-Za-z0-9\-.]{1,64})$/.exec(reference ?? '');
-    if (match && !listedKeys.has(reference as string)) wanted.get(match[1])?.add(match[2]);
+    for (const reference of pointedTo(resource)) {
+      const match = /^(Medication|Device|Observation)\/([A-Za-z0-9\-.]{1,64})$/.exec(reference);
+      if (!match || listedKeys.has(reference)) continue;
+      const ids = wanted.get(match[1]);
+      if (ids && (match[1] !== 'Observation' || ids.size < summaryReportResultsRead)) ids.add(match[2]);
+    }
   }
   const found: Resource[] = [];
   for (const [resourceType, ids] of wanted) {
