@@ -4,6 +4,7 @@ import { CustomRoutes } from 'react-admin';
 import { createBrowserRouter, Route, RouterProvider } from 'react-router-dom';
 import { createFhirAuthProvider, createFhirDataProvider } from '../data-provider/react-admin';
 import { signedOutRoutes } from '../custom-screens/signin';
+import { forgetDraftsOnSignOut } from '../custom-screens/visit-note/forgetDraftsOnSignOut';
 import { hearthClient } from './hearthClient';
 import { resourceRoutes } from './resources/routes';
 import {
@@ -42,6 +43,9 @@ const shellSlots: ShellSlots = {
   ),
 };
 const AdminProjectPage = lazy(() => import('../custom-screens/admin/AdminProjectPage'));
+
+// Signing out removes the account's unsaved drafts (questionnaire answers, messages) from the browser.
+forgetDraftsOnSignOut(hearthClient);
 
 const authProvider = withSignInRedirect(createFhirAuthProvider(hearthClient), () => !!hearthClient.getActiveLogin());
 const dataProvider = createFhirDataProvider(hearthClient);

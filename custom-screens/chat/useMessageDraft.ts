@@ -1,11 +1,12 @@
 import { useCallback, useState } from 'react';
 
-const KEY_PREFIX = 'hearth.chatDraft.';
+/** Chat drafts are kept under this prefix, then `{profile}|Patient/{id}` (see ChatPanel). */
+export const CHAT_DRAFT_KEY_PREFIX = 'hearth.chatDraft.';
 
 function read(key: string | undefined): string {
   if (!key) return '';
   try {
-    return window.sessionStorage.getItem(KEY_PREFIX + key) ?? '';
+    return window.sessionStorage.getItem(CHAT_DRAFT_KEY_PREFIX + key) ?? '';
   } catch {
     return '';
   }
@@ -30,8 +31,8 @@ export function useMessageDraft(key: string | undefined): [string, (text: string
       setDraft({ key, text: next });
       if (!key) return;
       try {
-        if (next) window.sessionStorage.setItem(KEY_PREFIX + key, next);
-        else window.sessionStorage.removeItem(KEY_PREFIX + key);
+        if (next) window.sessionStorage.setItem(CHAT_DRAFT_KEY_PREFIX + key, next);
+        else window.sessionStorage.removeItem(CHAT_DRAFT_KEY_PREFIX + key);
       } catch {
         // Without session storage the draft lives only in the page.
       }

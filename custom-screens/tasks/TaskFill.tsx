@@ -1,19 +1,27 @@
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, CircularProgress } from '@mui/material';
+import { Alert, Button, CircularProgress } from '@mui/material';
 import type { Questionnaire, Task } from '@medplum/fhirtypes';
 import { QuestionnaireForm } from '../../src/questionnaire';
 import { useFhirClient } from '../../src/resources/useFhirClient';
 import { useToast } from '../../src/shell/toasts';
 import { useSession } from '../../src/shell/useSession';
 import { TASK_CONFLICT_MESSAGE, TASK_TOASTS } from '../../config/clinical/taskMessages';
+import { backupFitsQuestionnaire, taskFillBackupKey } from '../visit-note/answerBackupRules';
+import { RecoveredAnswersNotice } from '../visit-note/RecoveredAnswersNotice';
+import { useAnswerBackup } from '../visit-note/useAnswerBackup';
 import { isTaskConflict } from './taskConflict';
 import { fillTaskTransaction } from './taskTransaction';
 import { taskQueryKey, useFocus } from './useTask';
 import { usePatient } from './usePatient';
 
-/** The "fill" action: the task's Questionnaire, answered for the task's patient; submitting completes the task. */
+/**
+ * The "fill" action: the task's Questionnaire, answered for the task's patient; submitting
+ * completes the task. Nothing is stored on the server before submit, so every change is kept in
+ * the browser until the submit succeeds: a reload, a page left by mistake or a failed submit
+ * finds the answers again, with a notice and a way to discard them.
+ */
 export function TaskFill({ task, detailsPath }: { task: Task; detailsPath: string }) {
   const focus = useFocus(task);
   const patient = usePatient(task.for?.reference);
@@ -24,43 +32,78 @@ export function TaskFill({ task, detailsPath }: { task: Task; detailsPath: strin
   const navigate = useNavigate();
   const [saving, setSaving] = useState(false);
   const launch = useMemo(() => ({ patient: patient.data, user: session.profile }), [patient.data, session.profile]);
+  const account = session.profile ? `${session.profile.resourceType}/${session.profile.id}` : undefined;
+  const backup = useAnswerBackup(account && task.id ? taskFillBackupKey(account, task.id) : undefined);
+  const [discarded, setDiscarded] = useState(false);
   if (focus.data?.resourceType !== 'Questionnaire') {
     if (focus.error) return <Alert severity="error">{focus.error.message}</Alert>;
     if (focus.isPending || patient.isLoading) return <CircularProgress aria-label="Loading..." />;
     return <Alert severity="info">This task’s focus is not a questionnaire.</Alert>;
   }
   if (patient.isLoading) return <CircularProgress aria-label="Loading..." />;
-  const me = session.profile ? { reference: `${session.profile.resourceType}/${session.profile.id}` } : undefined;
+  const questionnaire = focus.data as Questionnaire;
+  const me = account ? { reference: account } : undefined;
+  const recovered =
+    !discarded && backup.found && backupFitsQuestionnaire(backup.found, questionnaire)
+      ? backup.found.response
+      : undefined;
   return (
-    <QuestionnaireForm
-      questionnaire={focus.data as Questionnaire}
-      launchContext={launch}
-      subject={task.for}
-      author={me as never}
-      disabled={saving}
-      submitLabel="Submit and complete task"
-      onSubmit={async (response) => {
-        setSaving(true);
-        try {
-          const answer = await client.executeBatch(fillTaskTransaction(task, response));
-          // The transaction answers with the stored task: show that rather than re-reading it
-          // (a GET right after may be served from the browser's HTTP cache).
-          const saved = answer.entry?.map((entry) => entry.resource).find((r) => r?.resourceType === 'Task');
-          if (saved) queryClient.setQueryData(taskQueryKey(task.id as string), saved);
-          else await queryClient.invalidateQueries({ queryKey: taskQueryKey(task.id as string) });
-          toast.success(TASK_TOASTS.completed);
-          navigate(detailsPath);
-        } catch (error) {
-          if (isTaskConflict(error)) {
-            toast.error(TASK_CONFLICT_MESSAGE);
-            await queryClient.invalidateQueries({ queryKey: taskQueryKey(task.id as string) });
-          } else {
-            toast.error(error, { persist: true });
+    <>
+      {recovered && (
+        <RecoveredAnswersNotice
+          action={
+            <Button
+              variant="outlined"
+              color="inherit"
+              size="small"
+              disabled={saving}
+              onClick={() => {
+                backup.forget();
+                setDiscarded(true);
+              }}
+            >
+              Discard recovered answers
+            </Button>
           }
-        } finally {
-          setSaving(false);
-        }
-      }}
-    />
+        >
+          Answers typed in this browser earlier are restored below. They are not submitted yet.
+        </RecoveredAnswersNotice>
+      )}
+      <QuestionnaireForm
+        // Discarding starts the form again from the questionnaire's initial values.
+        key={recovered ? 'recovered' : 'fresh'}
+        questionnaire={questionnaire}
+        response={recovered}
+        launchContext={launch}
+        subject={task.for}
+        author={me as never}
+        disabled={saving}
+        submitLabel="Submit and complete task"
+        onChange={backup.keep}
+        onSubmit={async (response) => {
+          setSaving(true);
+          try {
+            const answer = await client.executeBatch(fillTaskTransaction(task, response));
+            backup.forget();
+            // The transaction answers with the stored task: show that rather than re-reading it
+            // (a GET right after may be served from the browser's HTTP cache).
+            const saved = answer.entry?.map((entry) => entry.resource).find((r) => r?.resourceType === 'Task');
+            if (saved) queryClient.setQueryData(taskQueryKey(task.id as string), saved);
+            else await queryClient.invalidateQueries({ queryKey: taskQueryKey(task.id as string) });
+            toast.success(TASK_TOASTS.completed);
+            navigate(detailsPath);
+          } catch (error) {
+            if (isTaskConflict(error)) {
+              toast.error(TASK_CONFLICT_MESSAGE);
+              await queryClient.invalidateQueries({ queryKey: taskQueryKey(task.id as string) });
+            } else {
+              toast.error(error, { persist: true });
+            }
+          } finally {
+            setSaving(false);
+          }
+        }}
+      />
+    </>
   );
 }

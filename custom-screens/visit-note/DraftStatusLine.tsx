@@ -2,7 +2,7 @@ import { Typography } from '@mui/material';
 import { formatDateTime } from '../../data-provider/formatting';
 import type { DraftStatus } from './useDraftAutosave';
 
-/** Where the draft stands, in words (a failed save says the answers are still here). */
+/** Where the draft stands, in words (a failed save says the answers are kept in the browser meanwhile). */
 export function DraftStatusLine({ status }: { status: DraftStatus }) {
   let text = '';
   let color: 'text.secondary' | 'error' = 'text.secondary';
@@ -17,7 +17,7 @@ export function DraftStatusLine({ status }: { status: DraftStatus }) {
       text = `Draft saved ${formatDateTime(status.at)}`;
       break;
     case 'error':
-      text = `Draft not saved: ${status.message}. Your answers are kept on this page; the next change tries again.`;
+      text = `Draft not saved: ${status.message}. Your answers are kept in this browser, also across a reload; the next change tries again.`;
       color = 'error';
       break;
     default:

@@ -1,10 +1,13 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Alert, Box } from '@mui/material';
 import type { Patient, Questionnaire, QuestionnaireResponse, Reference } from '@medplum/fhirtypes';
 import { QuestionnaireForm } from '../../src/questionnaire';
 import type { ProfileResource } from '../../data-provider/client';
+import { openingAnswers, visitNoteBackupKey } from './answerBackupRules';
 import { DraftStatusLine } from './DraftStatusLine';
-import { useDraftAutosave } from './useDraftAutosave';
+import { RecoveredAnswersNotice } from './RecoveredAnswersNotice';
+import { useAnswerBackup } from './useAnswerBackup';
+import { useDraftAutosave, type DraftStatus } from './useDraftAutosave';
 
 interface VisitNoteFormProps {
   questionnaire: Questionnaire;
@@ -15,16 +18,50 @@ interface VisitNoteFormProps {
   submit: (response: QuestionnaireResponse) => Promise<void>;
 }
 
-/** The visit-note questionnaire for one patient, saved as a draft while it is filled. */
+/** What the notice says happens to answers restored from this browser, as their save goes. */
+function recoveredAnswersFate(stored: boolean, status: DraftStatus): string {
+  if (stored) return 'They are now saved as the draft.';
+  if (status.state === 'error') return 'The server cannot store them yet; they stay kept in this browser meanwhile.';
+  return 'They are being saved as the draft now.';
+}
+
+/**
+ * The visit-note questionnaire for one patient, saved as a draft while it is filled, with a copy
+ * in the browser of what the server does not have yet. It opens with the server's draft, or with
+ * the browser's copy when that has answers the server lacks (see `openingAnswers`), which is then
+ * saved at once.
+ */
 export function VisitNoteForm(props: VisitNoteFormProps) {
-  const autosave = useDraftAutosave(props.draft);
+  const author = props.profile ? { reference: `${props.profile.resourceType}/${props.profile.id}` } : undefined;
+  const backup = useAnswerBackup(
+    author && props.patient.id
+      ? visitNoteBackupKey(author.reference, props.patient.id, props.questionnaire)
+      : undefined,
+  );
+  // Decided once, when the form opens: later the page holds the newest answers.
+  const [opening] = useState(() => openingAnswers(props.draft, backup.found));
+  const autosave = useDraftAutosave(props.draft, backup, opening.source === 'browser' ? opening.response : undefined);
+  // The first save after opening with restored answers is theirs (the status starts as pending).
+  const [recoveryStored, setRecoveryStored] = useState(false);
+  if (opening.source === 'browser' && !recoveryStored && autosave.status.state === 'saved') setRecoveryStored(true);
   const [saving, setSaving] = useState(false);
   const [problem, setProblem] = useState<string | undefined>();
   const subject: Reference = { reference: `Patient/${props.patient.id}` };
-  const author = props.profile ? { reference: `${props.profile.resourceType}/${props.profile.id}` } : undefined;
   const launch = useMemo(() => ({ patient: props.patient, user: props.profile }), [props.patient, props.profile]);
+
+  useEffect(() => {
+    // The server's draft is newer than (or equal to) this browser's copy: the copy is stale.
+    if (opening.source === 'server' && opening.dropBackup) backup.forget();
+  }, [opening, backup]);
+
   return (
     <Box>
+      {opening.source === 'browser' && (
+        <RecoveredAnswersNotice>
+          Answers typed in this browser had not reached the server when the page was left, and are restored below.{' '}
+          {recoveredAnswersFate(recoveryStored, autosave.status)}
+        </RecoveredAnswersNotice>
+      )}
       <DraftStatusLine status={autosave.status} />
       {problem && (
         <Alert severity="error" sx={{ my: 1 }}>
@@ -33,7 +70,7 @@ export function VisitNoteForm(props: VisitNoteFormProps) {
       )}
       <QuestionnaireForm
         questionnaire={props.questionnaire}
-        response={props.draft}
+        response={opening.response}
         launchContext={launch}
         subject={subject}
         author={author as QuestionnaireResponse['author']}

@@ -79,6 +79,7 @@ import { parseReference, referenceTo, SYSTEM_DEVICE, SYSTEM_REFERENCE } from './
 import { isJsonContentType, readResponseBody, type ResponseType } from './responseBody';
 import { type SearchQuery, ServerUrls } from './serverUrls';
 import { SharedRequest } from './sharedRequest';
+import { SignOutEvent } from './signOutEvent';
 import { canReportUploadProgress, createXhrUploadFetch, type UploadProgress } from './xhrUploadFetch';
 
 export interface FhirClientOptions {
@@ -1522,6 +1523,9 @@ export class FhirClient extends EventTarget {
   /** Tells the server (oauth2/logout) and removes the active login from this device. */
   async signOut(): Promise<void> {
     const login = this.activeLogin;
+    const sessionProfile = this.getProfile();
+    const profile =
+      login?.profile?.reference ?? (sessionProfile ? `${sessionProfile.resourceType}/${sessionProfile.id}` : undefined);
     if (login) {
       try {
         const response = await this.fetchFn(this.urls.logoutUrl, {
@@ -1535,5 +1539,6 @@ export class FhirClient extends EventTarget {
       this.logins.removeLogin(login);
     }
     this.clearActiveLogin();
+    if (login) this.dispatchEvent(new SignOutEvent(profile));
   }
 }

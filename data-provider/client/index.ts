@@ -71,3 +71,4 @@ export { queryString, type SearchQuery, ServerUrls } from './serverUrls';
 export { type UploadProgress } from './xhrUploadFetch';
 export { abortableDelay, isAbortError } from './abortableDelay';
 export { RESOURCE_WRITE_EVENT, ResourceWriteEvent } from './resourceWriteEvent';
+export { SIGN_OUT_EVENT, SignOutEvent } from './signOutEvent';
