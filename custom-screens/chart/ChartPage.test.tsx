@@ -166,7 +166,8 @@ describe('ChartPage', { timeout: 30_000 }, () => {
           : [call.url],
       )
       .map((url) => decodeURIComponent(url))
-      .find((url) => url.includes('Task?patient='));
+      // The last: the summary's count of open tasks searched the patient's tasks first.
+      .findLast((url) => url.includes('Task?patient='));
     expect(search).toMatch(/Task\?patient=Patient\/p1&_sort=-_lastUpdated&_count=20&_offset=0&_total=accurate/);
   });
 

@@ -10,6 +10,7 @@ export function ChartSidebar({ patient }: { patient: Patient }) {
       patient={patient}
       appointmentsHref={chartPath(id, 'Appointment')}
       visitsHref={chartPath(id, 'Encounter')}
+      tasksHref={chartPath(id, 'Task')}
     />
   );
 }

@@ -76,7 +76,7 @@ test.describe('patient summary sidebar', () => {
     // Allergy.
     await section(page, 'Allergies').getByRole('button', { name: 'Add allergy' }).click();
     let dialog = page.getByRole('dialog', { name: 'Add allergy' });
-    await dialog.getByRole('textbox', { name: 'Allergen' }).fill('Penicillin (e2e)');
+    await dialog.getByRole('combobox', { name: 'Allergen' }).fill('Penicillin (e2e)');
     await dialog.getByRole('textbox', { name: 'Reaction' }).fill('Hives');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText('Allergy added')).toBeVisible();
@@ -87,13 +87,13 @@ test.describe('patient summary sidebar', () => {
     // Problem: refused without a Dx date, then saved; Escape keeps the typed text.
     await section(page, 'Problem List').getByRole('button', { name: 'Add problem' }).click();
     dialog = page.getByRole('dialog', { name: 'Add problem' });
-    await dialog.getByRole('textbox', { name: 'Problem' }).fill('Essential hypertension (e2e)');
+    await dialog.getByRole('combobox', { name: 'Problem' }).fill('Essential hypertension (e2e)');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect(dialog.getByText('Dx Date is required')).toBeVisible();
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
     await section(page, 'Problem List').getByRole('button', { name: 'Add problem' }).click();
-    await expect(dialog.getByRole('textbox', { name: 'Problem' })).toHaveValue('Essential hypertension (e2e)');
+    await expect(dialog.getByRole('combobox', { name: 'Problem' })).toHaveValue('Essential hypertension (e2e)');
     await dialog.getByLabel('Dx Date').fill('2021-06-01');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText('Problem added')).toBeVisible();
@@ -104,7 +104,7 @@ test.describe('patient summary sidebar', () => {
     // Medication: status required, requester is alice's profile.
     await section(page, 'Medications').getByRole('button', { name: 'Add medication' }).click();
     dialog = page.getByRole('dialog', { name: 'Add medication' });
-    await dialog.getByRole('textbox', { name: 'Medication' }).fill('Lisinopril 10 mg (e2e)');
+    await dialog.getByRole('combobox', { name: 'Medication' }).fill('Lisinopril 10 mg (e2e)');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect(dialog.getByText('Status is required')).toBeVisible();
     await dialog.getByRole('combobox', { name: /Status/ }).click();

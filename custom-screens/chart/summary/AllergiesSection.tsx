@@ -1,10 +1,12 @@
 import { MenuItem, TextField } from '@mui/material';
 import type { AllergyIntolerance, Patient } from '@medplum/fhirtypes';
 import { ALLERGY_CLINICAL_STATUSES } from '../../../config/clinical/allergies';
+import { ALLERGEN_CONCEPTS } from '../../../config/clinical/recordedConcepts';
 import { formatCodeableConcept } from '../../../data-provider/formatting';
 import { useFhirClient } from '../../../src/resources/useFhirClient';
 import { allergyDraftOf, buildAllergy, validateAllergy, type AllergyDraft } from './rules/allergyRules';
 import { readableDate } from './rules/readableDates';
+import { ConceptField } from './ConceptField';
 import { SummaryDialog } from './SummaryDialog';
 import { SummaryItem, SummaryList } from './SummaryItem';
 import { SummarySection } from './SummarySection';
@@ -58,14 +60,16 @@ export function AllergiesSection(props: { patient: Patient; allergies: Loaded<Al
             onCancel={form.modal.discard}
             onSave={form.submit}
           >
-            <TextField
+            <ConceptField
               label="Allergen"
               required
               autoFocus
-              value={draft.allergen}
-              onChange={(e) => form.change({ allergen: e.target.value })}
-              error={!!form.fieldErrors.allergen}
-              helperText={form.fieldErrors.allergen}
+              source={ALLERGEN_CONCEPTS}
+              text={draft.allergen}
+              chosen={draft.allergenConcept}
+              onTextChange={(allergen) => form.change({ allergen })}
+              onChoose={(chosen) => form.change({ allergen: chosen.label, allergenConcept: chosen })}
+              error={form.fieldErrors.allergen}
             />
             <TextField
               select

@@ -1,15 +1,18 @@
 import { MenuItem, TextField } from '@mui/material';
 import type { MedicationRequest, Patient } from '@medplum/fhirtypes';
 import { MEDICATION_REQUEST_STATUSES } from '../../../config/clinical/medicationStatus';
-import { formatCodeableConcept, getDisplayString } from '../../../data-provider/formatting';
+import { MEDICATION_CONCEPTS } from '../../../config/clinical/recordedConcepts';
+import { getDisplayString } from '../../../data-provider/formatting';
 import { useFhirClient } from '../../../src/resources/useFhirClient';
 import {
   buildMedicationRequest,
   medicationDraftOf,
+  medicationNameOf,
   validateMedication,
   type MedicationDraft,
 } from './rules/medicationRules';
 import { readableDate } from './rules/readableDates';
+import { ConceptField } from './ConceptField';
 import { SummaryDialog } from './SummaryDialog';
 import { SummaryItem, SummaryList } from './SummaryItem';
 import { SummarySection } from './SummarySection';
@@ -66,14 +69,16 @@ export function MedicationsSection(props: { patient: Patient; medications: Loade
             onCancel={form.modal.discard}
             onSave={form.submit}
           >
-            <TextField
+            <ConceptField
               label="Medication"
               required
               autoFocus
-              value={draft.medication}
-              onChange={(e) => form.change({ medication: e.target.value })}
-              error={!!form.fieldErrors.medication}
-              helperText={form.fieldErrors.medication}
+              source={MEDICATION_CONCEPTS}
+              text={draft.medication}
+              chosen={draft.medicationConcept}
+              onTextChange={(medication) => form.change({ medication })}
+              onChoose={(chosen) => form.change({ medication: chosen.label, medicationConcept: chosen })}
+              error={form.fieldErrors.medication}
             />
             <TextField
               select
@@ -96,7 +101,7 @@ export function MedicationsSection(props: { patient: Patient; medications: Loade
     >
       <SummaryList>
         {props.medications.items.map((request) => {
-          const name = formatCodeableConcept(request.medicationCodeableConcept) || 'Unnamed medication';
+          const name = medicationNameOf(request) || 'Unnamed medication';
           const authored = readableDate(request.authoredOn);
           return (
             <SummaryItem

@@ -1,8 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
-import type { Bundle, Observation } from '@medplum/fhirtypes';
+import { describe, expect, it, vi } from 'vitest';
+import type { AccessPolicy, Bundle, Observation, Task } from '@medplum/fhirtypes';
 import { NOT_A_NUMBER_MESSAGE } from './rules/vitalsParsing';
+import { localDay } from './summaryQueries';
 import { patient, renderSummary, summaryServer } from './summaryTestSupport';
 
 const heartRate = (value: number, date: string, extra: Partial<Observation> = {}): Observation => ({
@@ -17,7 +18,7 @@ const heartRate = (value: number, date: string, extra: Partial<Observation> = {}
 });
 
 describe('PatientSummary loading', { timeout: 30_000 }, () => {
-  it('sends its six searches (app-spec §7) together in one batch round trip', async () => {
+  it('sends its six searches (app-spec §7) and the open-task count together in one batch round trip', async () => {
     const server = summaryServer({ autoBatchTime: 100 });
     renderSummary(server);
     await screen.findByText('No known allergies recorded');
@@ -26,7 +27,7 @@ describe('PatientSummary loading', { timeout: 30_000 }, () => {
     const urls = ((JSON.parse(batches[0]!.body as string) as Bundle).entry ?? []).map((e) =>
       decodeURIComponent(e.request?.url ?? ''),
     );
-    expect(urls).toHaveLength(6);
+    expect(urls).toHaveLength(7);
     const today = new Date();
     const day = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, '0')}-${String(today.getDate()).padStart(2, '0')}`;
     const page = '_count=100&_sort=-_lastUpdated';
@@ -37,6 +38,7 @@ describe('PatientSummary loading', { timeout: 30_000 }, () => {
       `Observation?subject=Patient/p1&${page}`,
       `Appointment?patient=Patient/p1&date=ge${day}&status=proposed,pending,booked&${page}`,
       `Encounter?subject=Patient/p1&date=le${day}&status=finished&${page}`,
+      'Task?patient=Patient/p1&status=draft,requested,received,accepted,ready,in-progress,on-hold&_elements=status,restriction&_count=100',
     ]);
     expect(server.fake.calls.filter((c) => c.method === 'GET')).toHaveLength(0);
   });
@@ -80,6 +82,85 @@ describe('PatientSummary loading', { timeout: 30_000 }, () => {
     const bp = screen.getByRole('button', { name: /^Blood pressure .*150\/70 mmHg/ });
     expect(within(bp).getByText('Systolic high')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: /^Weight — .*Show trend$/ })).toBeInTheDocument();
+  });
+});
+
+const task = (id: string, status: Task['status'], due?: string): Task => ({
+  resourceType: 'Task',
+  id,
+  status,
+  intent: 'order',
+  for: { reference: 'Patient/p1' },
+  ...(due ? { restriction: { period: { end: due } } } : {}),
+});
+
+const dayFromToday = (days: number) => localDay(new Date(Date.now() + days * 86_400_000));
+
+describe('PatientSummary open tasks', { timeout: 30_000 }, () => {
+  it('counts the open tasks, says how many are overdue in words, and links to the Tasks tab', async () => {
+    const server = summaryServer();
+    server.store.set('Task', [
+      task('t1', 'ready', dayFromToday(-2)),
+      task('t2', 'in-progress', dayFromToday(3)),
+      task('t3', 'requested'),
+      // Closed: neither counts, overdue or not.
+      task('t4', 'completed', dayFromToday(-5)),
+      task('t5', 'cancelled', dayFromToday(-5)),
+    ]);
+    renderSummary(server, { tasksHref: '/Patient/p1/Task' });
+    const link = await screen.findByRole('link', { name: '3 open tasks · 1 overdue' });
+    expect(link).toHaveAttribute('href', '/Patient/p1/Task');
+    const overdue = within(link).getByText(/1 overdue/);
+    expect(overdue).not.toBe(link);
+    expect(getComputedStyle(overdue).color).not.toBe(getComputedStyle(link).color);
+    // The spec's two links stay as they were.
+    expect(screen.getByRole('link', { name: '0 upcoming appointments' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: '0 documented visits' })).toBeInTheDocument();
+  });
+
+  it('says "No open tasks" when there are none, and counts again when a task is written', async () => {
+    const server = summaryServer();
+    server.store.set('Task', [task('t1', 'completed', dayFromToday(-1))]);
+    renderSummary(server);
+    expect(await screen.findByRole('link', { name: 'No open tasks' })).toHaveAttribute('href', '#');
+    await server.client.createResource(task('t2', 'ready', dayFromToday(-1)));
+    expect(await screen.findByRole('link', { name: '1 open task · 1 overdue' })).toBeInTheDocument();
+  });
+
+  it('neither asks for nor shows tasks when the caller’s policy does not allow searching them', async () => {
+    const summaryTypes = [
+      'AllergyIntolerance',
+      'Condition',
+      'MedicationRequest',
+      'Observation',
+      'Appointment',
+      'Encounter',
+    ];
+    const policyFor = (types: string[]): AccessPolicy => ({
+      resourceType: 'AccessPolicy',
+      resource: types.map((resourceType) => ({ resourceType })),
+    });
+    const sentTypes = (server: ReturnType<typeof summaryServer>) => {
+      const [batch] = server.fake.callsTo('POST', /\/fhir\/R4\/?$/);
+      return ((JSON.parse(batch!.body as string) as Bundle).entry ?? []).map((e) => e.request?.url?.split('?')[0]);
+    };
+
+    // The same caller with Task in their policy gets the line: the policy alone makes the difference.
+    const allowed = summaryServer({ autoBatchTime: 100 });
+    allowed.store.set('Task', [task('t1', 'ready')]);
+    vi.spyOn(allowed.client, 'getAccessPolicy').mockReturnValue(policyFor([...summaryTypes, 'Task']));
+    const first = renderSummary(allowed);
+    expect(await screen.findByRole('link', { name: '1 open task' })).toBeInTheDocument();
+    expect(sentTypes(allowed)).toContain('Task');
+    first.unmount();
+
+    const refused = summaryServer({ autoBatchTime: 100 });
+    refused.store.set('Task', [task('t1', 'ready')]);
+    vi.spyOn(refused.client, 'getAccessPolicy').mockReturnValue(policyFor(summaryTypes));
+    renderSummary(refused);
+    await screen.findByRole('link', { name: '0 documented visits' });
+    expect(sentTypes(refused)).toEqual(summaryTypes);
+    expect(screen.queryByRole('link', { name: /tasks?\b/i })).not.toBeInTheDocument();
   });
 });
 

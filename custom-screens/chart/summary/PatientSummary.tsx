@@ -1,13 +1,16 @@
 import { Box } from '@mui/material';
-import type { Patient } from '@medplum/fhirtypes';
+import type { Patient, Task } from '@medplum/fhirtypes';
 import { SEXUAL_ORIENTATION_CHOICES, SEXUAL_ORIENTATION_CODE } from '../../../config/clinical/sexualOrientation';
 import { SMOKING_STATUS_CHOICES, SMOKING_STATUS_CODE } from '../../../config/clinical/smokingStatus';
 import { AllergiesSection } from './AllergiesSection';
 import { MedicationsSection } from './MedicationsSection';
 import { ProblemListSection } from './ProblemListSection';
 import { SocialHistorySection } from './SocialHistorySection';
+import { openTaskCounts } from './rules/openTasks';
+import { SUMMARY_COUNT } from './summaryQueries';
 import { SummaryHeader } from './SummaryHeader';
-import { usePatientSummaryData } from './usePatientSummaryData';
+import { useOpenTasksKeptCurrent } from './useOpenTasksKeptCurrent';
+import { usePatientSummaryData, type SummaryList } from './usePatientSummaryData';
 import { VitalsSection } from './VitalsSection';
 
 /** Width of the chart's summary sidebar (app-spec §2.7, §9). */
@@ -19,15 +22,24 @@ export interface PatientSummaryProps {
   appointmentsHref?: string;
   /** Target of the documented-visits link; '#' when not given. */
   visitsHref?: string;
+  /** Target of the open-tasks link (the chart's Tasks tab); '#' when not given. */
+  tasksHref?: string;
+}
+
+/** The header's open-task line: none for a caller who may not search tasks, no count until they have loaded. */
+function openTasksLine(tasks: SummaryList<Task> | undefined, href: string) {
+  if (!tasks) return undefined;
+  return { href, counts: tasks.loading || tasks.error ? undefined : openTaskCounts(tasks.items, SUMMARY_COUNT) };
 }
 
 /**
- * The patient summary sidebar (app-spec §2.7): who this is, then Allergies, Problem List,
- * Medications, Sexual Orientation, Smoking Status and Vitals, each with its add/edit modal.
+ * The patient summary sidebar (app-spec §2.7): who this is (and the open tasks), then Allergies,
+ * Problem List, Medications, Sexual Orientation, Smoking Status and Vitals, each with its add/edit modal.
  */
 export function PatientSummary(props: PatientSummaryProps) {
   const { patient } = props;
   const data = usePatientSummaryData(patient.id as string);
+  useOpenTasksKeptCurrent(patient.id as string);
   return (
     // The chart frame's <aside aria-label="Patient summary"> is the landmark; this is its content.
     <Box
@@ -40,6 +52,7 @@ export function PatientSummary(props: PatientSummaryProps) {
         visitsHref={props.visitsHref ?? '#'}
         appointmentCount={data.appointments.loading ? undefined : data.appointments.items.length}
         visitCount={data.visits.loading ? undefined : data.visits.items.length}
+        openTasks={openTasksLine(data.openTasks, props.tasksHref ?? '#')}
       />
       <AllergiesSection patient={patient} allergies={data.allergies} />
       <ProblemListSection patient={patient} problems={data.problems} />

@@ -1,10 +1,12 @@
 import { MenuItem, TextField } from '@mui/material';
 import type { Condition, Patient } from '@medplum/fhirtypes';
 import { CONDITION_CLINICAL_STATUSES } from '../../../config/clinical/problemList';
+import { PROBLEM_CONCEPTS } from '../../../config/clinical/recordedConcepts';
 import { formatCodeableConcept } from '../../../data-provider/formatting';
 import { useFhirClient } from '../../../src/resources/useFhirClient';
 import { buildCondition, problemDraftOf, validateProblem, type ProblemDraft } from './rules/problemRules';
 import { readableDate } from './rules/readableDates';
+import { ConceptField } from './ConceptField';
 import { SummaryDialog } from './SummaryDialog';
 import { SummaryItem, SummaryList } from './SummaryItem';
 import { SummarySection } from './SummarySection';
@@ -63,14 +65,16 @@ export function ProblemListSection(props: { patient: Patient; problems: Loaded<C
             onCancel={form.modal.discard}
             onSave={form.submit}
           >
-            <TextField
+            <ConceptField
               label="Problem"
               required
               autoFocus
-              value={draft.problem}
-              onChange={(e) => form.change({ problem: e.target.value })}
-              error={!!form.fieldErrors.problem}
-              helperText={form.fieldErrors.problem}
+              source={PROBLEM_CONCEPTS}
+              text={draft.problem}
+              chosen={draft.problemConcept}
+              onTextChange={(problem) => form.change({ problem })}
+              onChoose={(chosen) => form.change({ problem: chosen.label, problemConcept: chosen })}
+              error={form.fieldErrors.problem}
             />
             <TextField
               select

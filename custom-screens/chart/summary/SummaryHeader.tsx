@@ -7,6 +7,7 @@ import type { Patient } from '@medplum/fhirtypes';
 import { formatHumanName } from '../../../data-provider/formatting';
 import { ageOf, readableDate } from './rules/readableDates';
 import { avatarColor, bandColor, initialsOf, photoUrl } from './patientLook';
+import { OpenTasksLink, type OpenTasksLinkProps } from './OpenTasksLink';
 
 export interface SummaryHeaderProps {
   patient: Patient;
@@ -14,6 +15,8 @@ export interface SummaryHeaderProps {
   visitsHref: string;
   appointmentCount?: number;
   visitCount?: number;
+  /** The patient's open tasks; undefined when the caller may not search tasks (no line at all). */
+  openTasks?: OpenTasksLinkProps;
 }
 
 function GenderIcon({ gender }: { gender: Patient['gender'] }) {
@@ -38,7 +41,10 @@ function countText(count: number | undefined, one: string, many: string): string
   return `${count}${count >= 100 ? '+' : ''} ${count === 1 ? one : many}`;
 }
 
-/** Who this is: colour band, avatar, name, birth date with age, GP, gender; links to appointments and visits. */
+/**
+ * Who this is: colour band, avatar, name, birth date with age, GP, gender; links to appointments and
+ * visits, and what is still to do for the patient (open tasks).
+ */
 export function SummaryHeader(props: SummaryHeaderProps) {
   const { patient } = props;
   const name = formatHumanName(patient.name?.[0]) || 'Unnamed patient';
@@ -85,6 +91,7 @@ export function SummaryHeader(props: SummaryHeaderProps) {
             {countText(props.visitCount, 'documented visit', 'documented visits')}
           </Link>
         </Box>
+        {props.openTasks && <OpenTasksLink {...props.openTasks} />}
       </Box>
     </Box>
   );

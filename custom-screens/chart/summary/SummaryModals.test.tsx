@@ -21,7 +21,7 @@ describe('Problem modal', { timeout: 30_000 }, () => {
     const server = summaryServer();
     renderSummary(server);
     const dialog = await openDialog(user, 'Add problem');
-    await user.type(within(dialog).getByRole('textbox', { name: 'Problem' }), 'Hypertension');
+    await user.type(within(dialog).getByRole('combobox', { name: 'Problem' }), 'Hypertension');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(within(dialog).getByText('Dx Date is required')).toBeInTheDocument();
     expect(server.posted('Condition')).toEqual([]);
@@ -80,12 +80,12 @@ describe('Allergy modal', { timeout: 30_000 }, () => {
     ]);
     renderSummary(server);
     const dialog = await openDialog(user, 'Add allergy');
-    await user.type(within(dialog).getByRole('textbox', { name: 'Allergen' }), 'Penicillin');
+    await user.type(within(dialog).getByRole('combobox', { name: 'Allergen' }), 'Penicillin');
     await user.type(within(dialog).getByRole('textbox', { name: 'Reaction' }), 'rash');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(dialog).findByText('Reaction too vague')).toBeInTheDocument();
     expect(within(dialog).getByRole('alert')).toHaveTextContent('Checked by the pharmacy rules');
-    expect(within(dialog).getByRole('textbox', { name: 'Allergen' })).toHaveValue('Penicillin');
+    expect(within(dialog).getByRole('combobox', { name: 'Allergen' })).toHaveValue('Penicillin');
     expect(within(dialog).getByRole('textbox', { name: 'Reaction' })).toHaveValue('rash');
 
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
@@ -107,7 +107,7 @@ describe('Allergy modal', { timeout: 30_000 }, () => {
     renderSummary(server);
     const dialog = await openDialog(user, 'Add allergy');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(within(dialog).getByRole('textbox', { name: 'Allergen' })).toHaveAccessibleDescription(
+    expect(within(dialog).getByRole('combobox', { name: 'Allergen' })).toHaveAccessibleDescription(
       'Allergen is required',
     );
     expect(server.posted('AllergyIntolerance')).toEqual([]);
@@ -121,7 +121,7 @@ describe('Medication modal', { timeout: 30_000 }, () => {
     vi.spyOn(server.client, 'getProfile').mockReturnValue(alice);
     renderSummary(server);
     const dialog = await openDialog(user, 'Add medication');
-    await user.type(within(dialog).getByRole('textbox', { name: 'Medication' }), 'Lisinopril 10 mg');
+    await user.type(within(dialog).getByRole('combobox', { name: 'Medication' }), 'Lisinopril 10 mg');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(within(dialog).getByText('Status is required')).toBeInTheDocument();
     expect(server.posted('MedicationRequest')).toEqual([]);
@@ -161,13 +161,13 @@ describe('Medication modal', { timeout: 30_000 }, () => {
     vi.spyOn(server.client, 'getProfile').mockReturnValue(undefined);
     renderSummary(server);
     const dialog = await openDialog(user, 'Add medication');
-    await user.type(within(dialog).getByRole('textbox', { name: 'Medication' }), 'Metformin');
+    await user.type(within(dialog).getByRole('combobox', { name: 'Medication' }), 'Metformin');
     await user.click(within(dialog).getByRole('combobox', { name: /Status/ }));
     await user.click(screen.getByRole('option', { name: 'draft' }));
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Not signed in');
     expect(server.posted('MedicationRequest')).toEqual([]);
-    expect(within(dialog).getByRole('textbox', { name: 'Medication' })).toHaveValue('Metformin');
+    expect(within(dialog).getByRole('combobox', { name: 'Medication' })).toHaveValue('Metformin');
   });
 });
 

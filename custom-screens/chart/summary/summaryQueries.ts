@@ -1,10 +1,12 @@
 import type { ResourceType } from '@medplum/fhirtypes';
+import { OPEN_TASK_STATUSES } from '../../tasks/myTaskRules';
 
 /** How many of each type the summary loads, newest first (app-spec §7, §9). */
 export const SUMMARY_COUNT = 100;
 export const SUMMARY_SORT = '-_lastUpdated';
 
-export type SummaryPart = 'allergies' | 'problems' | 'medications' | 'observations' | 'appointments' | 'visits';
+export type SummaryPart =
+  'allergies' | 'problems' | 'medications' | 'observations' | 'appointments' | 'visits' | 'openTasks';
 
 export interface SummarySearch {
   part: SummaryPart;
@@ -18,10 +20,18 @@ export function localDay(now: Date = new Date()): string {
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
 
-/** The six searches of the patient summary (app-spec §7), each 100 newest first. */
-export function summarySearches(patientId: string, today: string): SummarySearch[] {
+/**
+ * The six searches of the patient summary (app-spec §7), each 100 newest first, and — for a caller
+ * who may search tasks — the patient's open tasks for the header, only the elements it counts with.
+ */
+export function summarySearches(patientId: string, today: string, include: { openTasks: boolean }): SummarySearch[] {
   const patient = `Patient/${patientId}`;
   const page = { _count: SUMMARY_COUNT, _sort: SUMMARY_SORT };
+  const openTasks: SummarySearch = {
+    part: 'openTasks',
+    resourceType: 'Task',
+    query: { patient, status: OPEN_TASK_STATUSES.join(','), _elements: 'status,restriction', _count: SUMMARY_COUNT },
+  };
   return [
     { part: 'allergies', resourceType: 'AllergyIntolerance', query: { patient, ...page } },
     { part: 'problems', resourceType: 'Condition', query: { patient, ...page } },
@@ -37,6 +47,7 @@ export function summarySearches(patientId: string, today: string): SummarySearch
       resourceType: 'Encounter',
       query: { subject: patient, date: `le${today}`, status: 'finished', ...page },
     },
+    ...(include.openTasks ? [openTasks] : []),
   ];
 }
 

@@ -29,6 +29,8 @@ export interface SummaryServer {
   posted(type: string): Resource[];
   /** Bodies of the next writes of `type` fail with this OperationOutcome (status 400). */
   failWrites(type: string, issues: { expression?: string[]; text: string }[]): void;
+  /** Searches of `type` sent on their own (not in a batch, as suggestions are typed) fail with a 400. */
+  failSearches(type: string): void;
 }
 
 function searchBundle(resources: Resource[]): Bundle {
@@ -43,6 +45,7 @@ export function summaryServer(options: { autoBatchTime?: number } = {}): Summary
   const fake = new FakeFetch();
   const store = new Map<string, Resource[]>();
   const failures = new Map<string, { expression?: string[]; text: string }[]>();
+  const failingSearches = new Set<string>();
   let nextId = 1;
   const typeOf = (url: string) => /\/fhir\/R4\/([A-Za-z]+)/.exec(url)?.[1] ?? '';
   const write = (call: RecordedCall) => {
@@ -73,7 +76,17 @@ export function summaryServer(options: { autoBatchTime?: number } = {}): Summary
     store.set(type, [saved as Resource, ...list]);
     return jsonResponse(saved, call.method === 'POST' ? 201 : 200);
   };
-  fake.on('GET', /\/fhir\/R4\/[A-Za-z]+\?/, (call) => jsonResponse(searchBundle(store.get(typeOf(call.url)) ?? [])));
+  fake.on('GET', /\/fhir\/R4\/[A-Za-z]+\?/, (call) =>
+    failingSearches.has(typeOf(call.url))
+      ? jsonResponse(
+          {
+            resourceType: 'OperationOutcome',
+            issue: [{ severity: 'error', code: 'invalid', details: { text: 'No' } }],
+          },
+          400,
+        )
+      : jsonResponse(searchBundle(store.get(typeOf(call.url)) ?? [])),
+  );
   fake.on('POST', /\/fhir\/R4\/?$/, (call) => {
     const batch = JSON.parse(call.body as string) as Bundle;
     return jsonResponse({
@@ -95,10 +108,14 @@ export function summaryServer(options: { autoBatchTime?: number } = {}): Summary
     posted: (type) =>
       fake.callsTo('POST', new RegExp(`/fhir/R4/${type}$`)).map((call) => JSON.parse(call.body as string) as Resource),
     failWrites: (type, issues) => failures.set(type, issues),
+    failSearches: (type) => failingSearches.add(type),
   };
 }
 
-export function renderSummary(server: SummaryServer, props: { appointmentsHref?: string; visitsHref?: string } = {}) {
+export function renderSummary(
+  server: SummaryServer,
+  props: { appointmentsHref?: string; visitsHref?: string; tasksHref?: string } = {},
+) {
   return render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
       <FhirClientContext.Provider value={server.client}>

@@ -8,8 +8,10 @@ import type {
   MedicationRequest,
   Observation,
   Resource,
+  Task,
 } from '@medplum/fhirtypes';
 import { useFhirClient } from '../../../src/resources/useFhirClient';
+import { mayCountOpenTasks } from './rules/openTasks';
 import { localDay, summaryQueryKey, summarySearches, type SummaryPart } from './summaryQueries';
 
 export interface SummaryList<T> {
@@ -25,15 +27,24 @@ export interface PatientSummaryData {
   observations: SummaryList<Observation>;
   appointments: SummaryList<Appointment>;
   visits: SummaryList<Encounter>;
+  /** Undefined when the caller may not search tasks (the header then shows no task line). */
+  openTasks: SummaryList<Task> | undefined;
 }
 
 /**
- * The summary's six searches. They are all started in the same render, so the client's 100 ms
+ * The summary's searches. They are all started in the same render, so the client's 100 ms
  * auto-batching window carries them (with the chart's other GETs) in one HTTP round trip.
  */
 export function usePatientSummaryData(patientId: string): PatientSummaryData {
   const client = useFhirClient();
-  const searches = useMemo(() => summarySearches(patientId, localDay()), [patientId]);
+  // Decided from the client's session, not the chart's context: the chart frame calls this hook
+  // above its providers, and both calls must ask the same searches to share them.
+  const openTasks = mayCountOpenTasks({
+    policy: client.getAccessPolicy(),
+    superAdmin: client.isSuperAdmin(),
+    profileType: client.getProfile()?.resourceType,
+  });
+  const searches = useMemo(() => summarySearches(patientId, localDay(), { openTasks }), [patientId, openTasks]);
   const results = useQueries({
     queries: searches.map((search) => ({
       queryKey: [...summaryQueryKey(patientId, search.part), search.query],
@@ -42,7 +53,7 @@ export function usePatientSummaryData(patientId: string): PatientSummaryData {
       retry: false,
     })),
   });
-  const byPart = {} as Record<SummaryPart, SummaryList<Resource>>;
+  const byPart: Partial<Record<SummaryPart, SummaryList<Resource>>> = {};
   searches.forEach((search, index) => {
     const result = results[index];
     byPart[search.part] = {
@@ -51,5 +62,5 @@ export function usePatientSummaryData(patientId: string): PatientSummaryData {
       error: result?.error ?? undefined,
     };
   });
-  return byPart as unknown as PatientSummaryData;
+  return { openTasks: undefined, ...byPart } as unknown as PatientSummaryData;
 }

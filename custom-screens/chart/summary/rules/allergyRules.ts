@@ -1,11 +1,13 @@
 import type { AllergyIntolerance, Patient, Reference } from '@medplum/fhirtypes';
 import { ALLERGY_CLINICAL_STATUS_SYSTEM } from '../../../../config/clinical/allergies';
 import { formatCodeableConcept } from '../../../../data-provider/formatting';
-import { conceptFromText } from './conceptText';
+import { chosenConceptOf, conceptToSave, type ChosenConcept } from './conceptText';
 import type { FieldErrors } from './draftErrors';
 
 export interface AllergyDraft {
   allergen: string;
+  /** The coded concept the name stands for (a chosen suggestion, or the edited allergy's own). */
+  allergenConcept?: ChosenConcept;
   clinicalStatus: string;
   onset: string;
   /** What happens to the patient (reaction manifestation text). */
@@ -17,6 +19,7 @@ export const ALLERGEN_REQUIRED = 'Allergen is required';
 export function allergyDraftOf(allergy: AllergyIntolerance | undefined): AllergyDraft {
   return {
     allergen: allergy ? formatCodeableConcept(allergy.code) : '',
+    allergenConcept: chosenConceptOf(allergy?.code),
     clinicalStatus: allergy?.clinicalStatus?.coding?.[0]?.code ?? 'active',
     onset: allergy?.onsetDateTime?.slice(0, 10) ?? '',
     reaction: allergy?.reaction?.[0]?.manifestation?.map(formatCodeableConcept).join(', ') ?? '',
@@ -45,7 +48,7 @@ export function buildAllergy(
     ...existing,
     resourceType: 'AllergyIntolerance',
     patient: existing?.patient ?? patient,
-    code: conceptFromText(draft.allergen, existing?.code),
+    code: conceptToSave(draft.allergen, draft.allergenConcept),
     clinicalStatus: { coding: [{ system: ALLERGY_CLINICAL_STATUS_SYSTEM, code: draft.clinicalStatus }] },
     onsetDateTime: draft.onset || undefined,
     reaction,

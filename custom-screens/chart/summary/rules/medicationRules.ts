@@ -5,11 +5,13 @@ import {
   type MedicationRequestStatus,
 } from '../../../../config/clinical/medicationStatus';
 import { formatCodeableConcept } from '../../../../data-provider/formatting';
-import { conceptFromText } from './conceptText';
+import { chosenConceptOf, conceptToSave, type ChosenConcept } from './conceptText';
 import type { FieldErrors } from './draftErrors';
 
 export interface MedicationDraft {
   medication: string;
+  /** The coded concept the name stands for (a chosen suggestion, or the edited order's own). */
+  medicationConcept?: ChosenConcept;
   status: MedicationRequestStatus | '';
 }
 
@@ -17,10 +19,21 @@ export const MEDICATION_REQUIRED = 'Medication is required';
 export const STATUS_REQUIRED = 'Status is required';
 export const NOT_SIGNED_IN = 'Not signed in';
 
+/**
+ * What the order is for, as the list and the form show it: its coded medication, else the name its
+ * Medication reference carries (orders imported from other systems point at a Medication resource).
+ */
+export function medicationNameOf(request: MedicationRequest | undefined): string {
+  return (
+    formatCodeableConcept(request?.medicationCodeableConcept) || request?.medicationReference?.display?.trim() || ''
+  );
+}
+
 export function medicationDraftOf(request: MedicationRequest | undefined): MedicationDraft {
   const status = request?.status as MedicationRequestStatus | undefined;
   return {
-    medication: request ? formatCodeableConcept(request.medicationCodeableConcept) : '',
+    medication: medicationNameOf(request),
+    medicationConcept: chosenConceptOf(request?.medicationCodeableConcept),
     status: status && MEDICATION_REQUEST_STATUSES.includes(status) ? status : '',
   };
 }
@@ -45,15 +58,23 @@ export function buildMedicationRequest(
   now: string = new Date().toISOString(),
 ): { request: MedicationRequest } | { error: string } {
   if (!requester?.reference) return { error: NOT_SIGNED_IN };
+  // medication[x] holds one value: an order that points at a Medication keeps pointing at it while
+  // its name is unchanged; a renamed or newly chosen medication replaces the reference.
+  const { medicationReference, medicationCodeableConcept, ...rest } = existing ?? {};
+  const keepsReference =
+    !!medicationReference && !medicationCodeableConcept && draft.medication.trim() === medicationNameOf(existing);
+  const medication: Pick<MedicationRequest, 'medicationReference' | 'medicationCodeableConcept'> = keepsReference
+    ? { medicationReference }
+    : { medicationCodeableConcept: conceptToSave(draft.medication, draft.medicationConcept) };
   return {
     request: {
-      ...existing,
+      ...rest,
       resourceType: 'MedicationRequest',
       status: draft.status as MedicationRequestStatus,
       intent: existing?.intent ?? DEFAULT_MEDICATION_INTENT,
       subject: existing?.subject ?? patient,
       requester: existing?.requester ?? requester,
-      medicationCodeableConcept: conceptFromText(draft.medication, existing?.medicationCodeableConcept),
+      ...medication,
       authoredOn: existing ? existing.authoredOn : now,
     },
   };

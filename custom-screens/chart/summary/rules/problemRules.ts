@@ -1,11 +1,13 @@
 import type { Condition, Patient, Reference } from '@medplum/fhirtypes';
 import { CONDITION_CLINICAL_STATUS_SYSTEM, PROBLEM_LIST_CATEGORY } from '../../../../config/clinical/problemList';
 import { formatCodeableConcept } from '../../../../data-provider/formatting';
-import { conceptFromText } from './conceptText';
+import { chosenConceptOf, conceptToSave, type ChosenConcept } from './conceptText';
 import type { FieldErrors } from './draftErrors';
 
 export interface ProblemDraft {
   problem: string;
+  /** The coded concept the name stands for (a chosen suggestion, or the edited problem's own). */
+  problemConcept?: ChosenConcept;
   clinicalStatus: string;
   /** Diagnosis date (yyyy-mm-dd), required (app-spec §5). */
   onset: string;
@@ -17,6 +19,7 @@ export const PROBLEM_REQUIRED = 'Problem is required';
 export function problemDraftOf(condition: Condition | undefined): ProblemDraft {
   return {
     problem: condition ? formatCodeableConcept(condition.code) : '',
+    problemConcept: chosenConceptOf(condition?.code),
     clinicalStatus: condition?.clinicalStatus?.coding?.[0]?.code ?? 'active',
     onset: condition?.onsetDateTime?.slice(0, 10) ?? '',
   };
@@ -36,7 +39,7 @@ export function buildCondition(draft: ProblemDraft, patient: Reference<Patient>,
     resourceType: 'Condition',
     subject: existing?.subject ?? patient,
     category: existing?.category?.length ? existing.category : [{ coding: [{ ...PROBLEM_LIST_CATEGORY }] }],
-    code: conceptFromText(draft.problem, existing?.code),
+    code: conceptToSave(draft.problem, draft.problemConcept),
     clinicalStatus: { coding: [{ system: CONDITION_CLINICAL_STATUS_SYSTEM, code: draft.clinicalStatus }] },
     onsetDateTime: draft.onset,
   };

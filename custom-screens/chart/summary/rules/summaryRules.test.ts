@@ -1,11 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import type { Condition } from '@medplum/fhirtypes';
+import type { Condition, MedicationRequest } from '@medplum/fhirtypes';
 import { SMOKING_STATUS_CHOICES, SMOKING_STATUS_CODE } from '../../../../config/clinical/smokingStatus';
 import { SEXUAL_ORIENTATION_CHOICES } from '../../../../config/clinical/sexualOrientation';
 import { MEDICATION_REQUEST_STATUSES } from '../../../../config/clinical/medicationStatus';
 import { ALLERGEN_REQUIRED, buildAllergy, validateAllergy } from './allergyRules';
 import { buildCondition, DX_DATE_REQUIRED, problemDraftOf, validateProblem } from './problemRules';
-import { buildMedicationRequest, NOT_SIGNED_IN, STATUS_REQUIRED, validateMedication } from './medicationRules';
+import {
+  buildMedicationRequest,
+  medicationDraftOf,
+  medicationNameOf,
+  NOT_SIGNED_IN,
+  STATUS_REQUIRED,
+  validateMedication,
+} from './medicationRules';
 import { buildSocialHistoryObservation, CHOICE_REQUIRED, validateChoice } from './socialHistoryRules';
 import { ageOf, readableDate } from './readableDates';
 
@@ -39,7 +46,12 @@ describe('problem rules', () => {
       onsetDateTime: '2019-05-01T00:00:00Z',
     };
     const draft = problemDraftOf(existing);
-    expect(draft).toEqual({ problem: 'Asthma', clinicalStatus: 'active', onset: '2019-05-01' });
+    expect(draft).toEqual({
+      problem: 'Asthma',
+      problemConcept: { concept: existing.code, label: 'Asthma' },
+      clinicalStatus: 'active',
+      onset: '2019-05-01',
+    });
     const edited = buildCondition({ ...draft, clinicalStatus: 'resolved' }, patient, existing);
     expect(edited.id).toBe('c1');
     expect(edited.code).toEqual(existing.code);
@@ -110,6 +122,33 @@ describe('medication rules', () => {
     expect(buildMedicationRequest({ medication: 'Aspirin', status: 'active' }, patient, undefined)).toEqual({
       error: NOT_SIGNED_IN,
     });
+  });
+
+  it('keeps an order that points at a Medication pointing at it, and never writes two medication[x] values', () => {
+    const requester = { reference: 'Practitioner/alice' };
+    const existing: MedicationRequest = {
+      resourceType: 'MedicationRequest',
+      id: 'm1',
+      status: 'active',
+      intent: 'order',
+      subject: patient,
+      requester,
+      medicationReference: { reference: 'Medication/x', display: 'Metformin 500 mg' },
+    };
+    const draft = medicationDraftOf(existing);
+    expect(draft.medication).toBe('Metformin 500 mg');
+    expect(medicationNameOf(existing)).toBe('Metformin 500 mg');
+
+    const statusOnly = buildMedicationRequest({ ...draft, status: 'stopped' }, patient, requester, existing);
+    if (!('request' in statusOnly)) throw new Error('expected a request');
+    expect(statusOnly.request.medicationReference).toEqual(existing.medicationReference);
+    expect(statusOnly.request.medicationCodeableConcept).toBeUndefined();
+    expect(statusOnly.request.status).toBe('stopped');
+
+    const renamed = buildMedicationRequest({ ...draft, medication: 'Metformin 1000 mg' }, patient, requester, existing);
+    if (!('request' in renamed)) throw new Error('expected a request');
+    expect(renamed.request.medicationCodeableConcept).toEqual({ text: 'Metformin 1000 mg' });
+    expect('medicationReference' in renamed.request).toBe(false);
   });
 });
 
