@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FhirClient, MemoryStorage } from '../../data-provider/client';
 import { FakeFetch, fakeJwt, jsonResponse } from '../../data-provider/client/fakeFetch';
+import { onboardingDraftKey } from '../chart/onboarding/onboardingDraftKey';
 import { taskFillBackupKey, visitNoteBackupKey } from './answerBackupRules';
 import { forgetDraftsOnSignOut } from './forgetDraftsOnSignOut';
 
@@ -58,10 +59,12 @@ function tabWithDrafts() {
     visitNoteBackupKey('Practitioner/a', 'p1', { url: 'https://q' }),
     taskFillBackupKey('Practitioner/a', 't1'),
     'hearth.chatDraft.Practitioner/a|Patient/p1',
+    onboardingDraftKey('Practitioner/a') as string,
   ];
   const others = [
     taskFillBackupKey('Practitioner/ab', 't1'),
     'hearth.chatDraft.Practitioner/b|Patient/p1',
+    onboardingDraftKey('Practitioner/b') as string,
     'hearth.somethingElse',
   ];
   for (const key of [...mine, ...others]) tab.setItem(key, '{}');
@@ -69,14 +72,14 @@ function tabWithDrafts() {
 }
 
 describe('signing out', () => {
-  it("removes the account's unsaved answers and unsent messages from the tab, and no one else's", async () => {
+  it("removes the account's unsaved answers, unsent messages and half-typed new patient from the tab, and no one else's", async () => {
     const client = clientOfServer();
     const { tab, others } = tabWithDrafts();
     forgetDraftsOnSignOut(client, () => tab);
     await signIn(client);
     // A session that merely ends (expired, refused) keeps them for the same clinician's next sign-in.
     client.clearActiveLogin();
-    expect(tab.length).toBe(6);
+    expect(tab.length).toBe(8);
 
     await signIn(client);
     await client.signOut();

@@ -294,6 +294,14 @@ test.describe('patient chart', () => {
     await expect(main(page).getByText('Family name is required')).toBeVisible();
     await expect(main(page).getByText('Medical record number is required')).toBeVisible();
     await expect(main(page).getByLabel('Given name(s)')).toHaveValue('Onboarda');
+    // The half-typed patient survives a reload: kept in this tab for this account (sign-out removes it).
+    await page.reload();
+    await expect(main(page).getByLabel('Given name(s)')).toHaveValue('Onboarda');
+    expect(
+      await page.evaluate(() =>
+        Object.keys(window.sessionStorage).filter((key) => key.startsWith('hearth.onboardingDraft.')),
+      ),
+    ).toEqual([expect.stringMatching(/^hearth\.onboardingDraft\.Practitioner\/[^|]+\|$/)]);
     const family = `E2e${Date.now()}`;
     await main(page).getByLabel('Family name').fill(family);
     await main(page).getByLabel('Birth date').fill('1985-04-12');

@@ -20,22 +20,22 @@ import {
   type DraftField,
   type NewPatientDraft,
 } from './newPatient';
+import { onboardingDraftKey } from './onboardingDraftKey';
 
-const DRAFT_KEY = 'hearth.onboardingDraft';
-
-function loadDraft(): NewPatientDraft {
+function loadDraft(key: string | undefined): NewPatientDraft {
   try {
-    const saved = window.sessionStorage.getItem(DRAFT_KEY);
+    const saved = key ? window.sessionStorage.getItem(key) : null;
     return saved ? { ...EMPTY_DRAFT, ...(JSON.parse(saved) as Partial<NewPatientDraft>) } : EMPTY_DRAFT;
   } catch {
     return EMPTY_DRAFT;
   }
 }
 
-function saveDraft(draft: NewPatientDraft | undefined): void {
+function saveDraft(key: string | undefined, draft: NewPatientDraft | undefined): void {
+  if (!key) return;
   try {
-    if (draft) window.sessionStorage.setItem(DRAFT_KEY, JSON.stringify(draft));
-    else window.sessionStorage.removeItem(DRAFT_KEY);
+    if (draft) window.sessionStorage.setItem(key, JSON.stringify(draft));
+    else window.sessionStorage.removeItem(key);
   } catch {
     // Without session storage the draft lives only in the page.
   }
@@ -69,7 +69,9 @@ export function OnboardingPage() {
   const toast = useToast();
   const queryClient = useQueryClient();
   const profile = useTypeSchema('Patient', US_CORE_PATIENT_PROFILE);
-  const [draft, setDraft] = useState<NewPatientDraft>(loadDraft);
+  const me = client.getProfile();
+  const key = onboardingDraftKey(me ? `${me.resourceType}/${me.id}` : undefined);
+  const [draft, setDraft] = useState<NewPatientDraft>(() => loadDraft(key));
   const [errors, setErrors] = useState<Partial<Record<DraftField, string>>>({});
   const [general, setGeneral] = useState<string[]>([]);
   const [saving, setSaving] = useState(false);
@@ -77,7 +79,7 @@ export function OnboardingPage() {
   const change = (field: DraftField, value: string) => {
     const next = { ...draft, [field]: value };
     setDraft(next);
-    saveDraft(next);
+    saveDraft(key, next);
     setErrors((current) => ({ ...current, [field]: undefined }));
   };
 
@@ -95,7 +97,7 @@ export function OnboardingPage() {
       );
       if (issues.length) throw new OperationOutcomeError({ resourceType: 'OperationOutcome', issue: issues });
       const created = (await client.createResource(patient)) as Patient;
-      saveDraft(undefined);
+      saveDraft(key, undefined);
       await queryClient.invalidateQueries({ queryKey: ['hearth-search', 'Patient'] });
       toast.success('Success');
       navigate(`/Patient/${created.id}`);
@@ -204,7 +206,7 @@ export function OnboardingPage() {
             </Button>
             <Button
               onClick={() => {
-                saveDraft(undefined);
+                saveDraft(key, undefined);
                 setDraft(EMPTY_DRAFT);
                 setErrors({});
                 setGeneral([]);
