@@ -645,6 +645,21 @@ describe('GET cache', () => {
     ]);
   });
 
+  it('has forgotten the cached searches of a written type when it announces the write', async () => {
+    const { fake, client } = cached();
+    fake.on('PUT', `${fhir}Task/t1`, (call) => jsonResponse(bodyOf(call)));
+    fake.on('GET', /Task\?/, () => jsonResponse({ resourceType: 'Bundle', type: 'searchset' }));
+    await client.search('Task', 'status=ready');
+    let searchedAgain: Promise<unknown> | undefined;
+    // A listener that asks again in the same turn, as a screen keeping a count current does.
+    client.addEventListener(RESOURCE_WRITE_EVENT, () => {
+      searchedAgain = client.search('Task', 'status=ready');
+    });
+    await client.updateResource({ resourceType: 'Task', id: 't1', status: 'completed', intent: 'order' });
+    await searchedAgain;
+    expect(fake.callsTo('GET', /Task\?status=ready/)).toHaveLength(2);
+  });
+
   it('a batch or transaction invalidates everything; an operation nothing', async () => {
     const { fake, client } = cached();
     fake.on('POST', fhir, () => jsonResponse({ resourceType: 'Bundle', type: 'transaction-response' }));

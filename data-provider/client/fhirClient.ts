@@ -486,6 +486,7 @@ export class FhirClient extends EventTarget {
   }
 
   private async send(options: SendOptions): Promise<unknown> {
+    let invalidated = false;
     try {
       const response = await this.fetchAuthorized(options, false);
       if (response.status === 202 && options.pollStatusOnAccepted !== false) {
@@ -496,10 +497,16 @@ export class FhirClient extends EventTarget {
         }
       }
       const body = await readResponseBody(response, options.responseType);
-      if (options.method !== 'GET') this.announceWrite(options.url, options.body);
+      if (options.method !== 'GET') {
+        // Forgotten before the write is announced: a listener that searches again at once must not
+        // be answered from the cache with what was true before the write.
+        this.invalidateAfterWrite(options.url, options.body);
+        invalidated = true;
+        this.announceWrite(options.url, options.body);
+      }
       return body;
     } finally {
-      if (options.method !== 'GET') this.invalidateAfterWrite(options.url, options.body);
+      if (options.method !== 'GET' && !invalidated) this.invalidateAfterWrite(options.url, options.body);
     }
   }
 

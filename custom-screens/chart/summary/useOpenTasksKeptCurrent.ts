@@ -14,9 +14,7 @@ export function useOpenTasksKeptCurrent(patientId: string): void {
   useEffect(() => {
     const recount = (event: Event) => {
       if (!(event instanceof ResourceWriteEvent) || !event.touches('Task')) return;
-      // The client announces a write before it drops its cached searches of the type: asking again
-      // in the same turn would be answered from that cache with the count from before the write.
-      queueMicrotask(() => void queryClient.invalidateQueries({ queryKey: summaryQueryKey(patientId, 'openTasks') }));
+      void queryClient.invalidateQueries({ queryKey: summaryQueryKey(patientId, 'openTasks') });
     };
     // Component tests may hand in partial clients without events: those never report writes.
     client.addEventListener?.(RESOURCE_WRITE_EVENT, recount);
