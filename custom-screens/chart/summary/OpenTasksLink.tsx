@@ -1,4 +1,5 @@
-import { Box, Link } from '@mui/material';
+import { Box } from '@mui/material';
+import { SummaryLink } from './SummaryLink';
 import type { OpenTaskCounts } from './rules/openTasks';
 
 export interface OpenTasksLinkProps {
@@ -11,27 +12,27 @@ export interface OpenTasksLinkProps {
 export function OpenTasksLink({ href, counts }: OpenTasksLinkProps) {
   if (!counts) {
     return (
-      <Link href={href} variant="body2">
+      <SummaryLink href={href} variant="body2">
         Open tasks
-      </Link>
+      </SummaryLink>
     );
   }
   if (counts.open === 0) {
     return (
-      <Link href={href} variant="body2" color="text.secondary">
+      <SummaryLink href={href} variant="body2" color="text.secondary">
         No open tasks
-      </Link>
+      </SummaryLink>
     );
   }
   const atLeast = counts.capped ? '+' : '';
   return (
-    <Link href={href} variant="body2">
+    <SummaryLink href={href} variant="body2">
       {`${counts.open}${atLeast} open ${counts.open === 1 ? 'task' : 'tasks'}`}
       {counts.overdue > 0 && (
         <Box component="span" sx={{ color: 'error.main', fontWeight: 600 }}>
           {` · ${counts.overdue}${atLeast} overdue`}
         </Box>
       )}
-    </Link>
+    </SummaryLink>
   );
 }

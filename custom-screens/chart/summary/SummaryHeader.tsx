@@ -1,4 +1,4 @@
-import { Avatar, Box, Link, Tooltip, Typography } from '@mui/material';
+import { Avatar, Box, Tooltip, Typography } from '@mui/material';
 import FemaleIcon from '@mui/icons-material/Female';
 import MaleIcon from '@mui/icons-material/Male';
 import TransgenderIcon from '@mui/icons-material/Transgender';
@@ -8,6 +8,7 @@ import { formatHumanName } from '../../../data-provider/formatting';
 import { ageOf, readableDate } from './rules/readableDates';
 import { avatarColor, bandColor, initialsOf, photoUrl } from './patientLook';
 import { OpenTasksLink, type OpenTasksLinkProps } from './OpenTasksLink';
+import { SummaryLink } from './SummaryLink';
 
 export interface SummaryHeaderProps {
   patient: Patient;
@@ -84,12 +85,12 @@ export function SummaryHeader(props: SummaryHeaderProps) {
           {gp ?? 'No provider'}
         </Typography>
         <Box sx={{ display: 'flex', gap: 2, mt: 0.5 }}>
-          <Link href={props.appointmentsHref} variant="body2">
+          <SummaryLink href={props.appointmentsHref} variant="body2">
             {countText(props.appointmentCount, 'upcoming appointment', 'upcoming appointments')}
-          </Link>
-          <Link href={props.visitsHref} variant="body2">
+          </SummaryLink>
+          <SummaryLink href={props.visitsHref} variant="body2">
             {countText(props.visitCount, 'documented visit', 'documented visits')}
-          </Link>
+          </SummaryLink>
         </Box>
         {props.openTasks && <OpenTasksLink {...props.openTasks} />}
       </Box>
