@@ -32,6 +32,19 @@ describe('chart tabs (app-spec §2.2)', () => {
     expect(chartTabOf('Observation')).toBeUndefined();
   });
 
+  it('keeps the visit note at `encounter` and leaves `Encounter` (the visits the summary links to) to a list', () => {
+    expect(chartTabOf('encounter')?.label).toBe('Encounter');
+    expect(chartTabOf('Encounter')).toBeUndefined();
+  });
+
+  it('brings along what the rows of imported records point at', () => {
+    expect(chartTabOf('MedicationRequest')?.includes).toEqual([
+      'MedicationRequest:medication',
+      'MedicationRequest:requester',
+    ]);
+    expect(chartTabOf('DocumentReference')?.includes).toEqual(['DocumentReference:author']);
+  });
+
   it('a patient reading their own record gets the record without the care team tabs', () => {
     const labels = (viewer: { ePrescribing: boolean; patientView: boolean }) =>
       chartTabsFor(viewer).map((tab) => tab.label);

@@ -10,10 +10,20 @@ export interface ChartTab {
   resourceType?: string;
   /** Fixed filters of the tab's search beyond the patient (Labs: the lab procedure category). */
   filters?: Record<string, string>;
+  /**
+   * What the tab's search brings along (`_include`), so that a row names the practitioner or the
+   * medication it points at: imported records (Synthea's) point at them without a display.
+   */
+  includes?: readonly string[];
   /** Shown only when e-prescribing is enabled for the membership (app-spec §6). */
   ePrescribing?: true;
   /** The care team's work (editing, visit notes, tasks, chat, prescribing): not in a patient's own view. */
   staffOnly?: true;
+  /**
+   * Its path is matched as written: `encounter` is the visit note, while `Encounter` (the resource
+   * type, where the summary's "documented visits" link goes) lists the patient's visits.
+   */
+  caseSensitive?: true;
 }
 
 /** SNOMED CT "Laboratory procedure": the category of lab orders (Labs tab, app-spec §2.3). */
@@ -28,19 +38,35 @@ export const DEFAULT_CHART_TAB = 'timeline';
 export const CHART_TABS: readonly ChartTab[] = [
   { label: 'Timeline', path: 'timeline' },
   { label: 'Edit', path: 'edit', staffOnly: true },
-  { label: 'Encounter', path: 'encounter', staffOnly: true },
-  { label: 'Tasks', path: 'Task', resourceType: 'Task', staffOnly: true },
-  { label: 'Meds', path: 'MedicationRequest', resourceType: 'MedicationRequest' },
+  { label: 'Encounter', path: 'encounter', staffOnly: true, caseSensitive: true },
+  { label: 'Tasks', path: 'Task', resourceType: 'Task', staffOnly: true, includes: ['Task:owner'] },
+  {
+    label: 'Meds',
+    path: 'MedicationRequest',
+    resourceType: 'MedicationRequest',
+    includes: ['MedicationRequest:medication', 'MedicationRequest:requester'],
+  },
   {
     label: 'Labs',
     path: 'ServiceRequest',
     resourceType: 'ServiceRequest',
     filters: { category: LAB_PROCEDURE_CATEGORY.code },
+    includes: ['ServiceRequest:requester'],
   },
   { label: 'Devices', path: 'Device', resourceType: 'Device' },
-  { label: 'Reports', path: 'DiagnosticReport', resourceType: 'DiagnosticReport' },
-  { label: 'Documents', path: 'DocumentReference', resourceType: 'DocumentReference' },
-  { label: 'Appointments', path: 'Appointment', resourceType: 'Appointment' },
+  {
+    label: 'Reports',
+    path: 'DiagnosticReport',
+    resourceType: 'DiagnosticReport',
+    includes: ['DiagnosticReport:performer'],
+  },
+  {
+    label: 'Documents',
+    path: 'DocumentReference',
+    resourceType: 'DocumentReference',
+    includes: ['DocumentReference:author'],
+  },
+  { label: 'Appointments', path: 'Appointment', resourceType: 'Appointment', includes: ['Appointment:actor'] },
   { label: 'Care Plans', path: 'CarePlan', resourceType: 'CarePlan' },
   { label: 'Communications', path: 'communication', staffOnly: true },
   { label: 'DoseSpot', path: 'dosespot', ePrescribing: true, staffOnly: true },
@@ -65,5 +91,5 @@ export function chartTabsFor(viewer: { ePrescribing: boolean; patientView: boole
 export function chartTabOf(segment: string | undefined): ChartTab | undefined {
   if (!segment) return CHART_TABS[0];
   const lower = segment.toLowerCase();
-  return CHART_TABS.find((tab) => tab.path.toLowerCase() === lower);
+  return CHART_TABS.find((tab) => (tab.caseSensitive ? tab.path === segment : tab.path.toLowerCase() === lower));
 }

@@ -16,3 +16,6 @@ export type MedicationRequestStatus = (typeof MEDICATION_REQUEST_STATUSES)[numbe
 
 /** A request written from the summary is an order unless the clinician says otherwise. */
 export const DEFAULT_MEDICATION_INTENT = 'order';
+
+/** Orders the patient is (or may soon be) taking: listed first, before stopped and completed ones. */
+export const CURRENT_MEDICATION_STATUSES: readonly string[] = ['active', 'on-hold', 'draft'];

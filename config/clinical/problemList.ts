@@ -16,3 +16,6 @@ export const CONDITION_CLINICAL_STATUSES = [
   'remission',
   'resolved',
 ] as const;
+
+/** Clinical statuses of a condition that is still going on: listed first, before past ones. */
+export const CURRENT_CONDITION_STATUSES: readonly string[] = ['active', 'recurrence', 'relapse'];

@@ -47,12 +47,63 @@ const tasks: Resource[] = [
   } as Resource,
 ];
 
-const bundle = (type: Bundle['type'], resources: Resource[]): Bundle => ({
+const bundle = (type: Bundle['type'], resources: Resource[], included: Resource[] = []): Bundle => ({
   resourceType: 'Bundle',
   type,
   total: resources.length,
-  entry: resources.map((resource) => ({ resource, search: { mode: 'match' } })),
+  entry: [
+    ...resources.map((resource) => ({ resource, search: { mode: 'match' as const } })),
+    ...included.map((resource) => ({ resource, search: { mode: 'include' as const } })),
+  ],
 });
+
+// An imported patient's order and visit as Synthea writes them (synthetic data, Apache-2.0): the
+// order points at a Medication and a Practitioner without naming either.
+const importedOrder = {
+  resourceType: 'MedicationRequest',
+  id: 'mr1',
+  status: 'active',
+  intent: 'order',
+  subject: { reference: 'Patient/p1' },
+  medicationReference: { reference: 'Medication/simva' },
+  requester: { reference: 'Practitioner/694a34a3-af6e-49a5-89e3-adc7235bc923' },
+  authoredOn: '1977-07-30T21:51:36+00:00',
+  dosageInstruction: [
+    {
+      sequence: 1,
+      timing: { repeat: { frequency: 1, period: 1, periodUnit: 'd' } },
+      asNeededBoolean: false,
+      doseAndRate: [{ doseQuantity: { value: 1 } }],
+    },
+  ],
+} as Resource;
+const orderIncludes = [
+  {
+    resourceType: 'Medication',
+    id: 'simva',
+    code: {
+      coding: [{ system: 'http://www.nlm.nih.gov/research/umls/rxnorm', code: '316672', display: 'Simvistatin 10 MG' }],
+    },
+  },
+  {
+    resourceType: 'Practitioner',
+    id: '694a34a3-af6e-49a5-89e3-adc7235bc923',
+    name: [{ family: 'Labadie', given: ['Rebecca'], prefix: ['Dr.'] }],
+  },
+] as Resource[];
+const visit = {
+  resourceType: 'Encounter',
+  id: 'e1',
+  status: 'finished',
+  class: { system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode', code: 'AMB' },
+  type: [
+    {
+      coding: [{ system: 'http://snomed.info/sct', code: '185349003', display: 'Encounter for check up (procedure)' }],
+    },
+  ],
+  subject: { reference: 'Patient/p1' },
+  period: { start: '1977-10-04T21:51:36+00:00', end: '1977-10-04T22:06:36+00:00' },
+} as Resource;
 
 /** The chart against the real FhirClient (100 ms auto-batching) over an in-memory answerer. */
 function renderChart(path: string) {
@@ -62,6 +113,12 @@ function renderChart(path: string) {
     if (url.startsWith('Patient/p1/_history'))
       return { status: '200 OK', resource: bundle('history', [patient, firstVersion]) };
     if (url.startsWith('Task?')) return { status: '200 OK', resource: bundle('searchset', tasks) };
+    if (url.startsWith('MedicationRequest?'))
+      return {
+        status: '200 OK',
+        resource: bundle('searchset', [importedOrder], url.includes('_include=') ? orderIncludes : []),
+      };
+    if (url.startsWith('Encounter?')) return { status: '200 OK', resource: bundle('searchset', [visit]) };
     if (url.startsWith('Device?'))
       return {
         status: '403 Forbidden',
@@ -80,7 +137,10 @@ function renderChart(path: string) {
       }),
     });
   });
-  fake.on('GET', /\/fhir\/R4\/Task\?/, () => jsonResponse(bundle('searchset', tasks)));
+  fake.on('GET', /\/fhir\/R4\/[A-Za-z]+\?/, (call) => {
+    const { resource } = answer(decodeURIComponent(call.url.split('/fhir/R4/')[1] ?? ''));
+    return jsonResponse(resource);
+  });
   const client = new FhirClient({ baseUrl: 'https://hearth.test/', fetch: fake.fetch, autoBatchTime: 100 });
   render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
@@ -169,6 +229,34 @@ describe('ChartPage', { timeout: 30_000 }, () => {
       // The last: the summary's count of open tasks searched the patient's tasks first.
       .findLast((url) => url.includes('Task?patient='));
     expect(search).toMatch(/Task\?patient=Patient\/p1&_sort=-_lastUpdated&_count=20&_offset=0&_total=accurate/);
+  });
+
+  it('names an imported order by its Medication and prescriber, and reads its structured dosage', async () => {
+    const fake = renderChart('/Patient/p1/MedicationRequest');
+    const table = await screen.findByRole('table', { name: 'Meds' });
+    const row = within(table).getAllByRole('row')[1];
+    expect(await within(row).findByText('Simvistatin 10 MG')).toBeTruthy();
+    expect(row).toHaveTextContent(/Rebecca Labadie/);
+    expect(row).toHaveTextContent('1 dose, once a day');
+    expect(row).not.toHaveTextContent('694a34a3');
+    const search = fake.calls
+      .flatMap((call) =>
+        call.method === 'POST'
+          ? ((JSON.parse(call.body as string) as Bundle).entry ?? []).map((e) => e.request?.url ?? '')
+          : [call.url],
+      )
+      .map((url) => decodeURIComponent(url))
+      .find((url) => url.includes('MedicationRequest?patient='));
+    expect(search).toContain('_sort=-authoredon,-_lastUpdated');
+    expect(search).toContain('_include=MedicationRequest:medication&_include=MedicationRequest:requester');
+  });
+
+  it('lists the visits at `Encounter` (where "documented visits" leads), not the visit note', async () => {
+    renderChart('/Patient/p1/Encounter');
+    const table = await screen.findByRole('table', { name: 'Encounter' });
+    expect(await within(table).findByText('Encounter for check up (procedure)')).toBeTruthy();
+    expect(within(table).getByText(/Oct 4, 1977/)).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'Encounter' })).toHaveAttribute('aria-selected', 'false');
   });
 
   it('says "Patient ID not found" without a patient id', () => {

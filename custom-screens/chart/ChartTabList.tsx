@@ -72,13 +72,14 @@ export function ChartTabList() {
   useEffect(() => {
     if (!known) navigate('..', { replace: true });
   }, [known, navigate]);
-  const results = useChartTabSearch(resourceType, patientId, tab?.filters, offset);
+  const results = useChartTabSearch(resourceType, patientId, tab?.filters, offset, tab?.includes);
   if (!known) return null;
 
   const columns = chartColumns(resourceType);
   const { patientView } = useChartViewer();
   const canCreate = !patientView && canEditResourceType(client.getAccessPolicy(), client.isSuperAdmin(), resourceType);
   const rows = results.data?.resources ?? [];
+  const names = results.data?.names;
   const total = results.data?.total;
   const open = (resource: Resource, event: MouseEvent | KeyboardEvent) => {
     const link = chartPath(patientId, resourceType, resource.id ?? '');
@@ -167,10 +168,10 @@ export function ChartTabList() {
                           onClick={(event) => event.stopPropagation()}
                           style={{ color: 'inherit', fontWeight: 600 }}
                         >
-                          <FirstCell cell={column.cell(resource)} />
+                          <FirstCell cell={column.cell(resource, names)} />
                         </RouterLink>
                       ) : (
-                        <Cell cell={column.cell(resource)} />
+                        <Cell cell={column.cell(resource, names)} />
                       )}
                     </TableCell>
                   ))}

@@ -38,7 +38,8 @@ export function ChartTabRoutes({ ePrescribing, patientView }: { ePrescribing: bo
       <Route index element={<TimelineTab />} />
       <Route path="timeline" element={<TimelineTab />} />
       <Route path="edit" element={staff(<PatientEditTab />)} />
-      <Route path="encounter" element={staff(<VisitNotePage />)} />
+      {/* Not `Encounter`: that path lists the patient's visits (the summary's "documented visits"). */}
+      <Route path="encounter" caseSensitive element={staff(<VisitNotePage />)} />
       <Route path="task/:taskId/*" element={staff(<TaskPage />)} />
       <Route path="communication" element={staff(<PatientChatPage />)} />
       <Route path="communication/:communicationId" element={staff(<PatientChatPage />)} />

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Resource } from '@medplum/fhirtypes';
+import { referenceNamesOf, type ReferenceNames } from './referenceNames';
 import { chartColumns } from './tabColumns';
 
-const cells = (resource: Record<string, unknown>) =>
+const cells = (resource: Record<string, unknown>, names?: ReferenceNames) =>
   chartColumns(resource.resourceType as string).map((column) => [
     column.label,
-    column.cell(resource as unknown as Resource),
+    column.cell(resource as unknown as Resource, names),
   ]);
+const textOf = (cell: unknown) => (cell as { text: string }).text;
 
 describe('chart tab columns (app-spec §2.3)', () => {
   it('a medication request reads as medication, status badge, intent, dosage, requester, date', () => {
@@ -95,5 +97,141 @@ describe('chart tab columns (app-spec §2.3)', () => {
     expect((done[4][1] as { text: string }).text).toMatch(/2026/);
     expect(cells({ ...task, status: 'cancelled' })[4][1]).toMatchObject({ kind: 'text' });
     expect(cells({ ...task, restriction: undefined })[4]).toEqual(['Due', { kind: 'text', text: '' }]);
+  });
+
+  // Records as the Synthea R4 sample bundles write them (synthetic data, Apache-2.0).
+  it('an imported order reads its medication, prescriber and structured dosage from where they are', () => {
+    const names = referenceNamesOf([
+      {
+        resourceType: 'Medication',
+        id: 'med-1',
+        code: {
+          coding: [
+            { system: 'http://www.nlm.nih.gov/research/umls/rxnorm', code: '316672', display: 'Simvistatin 10 MG' },
+          ],
+        },
+      },
+      { resourceType: 'Practitioner', id: 'pr-1', name: [{ family: 'Labadie', given: ['Rebecca'], prefix: ['Dr.'] }] },
+    ] as Resource[]);
+    const row = cells(
+      {
+        resourceType: 'MedicationRequest',
+        status: 'active',
+        intent: 'order',
+        medicationReference: { reference: 'Medication/med-1' },
+        requester: { reference: 'Practitioner/pr-1' },
+        authoredOn: '1977-07-30T21:51:36+00:00',
+        dosageInstruction: [
+          {
+            sequence: 1,
+            timing: { repeat: { frequency: 1, period: 1, periodUnit: 'd' } },
+            asNeededBoolean: false,
+            doseAndRate: [{ doseQuantity: { value: 1 } }],
+          },
+        ],
+      },
+      names,
+    );
+    expect(textOf(row[0][1])).toBe('Simvistatin 10 MG');
+    expect(textOf(row[3][1])).toBe('1 dose, once a day');
+    expect(textOf(row[4][1])).toMatch(/Rebecca Labadie/);
+    // The day it was ordered, without a time of day.
+    expect(textOf(row[5][1])).toMatch(/1977/);
+    expect(textOf(row[5][1])).not.toMatch(/:/);
+    // Without the included resources: never the bare id.
+    const bare = cells({
+      resourceType: 'MedicationRequest',
+      medicationReference: { reference: 'Medication/med-1' },
+      requester: { reference: 'Practitioner/694a34a3-af6e-49a5-89e3-adc7235bc923' },
+    });
+    expect(textOf(bare[0][1])).toBe('');
+    expect(textOf(bare[4][1])).toBe('Practitioner');
+  });
+
+  it('a report reads its category from the list of categories', () => {
+    const row = cells({
+      resourceType: 'DiagnosticReport',
+      status: 'final',
+      category: [
+        { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v2-0074', code: 'LAB', display: 'Laboratory' }] },
+      ],
+      code: { coding: [{ system: 'http://loinc.org', code: '57698-3', display: 'Lipid Panel' }], text: 'Lipid Panel' },
+      issued: '1986-11-01T19:20:06.629+00:00',
+    });
+    expect(row[2]).toEqual(['Category', { kind: 'text', text: 'Laboratory' }]);
+  });
+
+  it('an untitled care plan is named by its category, and an appointment by its service type', () => {
+    const plan = cells({
+      resourceType: 'CarePlan',
+      status: 'active',
+      intent: 'order',
+      category: [
+        { coding: [{ system: 'http://snomed.info/sct', code: '872781000000100', display: 'Musculoskeletal care' }] },
+      ],
+      period: { start: '1958-06-22T19:20:06+00:00' },
+    });
+    expect(plan[0]).toEqual(['Care plan', { kind: 'text', text: 'Musculoskeletal care' }]);
+    expect(textOf(plan[3][1])).not.toMatch(/:/);
+    const appointment = cells({ resourceType: 'Appointment', serviceType: [{ text: 'Physiotherapy' }] });
+    expect(appointment[0]).toEqual(['Appointment', { kind: 'text', text: 'Physiotherapy' }]);
+  });
+
+  it('other types read their name, status and date from where their records keep them', () => {
+    const condition = cells({
+      resourceType: 'Condition',
+      clinicalStatus: {
+        coding: [{ system: 'http://terminology.hl7.org/CodeSystem/condition-clinical', code: 'active' }],
+      },
+      code: { text: 'Appendicitis' },
+      onsetPeriod: { start: '1969-06-07' },
+      recordedDate: '1970-01-01',
+    });
+    expect(condition).toEqual([
+      ['Item', { kind: 'text', text: 'Appendicitis' }],
+      ['Status', { kind: 'status', status: 'active' }],
+      ['Date', { kind: 'text', text: expect.stringMatching(/1969/) }],
+    ]);
+    expect(textOf(cells({ resourceType: 'Condition', code: { text: 'X' }, recordedDate: '2001-02-03' })[2][1])).toMatch(
+      /2001/,
+    );
+    const immunization = cells({
+      resourceType: 'Immunization',
+      status: 'completed',
+      vaccineCode: {
+        coding: [
+          {
+            system: 'http://hl7.org/fhir/sid/cvx',
+            code: '140',
+            display: 'Influenza, seasonal, injectable, preservative free',
+          },
+        ],
+      },
+      occurrenceDateTime: '1986-11-01T19:20:06+00:00',
+    });
+    expect(textOf(immunization[0][1])).toBe('Influenza, seasonal, injectable, preservative free');
+    expect(textOf(immunization[2][1])).toMatch(/1986/);
+    const procedure = cells({
+      resourceType: 'Procedure',
+      status: 'completed',
+      code: { text: 'Documentation of current medications' },
+      performedPeriod: { start: '1986-11-01T19:20:06+00:00', end: '1986-11-01T19:35:06+00:00' },
+    });
+    expect(textOf(procedure[2][1])).toMatch(/1986/);
+    const visit = cells({
+      resourceType: 'Encounter',
+      status: 'finished',
+      class: { system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode', code: 'AMB' },
+      type: [
+        {
+          coding: [
+            { system: 'http://snomed.info/sct', code: '185349003', display: 'Encounter for check up (procedure)' },
+          ],
+        },
+      ],
+      period: { start: '1934-01-13T19:20:06+00:00', end: '1934-01-13T19:50:06+00:00' },
+    });
+    expect(textOf(visit[0][1])).toBe('Encounter for check up (procedure)');
+    expect(textOf(visit[2][1])).toMatch(/1934/);
   });
 });

@@ -1,6 +1,11 @@
-import type { CodeableConcept, Reference, Resource } from '@medplum/fhirtypes';
+import type { CarePlan, CodeableConcept, MedicationRequest, Reference, Resource } from '@medplum/fhirtypes';
 import { formatCodeableConcept, formatDate, formatDateTime } from '../../data-provider/formatting';
 import { OPEN_TASK_STATUSES } from '../tasks/myTaskRules';
+import { carePlanTitle } from './carePlanTitle';
+import { clinicalDateOf } from './clinicalDate';
+import { dosageText } from './dosageText';
+import { medicationNameOf } from './medicationName';
+import { NO_REFERENCE_NAMES, referenceName, type ReferenceNames } from './referenceNames';
 
 /**
  * One cell of a chart tab list: plain text, a status badge, or the due date of work still to do
@@ -11,7 +16,8 @@ export type ChartCell =
 
 export interface ChartColumn {
   label: string;
-  cell(resource: Resource): ChartCell;
+  /** `names`: what the row's references point at, as the tab's search included them. */
+  cell(resource: Resource, names?: ReferenceNames): ChartCell;
   /**
    * Left out when the list is narrow (the chart's tab beside the patient sidebar on a laptop): the
    * row's own page shows it, while the columns a clinician scans a list by (what, status, when
@@ -29,10 +35,15 @@ const get = (resource: Resource, path: string): unknown =>
   }, resource);
 
 const text = (value: string | undefined): ChartCell => ({ kind: 'text', text: value ?? '' });
-const concept = (value: unknown): string => formatCodeableConcept(value as CodeableConcept | undefined);
-const reference = (value: unknown): string => {
+/** A concept, or the first of a list of them that reads as something (a report's categories). */
+const concept = (value: unknown): string =>
+  (Array.isArray(value) ? value : [value])
+    .map((item) => formatCodeableConcept(item as CodeableConcept | undefined))
+    .find(Boolean) ?? '';
+/** A reference by the name of what it points at, never its bare id. */
+const reference = (value: unknown, names: ReferenceNames, holder: Resource): string => {
   const ref = (Array.isArray(value) ? value[0] : value) as Reference | undefined;
-  return ref?.display ?? ref?.reference ?? '';
+  return referenceName(ref, names, holder);
 };
 const when = (value: unknown): string => {
   if (typeof value !== 'string' || !value) return '';
@@ -40,9 +51,9 @@ const when = (value: unknown): string => {
   return value.length <= 10 ? formatDate(value) : formatDateTime(value);
 };
 
-const column = (label: string, read: (resource: Resource) => string): ChartColumn => ({
+const column = (label: string, read: (resource: Resource, names: ReferenceNames) => string): ChartColumn => ({
   label,
-  cell: (resource) => text(read(resource)),
+  cell: (resource, names = NO_REFERENCE_NAMES) => text(read(resource, names)),
 });
 const secondary = (column: ChartColumn): ChartColumn => ({ ...column, secondary: true });
 const statusColumn = (label = 'Status', path = 'status'): ChartColumn => ({
@@ -71,7 +82,7 @@ const taskDueColumn: ChartColumn = {
     return typeof status === 'string' && openStatuses.has(status) ? { kind: 'due', due } : text(when(due));
   },
 };
-const referenceColumn = (label: string, path: string) => column(label, (r) => reference(get(r, path)));
+const referenceColumn = (label: string, path: string) => column(label, (r, names) => reference(get(r, path), names, r));
 const textColumn = (label: string, path: string) =>
   column(label, (r) => {
     const value = get(r, path);
@@ -89,15 +100,13 @@ const COLUMNS: Record<string, ChartColumn[]> = {
     secondary(dayColumn('Created', 'authoredOn')),
   ],
   MedicationRequest: [
-    column(
-      'Medication',
-      (r) => concept(get(r, 'medicationCodeableConcept')) || reference(get(r, 'medicationReference')),
-    ),
+    column('Medication', (r, names) => medicationNameOf(r as MedicationRequest, names)),
     statusColumn(),
     secondary(textColumn('Intent', 'intent')),
-    column('Dosage', (r) => textOf(r, 'dosageInstruction.text')),
+    column('Dosage', (r) => dosageText((r as MedicationRequest).dosageInstruction)),
     secondary(referenceColumn('Requester', 'requester')),
-    dateColumn('Ordered', 'authoredOn'),
+    // The day: the time of day an order was written tells nothing and wrapped the cell in three lines.
+    dayColumn('Ordered', 'authoredOn'),
   ],
   ServiceRequest: [
     conceptColumn('Order', 'code'),
@@ -138,14 +147,14 @@ const COLUMNS: Record<string, ChartColumn[]> = {
     statusColumn(),
     dateColumn('Start', 'start'),
     secondary(dateColumn('End', 'end')),
-    column('With', (r) => participantsOtherThanPatient(r)),
+    column('With', (r, names) => participantsOtherThanPatient(r, names)),
   ],
   CarePlan: [
-    column('Care plan', (r) => textOf(r, 'title') || concept(get(r, 'category'))),
+    column('Care plan', (r) => carePlanTitle(r as CarePlan)),
     statusColumn(),
     secondary(textColumn('Intent', 'intent')),
-    dateColumn('Start', 'period.start'),
-    secondary(dateColumn('End', 'period.end')),
+    dayColumn('Start', 'period.start'),
+    secondary(dayColumn('End', 'period.end')),
   ],
 };
 
@@ -154,22 +163,49 @@ function textOf(resource: Resource, path: string): string {
   return typeof value === 'string' ? value : '';
 }
 
-function participantsOtherThanPatient(resource: Resource): string {
+function participantsOtherThanPatient(resource: Resource, names: ReferenceNames): string {
   const participants = (resource as unknown as Json).participant;
   return (Array.isArray(participants) ? (participants as { actor?: Reference }[]) : [])
     .map((participant) => participant.actor)
     .filter((actor) => actor && !actor.reference?.startsWith('Patient/'))
-    .map((actor) => reference(actor))
+    .map((actor) => reference(actor, names, resource))
+    .filter(Boolean)
     .join(', ');
 }
 
+/**
+ * What another type's record is, for the fallback list: its code, else where such records keep
+ * it (an immunization's vaccine, a visit's type, a medication statement's medication), else its title.
+ */
+const ITEM_PATHS = ['code', 'vaccineCode', 'type', 'medicationCodeableConcept', 'class'] as const;
+function itemOf(resource: Resource): string {
+  for (const path of ITEM_PATHS) {
+    const value = get(resource, path);
+    // Encounter.class is a Coding, the others concepts.
+    const name = path === 'class' ? textOf(resource, 'class.display') : concept(value);
+    if (name) return name;
+  }
+  return (
+    textOf(resource, 'title') || textOf(resource, 'description') || textOf(resource, 'name') || resource.resourceType
+  );
+}
+
+/** The record's status: its `status`, else the clinical status of a condition or an allergy. */
+const fallbackStatusColumn: ChartColumn = {
+  label: 'Status',
+  cell: (resource) => {
+    const status = get(resource, 'status');
+    if (typeof status === 'string') return { kind: 'status', status };
+    const clinical = get(resource, 'clinicalStatus.coding.code');
+    return typeof clinical === 'string' ? { kind: 'status', status: clinical } : text('');
+  },
+};
+
 /** Columns for other types a chart path names (`/Patient/{id}/Observation`): a display, status, date. */
 const FALLBACK: ChartColumn[] = [
-  column('Item', (r) => concept(get(r, 'code')) || textOf(r, 'title') || textOf(r, 'description') || r.resourceType),
-  statusColumn(),
-  column('Date', (r) =>
-    when(get(r, 'effectiveDateTime') ?? get(r, 'issued') ?? get(r, 'authoredOn') ?? get(r, 'date')),
-  ),
+  column('Item', (r) => itemOf(r)),
+  fallbackStatusColumn,
+  column('Date', (r) => when(clinicalDateOf(r))),
 ];
 
 export function chartColumns(resourceType: string): ChartColumn[] {

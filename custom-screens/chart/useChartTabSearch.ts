@@ -1,23 +1,14 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { Bundle, Resource, ResourceType } from '@medplum/fhirtypes';
-import { CHART_TAB_PAGE_SIZE, CHART_TAB_SORT } from '../../config/clinical/chartTabs';
-import { PATIENT_SEARCH_PARAMETER } from '../../config/clinical/patientReferenceFields';
 import { useFhirClient } from '../../src/resources/useFhirClient';
+import { chartTabQuery } from './chartTabQuery';
+import { NO_REFERENCE_NAMES, referenceNamesOf, type ReferenceNames } from './referenceNames';
 
-/** The search of a chart tab (app-spec §2.3): the patient's resources of one type, newest first. */
-export function chartTabQuery(
-  patientId: string,
-  filters: Record<string, string> | undefined,
-  offset: number,
-): Record<string, string> {
-  return {
-    [PATIENT_SEARCH_PARAMETER]: `Patient/${patientId}`,
-    ...filters,
-    _sort: CHART_TAB_SORT,
-    _count: String(CHART_TAB_PAGE_SIZE),
-    _offset: String(offset),
-    _total: 'accurate',
-  };
+/** One page of a tab: its rows, the total, and the names of what the rows point at. */
+export interface ChartTabPage {
+  resources: Resource[];
+  total?: number;
+  names: ReferenceNames;
 }
 
 /**
@@ -29,18 +20,26 @@ export function useChartTabSearch(
   patientId: string,
   filters: Record<string, string> | undefined,
   offset: number,
+  includes?: readonly string[],
 ) {
   const client = useFhirClient();
-  const query = chartTabQuery(patientId, filters, offset);
-  return useQuery<{ resources: Resource[]; total?: number }, Error>({
+  const query = chartTabQuery(resourceType, patientId, filters, offset, includes);
+  return useQuery<ChartTabPage, Error>({
     queryKey: ['hearth-search', resourceType, 'chart', query],
     queryFn: async ({ signal }) => {
       const bundle: Bundle = await client.search(resourceType as ResourceType, query, { signal, cache: 'no-cache' });
-      const resources = (bundle.entry ?? [])
-        .filter((entry) => entry.search?.mode !== 'include')
-        .map((entry) => entry.resource as Resource)
-        .filter(Boolean);
-      return { resources, total: bundle.total };
+      const entries = bundle.entry ?? [];
+      const of = (include: boolean) =>
+        entries
+          .filter((entry) => (entry.search?.mode === 'include') === include)
+          .map((entry) => entry.resource as Resource)
+          .filter(Boolean);
+      const included = of(true);
+      return {
+        resources: of(false),
+        total: bundle.total,
+        names: included.length ? referenceNamesOf(included) : NO_REFERENCE_NAMES,
+      };
     },
     placeholderData: keepPreviousData,
     retry: false,

@@ -165,4 +165,34 @@ test.describe('clinical screens: rough edges kept fixed', () => {
     await expect(main(page).getByText('Your cholesterol is a little high; we should talk about')).toBeVisible();
     await expect(message).toHaveValue('');
   });
+
+  test('an imported Synthea chart reads right: visits listed, prescribers named, reports say what they hold', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    const errors = collectErrors(page);
+    await signInAs(page, ALICE);
+    const patientId = await openPatient(page, /Chauncey/);
+    const summary = page.getByRole('complementary', { name: 'Patient summary' });
+    // "N documented visits" led to the visit note's menopause questionnaire: now to the visits.
+    await summary.getByRole('link', { name: /documented visits?$/ }).click();
+    await expect(page).toHaveURL(`/Patient/${patientId}/Encounter`);
+    const visits = main(page).getByRole('table', { name: 'Encounter' });
+    await expect(visits.getByRole('row').nth(1)).toContainText(/finished/);
+    await expect(visits.getByRole('row').nth(1)).toContainText(/\d{4}/);
+    await expect(main(page).getByText('SOAP Note')).toHaveCount(0);
+    // Synthea's orders point at their prescriber without a display: named, never "Practitioner/<id>".
+    await page.goto(`/Patient/${patientId}/MedicationRequest`);
+    const meds = main(page).getByRole('table', { name: 'Meds' });
+    await expect(meds.getByRole('row').nth(1)).toBeVisible();
+    await expect(meds).not.toContainText('Practitioner/');
+    // A lab report on the timeline names its results instead of a bare "Created".
+    await page.goto(`/Patient/${patientId}/timeline`);
+    const reports = page
+      .getByTestId('timeline')
+      .getByRole('article')
+      .filter({ hasText: /^Report/ });
+    await expect(reports.filter({ hasText: /\d+ results?: / }).first()).toBeVisible();
+    expect(errors).toEqual([]);
+  });
 });

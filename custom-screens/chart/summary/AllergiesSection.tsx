@@ -4,7 +4,8 @@ import { ALLERGY_CLINICAL_STATUSES } from '../../../config/clinical/allergies';
 import { ALLERGEN_CONCEPTS } from '../../../config/clinical/recordedConcepts';
 import { formatCodeableConcept } from '../../../data-provider/formatting';
 import { useFhirClient } from '../../../src/resources/useFhirClient';
-import { allergyDraftOf, buildAllergy, validateAllergy, type AllergyDraft } from './rules/allergyRules';
+import { allergyDraftOf, buildAllergy, reactionText, validateAllergy, type AllergyDraft } from './rules/allergyRules';
+import { datedBy } from './rules/onsetDates';
 import { readableDate } from './rules/readableDates';
 import { ConceptField } from './ConceptField';
 import { SummaryDialog } from './SummaryDialog';
@@ -108,13 +109,13 @@ export function AllergiesSection(props: { patient: Patient; allergies: Loaded<Al
       <SummaryList>
         {props.allergies.items.map((allergy) => {
           const name = formatCodeableConcept(allergy.code) || 'Unnamed allergy';
-          const reaction = allergyDraftOf(allergy).reaction;
-          const onset = readableDate(allergy.onsetDateTime);
+          const dated = datedBy(allergy);
+          const when = dated && `${dated.kind === 'onset' ? 'since' : 'recorded'} ${readableDate(dated.date)}`;
           return (
             <SummaryItem
               key={allergy.id}
               primary={name}
-              secondary={[reaction, onset && `since ${onset}`].filter(Boolean).join(' · ') || undefined}
+              secondary={[reactionText(allergy), when].filter(Boolean).join(' · ') || undefined}
               status={allergy.clinicalStatus?.coding?.[0]?.code}
               action="Edit allergy"
               onOpen={() => form.open(allergy.id as string, () => allergyDraftOf(allergy))}

@@ -1,6 +1,6 @@
 import { MenuItem, TextField } from '@mui/material';
 import type { MedicationRequest, Patient } from '@medplum/fhirtypes';
-import { MEDICATION_REQUEST_STATUSES } from '../../../config/clinical/medicationStatus';
+import { CURRENT_MEDICATION_STATUSES, MEDICATION_REQUEST_STATUSES } from '../../../config/clinical/medicationStatus';
 import { MEDICATION_CONCEPTS } from '../../../config/clinical/recordedConcepts';
 import { getDisplayString } from '../../../data-provider/formatting';
 import { useFhirClient } from '../../../src/resources/useFhirClient';
@@ -11,6 +11,7 @@ import {
   validateMedication,
   type MedicationDraft,
 } from './rules/medicationRules';
+import { currentFirst } from './rules/currentFirst';
 import { readableDate } from './rules/readableDates';
 import { ConceptField } from './ConceptField';
 import { SummaryDialog } from './SummaryDialog';
@@ -31,7 +32,13 @@ export function MedicationsSection(props: { patient: Patient; medications: Loade
   const client = useFhirClient();
   const saved = useSummarySaved(props.patient.id as string);
   const patientRef = { reference: `Patient/${props.patient.id}` };
-  const byId = new Map(props.medications.items.map((m) => [m.id as string, m]));
+  const { names } = props.medications;
+  const medications = currentFirst(
+    props.medications.items,
+    (request) => CURRENT_MEDICATION_STATUSES.includes(request.status),
+    (request) => request.authoredOn,
+  );
+  const byId = new Map(medications.map((m) => [m.id as string, m]));
   const form = useSummaryForm<MedicationDraft>({
     validate: validateMedication,
     paths: PATHS,
@@ -41,7 +48,7 @@ export function MedicationsSection(props: { patient: Patient; medications: Loade
       const requester: MedicationRequest['requester'] = profile?.id
         ? { reference: `${profile.resourceType}/${profile.id}`, display: getDisplayString(profile) }
         : undefined;
-      const built = buildMedicationRequest(draft, patientRef, requester, existing);
+      const built = buildMedicationRequest(draft, patientRef, requester, existing, undefined, names);
       if ('error' in built) throw new Error(built.error);
       await (existing ? client.updateResource(built.request) : client.createResource(built.request));
       await saved('medications', 'MedicationRequest', existing ? 'Medication updated' : 'Medication added');
@@ -56,7 +63,7 @@ export function MedicationsSection(props: { patient: Patient; medications: Loade
       onAction={() => form.open('new', () => medicationDraftOf(undefined))}
       loading={props.medications.loading}
       error={props.medications.error}
-      isEmpty={props.medications.items.length === 0}
+      isEmpty={medications.length === 0}
       emptyText="No medications recorded"
       modal={
         draft ? (
@@ -100,8 +107,8 @@ export function MedicationsSection(props: { patient: Patient; medications: Loade
       }
     >
       <SummaryList>
-        {props.medications.items.map((request) => {
-          const name = medicationNameOf(request) || 'Unnamed medication';
+        {medications.map((request) => {
+          const name = medicationNameOf(request, names) || 'Unnamed medication';
           const authored = readableDate(request.authoredOn);
           return (
             <SummaryItem
@@ -110,7 +117,7 @@ export function MedicationsSection(props: { patient: Patient; medications: Loade
               secondary={authored ? `Ordered ${authored}` : undefined}
               status={request.status}
               action="Edit medication"
-              onOpen={() => form.open(request.id as string, () => medicationDraftOf(request))}
+              onOpen={() => form.open(request.id as string, () => medicationDraftOf(request, names))}
             />
           );
         })}

@@ -34,7 +34,7 @@ describe('PatientSummary loading', { timeout: 30_000 }, () => {
     expect(urls).toEqual([
       `AllergyIntolerance?patient=Patient/p1&${page}`,
       `Condition?patient=Patient/p1&${page}`,
-      `MedicationRequest?subject=Patient/p1&${page}`,
+      `MedicationRequest?subject=Patient/p1&${page}&_include=MedicationRequest:medication`,
       `Observation?subject=Patient/p1&${page}`,
       `Appointment?patient=Patient/p1&date=ge${day}&status=proposed,pending,booked&${page}`,
       `Encounter?subject=Patient/p1&date=le${day}&status=finished&${page}`,
@@ -234,5 +234,92 @@ describe('Vitals modal', { timeout: 30_000 }, () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     await user.click(screen.getByRole('button', { name: 'Record vitals' }));
     expect(screen.getByRole('textbox', { name: 'Weight' })).toHaveValue('');
+  });
+});
+
+// A patient as newer Synthea exports write them (fields from the Synthea R4 samples: synthetic, Apache-2.0).
+describe('PatientSummary of an imported Synthea record', { timeout: 30_000 }, () => {
+  it('names orders by their Medication, lists current encounter diagnoses and dates, and says the patient died', async () => {
+    const server = summaryServer();
+    server.store.set('MedicationRequest', [
+      {
+        resourceType: 'MedicationRequest',
+        id: 'old',
+        status: 'stopped',
+        intent: 'order',
+        subject: { reference: 'Patient/p1' },
+        medicationReference: { reference: 'Medication/simva' },
+        authoredOn: '1975-07-31T21:51:36+00:00',
+      },
+      {
+        resourceType: 'MedicationRequest',
+        id: 'current',
+        status: 'active',
+        intent: 'order',
+        subject: { reference: 'Patient/p1' },
+        medicationReference: { reference: 'Medication/simva' },
+        authoredOn: '1974-07-31T21:51:36+00:00',
+      },
+    ]);
+    server.included.set('MedicationRequest', [
+      {
+        resourceType: 'Medication',
+        id: 'simva',
+        code: {
+          coding: [
+            { system: 'http://www.nlm.nih.gov/research/umls/rxnorm', code: '316672', display: 'Simvistatin 10 MG' },
+          ],
+          text: 'Simvistatin 10 MG',
+        },
+      },
+    ]);
+    const encounterDiagnosis = [
+      { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/condition-category', code: 'encounter-diagnosis' }] },
+    ];
+    const clinical = (code: string) => ({
+      coding: [{ system: 'http://terminology.hl7.org/CodeSystem/condition-clinical', code }],
+    });
+    server.store.set('Condition', [
+      {
+        resourceType: 'Condition',
+        id: 'sinusitis',
+        category: encounterDiagnosis,
+        clinicalStatus: clinical('resolved'),
+        code: { text: 'Viral sinusitis (disorder)' },
+        subject: { reference: 'Patient/p1' },
+        onsetDateTime: '1976-02-01T21:51:36+00:00',
+      },
+      {
+        resourceType: 'Condition',
+        id: 'chf',
+        category: encounterDiagnosis,
+        clinicalStatus: clinical('active'),
+        code: { text: 'Chronic congestive heart failure (disorder)' },
+        subject: { reference: 'Patient/p1' },
+        recordedDate: '1977-06-22',
+      },
+    ]);
+    renderSummary(server, {
+      patient: {
+        resourceType: 'Patient',
+        id: 'p1',
+        name: [{ given: ['Jena'], family: 'Terry' }],
+        birthDate: '1924-06-16',
+        deceasedDateTime: '1978-01-11',
+      },
+    });
+    expect(screen.getByText('16 Jun 1924 · died 11 Jan 1978 (53 y)')).toBeInTheDocument();
+    const medications = screen.getByRole('region', { name: 'Medications' });
+    const rows = await within(medications).findAllByRole('button', { name: /Simvistatin 10 MG/ });
+    // The order still being taken first, though it was written earlier.
+    expect(rows.map((row) => row.textContent)).toEqual([
+      expect.stringMatching(/Simvistatin 10 MG.*Ordered 31 Jul 1974.*active/),
+      expect.stringMatching(/Simvistatin 10 MG.*Ordered 31 Jul 1975.*stopped/),
+    ]);
+    expect(within(medications).queryByText('Unnamed medication')).toBeNull();
+    const problems = screen.getByRole('region', { name: 'Problem List' });
+    expect(await within(problems).findByText('Chronic congestive heart failure (disorder)')).toBeInTheDocument();
+    expect(within(problems).getByText('Recorded 22 Jun 1977')).toBeInTheDocument();
+    expect(within(problems).queryByText('Viral sinusitis (disorder)')).toBeNull();
   });
 });

@@ -5,6 +5,9 @@ import { PROBLEM_CONCEPTS } from '../../../config/clinical/recordedConcepts';
 import { formatCodeableConcept } from '../../../data-provider/formatting';
 import { useFhirClient } from '../../../src/resources/useFhirClient';
 import { buildCondition, problemDraftOf, validateProblem, type ProblemDraft } from './rules/problemRules';
+import { currentFirst } from './rules/currentFirst';
+import { datedBy } from './rules/onsetDates';
+import { isCurrentCondition, isProblemListEntry } from './rules/problemListEntries';
 import { readableDate } from './rules/readableDates';
 import { ConceptField } from './ConceptField';
 import { SummaryDialog } from './SummaryDialog';
@@ -20,18 +23,16 @@ const PATHS: Record<string, keyof ProblemDraft> = {
   'Condition.onsetDateTime': 'onset',
 };
 
-/** Whether a Condition is a problem-list item; the summary lists those (and uncategorised ones). */
-function isProblem(condition: Condition): boolean {
-  const categories = (condition.category ?? []).flatMap((c) => c.coding ?? []);
-  return categories.length === 0 || categories.some((c) => c.code === 'problem-list-item');
-}
-
 /** Problem List (Conditions of the patient) with the add/edit modal; a problem needs a Dx date. */
 export function ProblemListSection(props: { patient: Patient; problems: Loaded<Condition> }) {
   const client = useFhirClient();
   const saved = useSummarySaved(props.patient.id as string);
   const patientRef = { reference: `Patient/${props.patient.id}` };
-  const problems = props.problems.items.filter(isProblem);
+  const problems = currentFirst(
+    props.problems.items.filter(isProblemListEntry),
+    isCurrentCondition,
+    (condition) => datedBy(condition)?.date,
+  );
   const byId = new Map(problems.map((c) => [c.id as string, c]));
   const form = useSummaryForm<ProblemDraft>({
     validate: validateProblem,
@@ -107,12 +108,12 @@ export function ProblemListSection(props: { patient: Patient; problems: Loaded<C
       <SummaryList>
         {problems.map((condition) => {
           const name = formatCodeableConcept(condition.code) || 'Unnamed problem';
-          const onset = readableDate(condition.onsetDateTime);
+          const dated = datedBy(condition);
           return (
             <SummaryItem
               key={condition.id}
               primary={name}
-              secondary={onset ? `Dx ${onset}` : undefined}
+              secondary={dated && `${dated.kind === 'onset' ? 'Dx' : 'Recorded'} ${readableDate(dated.date)}`}
               status={condition.clinicalStatus?.coding?.[0]?.code}
               action="Edit problem"
               onOpen={() => form.open(condition.id as string, () => problemDraftOf(condition))}

@@ -5,7 +5,7 @@ import TransgenderIcon from '@mui/icons-material/Transgender';
 import QuestionMarkIcon from '@mui/icons-material/QuestionMark';
 import type { Patient } from '@medplum/fhirtypes';
 import { formatHumanName } from '../../../data-provider/formatting';
-import { ageOf, readableDate } from './rules/readableDates';
+import { birthLine } from './rules/birthLine';
 import { avatarColor, bandColor, initialsOf, photoUrl } from './patientLook';
 import { OpenTasksLink, type OpenTasksLinkProps } from './OpenTasksLink';
 import { SummaryLink } from './SummaryLink';
@@ -49,7 +49,6 @@ function countText(count: number | undefined, one: string, many: string): string
 export function SummaryHeader(props: SummaryHeaderProps) {
   const { patient } = props;
   const name = formatHumanName(patient.name?.[0]) || 'Unnamed patient';
-  const age = ageOf(patient.birthDate);
   const gp = patient.generalPractitioner?.[0]?.display;
   return (
     <Box component="header">
@@ -77,9 +76,7 @@ export function SummaryHeader(props: SummaryHeaderProps) {
           <GenderIcon gender={patient.gender} />
         </Box>
         <Typography variant="body2" color="text.secondary">
-          {patient.birthDate
-            ? `${readableDate(patient.birthDate)}${age ? ` (${age})` : ''}`
-            : 'Birth date not recorded'}
+          {birthLine(patient)}
         </Typography>
         <Typography variant="body2" color="text.secondary">
           {gp ?? 'No provider'}

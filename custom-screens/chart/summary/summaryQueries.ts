@@ -35,7 +35,12 @@ export function summarySearches(patientId: string, today: string, include: { ope
   return [
     { part: 'allergies', resourceType: 'AllergyIntolerance', query: { patient, ...page } },
     { part: 'problems', resourceType: 'Condition', query: { patient, ...page } },
-    { part: 'medications', resourceType: 'MedicationRequest', query: { subject: patient, ...page } },
+    {
+      part: 'medications',
+      resourceType: 'MedicationRequest',
+      // The Medication an order points at comes along: imported orders often name it nowhere else.
+      query: { subject: patient, ...page, _include: 'MedicationRequest:medication' },
+    },
     { part: 'observations', resourceType: 'Observation', query: { subject: patient, ...page } },
     {
       part: 'appointments',

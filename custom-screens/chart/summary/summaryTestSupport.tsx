@@ -26,6 +26,8 @@ export interface SummaryServer {
   fake: FakeFetch;
   /** Resources by type, as the searches answer them. */
   store: Map<string, Resource[]>;
+  /** Resources a search of the keyed type brings along when it asks for `_include` (a Medication). */
+  included: Map<string, Resource[]>;
   posted(type: string): Resource[];
   /** Bodies of the next writes of `type` fail with this OperationOutcome (status 400). */
   failWrites(type: string, issues: { expression?: string[]; text: string }[]): void;
@@ -33,17 +35,23 @@ export interface SummaryServer {
   failSearches(type: string): void;
 }
 
-function searchBundle(resources: Resource[]): Bundle {
+function searchBundle(resources: Resource[], included: Resource[] = []): Bundle {
   return {
     resourceType: 'Bundle',
     type: 'searchset',
-    entry: resources.map((resource) => ({ resource, search: { mode: 'match' } })),
+    entry: [
+      ...resources.map((resource) => ({ resource, search: { mode: 'match' as const } })),
+      ...included.map((resource) => ({ resource, search: { mode: 'include' as const } })),
+    ],
   };
 }
 
 export function summaryServer(options: { autoBatchTime?: number } = {}): SummaryServer {
   const fake = new FakeFetch();
   const store = new Map<string, Resource[]>();
+  const included = new Map<string, Resource[]>();
+  const answer = (type: string, url: string) =>
+    searchBundle(store.get(type) ?? [], url.includes('_include=') ? included.get(type) : undefined);
   const failures = new Map<string, { expression?: string[]; text: string }[]>();
   const failingSearches = new Set<string>();
   let nextId = 1;
@@ -85,7 +93,7 @@ export function summaryServer(options: { autoBatchTime?: number } = {}): Summary
           },
           400,
         )
-      : jsonResponse(searchBundle(store.get(typeOf(call.url)) ?? [])),
+      : jsonResponse(answer(typeOf(call.url), call.url)),
   );
   fake.on('POST', /\/fhir\/R4\/?$/, (call) => {
     const batch = JSON.parse(call.body as string) as Bundle;
@@ -93,7 +101,7 @@ export function summaryServer(options: { autoBatchTime?: number } = {}): Summary
       resourceType: 'Bundle',
       type: 'batch-response',
       entry: (batch.entry ?? []).map((entry) => ({
-        resource: searchBundle(store.get(/^([A-Za-z]+)/.exec(entry.request?.url ?? '')?.[1] ?? '') ?? []),
+        resource: answer(/^([A-Za-z]+)/.exec(entry.request?.url ?? '')?.[1] ?? '', entry.request?.url ?? ''),
         response: { status: '200 OK' },
       })),
     });
@@ -105,6 +113,7 @@ export function summaryServer(options: { autoBatchTime?: number } = {}): Summary
     client,
     fake,
     store,
+    included,
     posted: (type) =>
       fake.callsTo('POST', new RegExp(`/fhir/R4/${type}$`)).map((call) => JSON.parse(call.body as string) as Resource),
     failWrites: (type, issues) => failures.set(type, issues),
@@ -114,13 +123,13 @@ export function summaryServer(options: { autoBatchTime?: number } = {}): Summary
 
 export function renderSummary(
   server: SummaryServer,
-  props: { appointmentsHref?: string; visitsHref?: string; tasksHref?: string } = {},
+  props: { appointmentsHref?: string; visitsHref?: string; tasksHref?: string; patient?: Patient } = {},
 ) {
   return render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
       <FhirClientContext.Provider value={server.client}>
         <ToastProvider>
-          <PatientSummary patient={patient} {...props} />
+          <PatientSummary patient={props.patient ?? patient} {...props} />
         </ToastProvider>
       </FhirClientContext.Provider>
     </QueryClientProvider>,

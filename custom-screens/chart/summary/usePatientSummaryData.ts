@@ -3,6 +3,7 @@ import { useQueries } from '@tanstack/react-query';
 import type {
   AllergyIntolerance,
   Appointment,
+  Bundle,
   Condition,
   Encounter,
   MedicationRequest,
@@ -11,6 +12,7 @@ import type {
   Task,
 } from '@medplum/fhirtypes';
 import { useFhirClient } from '../../../src/resources/useFhirClient';
+import { NO_REFERENCE_NAMES, referenceNamesOf, type ReferenceNames } from '../referenceNames';
 import { mayCountOpenTasks } from './rules/openTasks';
 import { localDay, summaryQueryKey, summarySearches, type SummaryPart } from './summaryQueries';
 
@@ -18,6 +20,21 @@ export interface SummaryList<T> {
   items: T[];
   loading: boolean;
   error?: Error;
+  /** Names of the resources the items point at, as the search included them (a Medication). */
+  names: ReferenceNames;
+}
+
+interface SummaryPage {
+  items: Resource[];
+  names: ReferenceNames;
+}
+
+/** The matches of a search, and the names of what it included. */
+function summaryPage(list: Resource[] & { bundle?: Bundle }): SummaryPage {
+  const included = (list.bundle?.entry ?? [])
+    .filter((entry) => entry.search?.mode === 'include' && entry.resource)
+    .map((entry) => entry.resource as Resource);
+  return { items: [...list], names: included.length ? referenceNamesOf(included) : NO_REFERENCE_NAMES };
 }
 
 export interface PatientSummaryData {
@@ -49,7 +66,7 @@ export function usePatientSummaryData(patientId: string): PatientSummaryData {
     queries: searches.map((search) => ({
       queryKey: [...summaryQueryKey(patientId, search.part), search.query],
       queryFn: ({ signal }: { signal: AbortSignal }) =>
-        client.searchResources(search.resourceType, search.query, { signal }).then((list) => [...list] as Resource[]),
+        client.searchResources(search.resourceType, search.query, { signal }).then(summaryPage),
       retry: false,
     })),
   });
@@ -57,7 +74,8 @@ export function usePatientSummaryData(patientId: string): PatientSummaryData {
   searches.forEach((search, index) => {
     const result = results[index];
     byPart[search.part] = {
-      items: result?.data ?? [],
+      items: result?.data?.items ?? [],
+      names: result?.data?.names ?? NO_REFERENCE_NAMES,
       loading: result?.isPending ?? true,
       error: result?.error ?? undefined,
     };

@@ -3,6 +3,7 @@ import { Box, Button, Typography } from '@mui/material';
 import AttachFileIcon from '@mui/icons-material/AttachFile';
 import type { Attachment } from '@medplum/fhirtypes';
 import { AttachmentView } from '../../chat/attachments/AttachmentView';
+import { inlineTextOf } from './attachmentText';
 
 /**
  * An attachment on the timeline: its name at once, its content on request. Loading every file
@@ -11,10 +12,11 @@ import { AttachmentView } from '../../chat/attachments/AttachmentView';
 export function TimelineAttachment({ attachment }: { attachment: Attachment }) {
   const [open, setOpen] = useState(false);
   const name = attachment.title ?? attachment.contentType ?? 'Attachment';
-  if (attachment.data && !attachment.url && (attachment.contentType ?? '').startsWith('text/')) {
+  const inline = inlineTextOf(attachment);
+  if (inline !== undefined) {
     return (
       <Box component="pre" sx={{ whiteSpace: 'pre-wrap', m: 0, fontFamily: 'inherit' }}>
-        {atob(attachment.data)}
+        {inline}
       </Box>
     );
   }

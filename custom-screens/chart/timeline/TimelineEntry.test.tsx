@@ -1,16 +1,30 @@
-import { render, screen } from '@testing-library/react';
-import type { Communication, Patient, Task } from '@medplum/fhirtypes';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { Communication, DiagnosticReport, Patient, Task } from '@medplum/fhirtypes';
 import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
+import { FhirClient } from '../../../data-provider/client';
+import { FakeFetch, jsonResponse } from '../../../data-provider/client/fakeFetch';
+import { FhirClientContext } from '../../../src/resources/useFhirClient';
 import { TimelineEntry } from './TimelineEntry';
 
 const author = { reference: 'Practitioner/p1', display: 'Dr. Alice Carter' };
 
-function renderEntry(resource: Task | Communication | Patient) {
+function renderEntry(resource: Task | Communication | Patient | DiagnosticReport) {
+  const fake = new FakeFetch();
+  fake.on('GET', /\/fhir\/R4\/Patient\/pat1$/, () =>
+    jsonResponse({ resourceType: 'Patient', id: 'pat1', name: [{ given: ['Jena'], family: 'Terry' }] }),
+  );
+  const client = new FhirClient({ baseUrl: 'https://hearth.test/', fetch: fake.fetch, autoBatchTime: 0 });
   render(
-    <MemoryRouter>
-      <TimelineEntry item={{ key: 'k', resource }} patientId="pat1" />
-    </MemoryRouter>,
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <FhirClientContext.Provider value={client}>
+        <MemoryRouter>
+          <TimelineEntry item={{ key: 'k', resource }} patientId="pat1" />
+        </MemoryRouter>
+      </FhirClientContext.Provider>
+    </QueryClientProvider>,
   );
   return screen.getByRole('article');
 }
@@ -53,5 +67,45 @@ describe('TimelineEntry: who is named beside the date', () => {
       meta: { lastUpdated: '2026-11-28T07:05:00.000Z', author },
     });
     expect(entry).not.toHaveTextContent('Alice Carter');
+  });
+});
+
+// Reports as the Synthea R4 sample bundles and newer Synthea write them (synthetic data, Apache-2.0).
+describe('TimelineEntry: what an imported report says', () => {
+  it('names the results of a lab panel instead of a bare "Created"', () => {
+    const entry = renderEntry({
+      resourceType: 'DiagnosticReport',
+      id: 'dr1',
+      status: 'final',
+      code: { coding: [{ system: 'http://loinc.org', code: '57698-3', display: 'Lipid Panel' }], text: 'Lipid Panel' },
+      subject: { reference: 'Patient/pat1' },
+      issued: '1986-11-01T19:20:06.629+00:00',
+      result: [
+        { reference: 'Observation/1', display: 'Total Cholesterol' },
+        { reference: 'Observation/2', display: 'Triglycerides' },
+      ],
+    });
+    expect(entry).toHaveTextContent('2 results: Total Cholesterol, Triglycerides');
+    expect(entry).not.toHaveTextContent('Created');
+  });
+
+  it("shows a note's text, decoded, when the report is opened", async () => {
+    const note =
+      '1978-01-10\n\n# Chief Complaint\nNo complaints.\n\n# Plan\nRecheck BP 140/90 in 2 weeks; temp 37.8 °C.\n';
+    const entry = renderEntry({
+      resourceType: 'DiagnosticReport',
+      id: 'dr2',
+      status: 'final',
+      code: { coding: [{ system: 'http://loinc.org', code: '34117-2', display: 'History and physical note' }] },
+      subject: { reference: 'Patient/pat1' },
+      issued: '1978-01-10T01:51:36.000-04:00',
+      presentedForm: [{ contentType: 'text/plain; charset=utf-8', data: Buffer.from(note, 'utf8').toString('base64') }],
+    });
+    expect(entry).toHaveTextContent('No complaints. Recheck BP 140/90');
+    await userEvent.click(within(entry).getByRole('button', { name: 'Show report' }));
+    expect(
+      await within(entry).findByText(/# Plan\s+Recheck BP 140\/90 in 2 weeks; temp 37\.8 °C\./),
+    ).toBeInTheDocument();
+    expect(entry).not.toHaveTextContent(/[A-Za-z0-9+/]{40,}/);
   });
 });

@@ -21,6 +21,7 @@ import { DiagnosticReportView } from '../../../src/resources/DiagnosticReportVie
 import { versionDiff } from '../../../src/resources/versionDiff';
 import { chartPath } from '../chartPaths';
 import { isPinned, priorityRank, timelineDate, type TimelineItem } from './timelineOrder';
+import { reportSummary } from './reportSummary';
 import { TimelineAttachment } from './TimelineAttachment';
 
 type Json = Record<string, unknown>;
@@ -117,6 +118,8 @@ export function TimelineEntry({ item, patientId }: { item: TimelineItem; patient
   // Shown by its own date (ordered, sent, issued) but written last by `author`, perhaps much later
   // (a task someone paused): named as the last to change it, not as the one who did it then.
   const byline = author && date !== resource.meta?.lastUpdated ? `last changed by ${author}` : author;
+  const report = resource.resourceType === 'DiagnosticReport' ? (resource as DiagnosticReport) : undefined;
+  const summary = report ? reportSummary(report) : [];
   return (
     <Paper
       component="article"
@@ -145,9 +148,14 @@ export function TimelineEntry({ item, patientId }: { item: TimelineItem; patient
       </Box>
       <Box sx={{ mt: 1, display: 'flex', flexDirection: 'column', gap: 1 }}>
         {isPatient && item.previous && <VersionChanges item={item} />}
-        {!isPatient && !messageText(resource).length && !attachmentsOf(resource).length && (
+        {!isPatient && !messageText(resource).length && !attachmentsOf(resource).length && !summary.length && (
           <Typography variant="body2">Created</Typography>
         )}
+        {summary.map((line, index) => (
+          <Typography key={index} variant="body2">
+            {line}
+          </Typography>
+        ))}
         {messageText(resource).map((text, index) => (
           <Typography key={index} variant="body2" sx={{ whiteSpace: 'pre-wrap' }}>
             {text}
@@ -156,9 +164,15 @@ export function TimelineEntry({ item, patientId }: { item: TimelineItem; patient
         {attachmentsOf(resource).map((attachment, index) => (
           <TimelineAttachment key={index} attachment={attachment} />
         ))}
-        {resource.resourceType === 'DiagnosticReport' &&
+        {report &&
           (reportOpen ? (
-            <DiagnosticReportView report={resource as DiagnosticReport} />
+            <>
+              <DiagnosticReportView report={report} />
+              {/* The report's own text (a clinical note), decoded: app-spec §3 "presentedForm shown decoded". */}
+              {(report.presentedForm ?? []).map((form, index) => (
+                <TimelineAttachment key={index} attachment={form} />
+              ))}
+            </>
           ) : (
             <Box>
               <Button size="small" onClick={() => setReportOpen(true)}>

@@ -3,6 +3,7 @@ import { ALLERGY_CLINICAL_STATUS_SYSTEM } from '../../../../config/clinical/alle
 import { formatCodeableConcept } from '../../../../data-provider/formatting';
 import { chosenConceptOf, conceptToSave, type ChosenConcept } from './conceptText';
 import type { FieldErrors } from './draftErrors';
+import { onsetDayOf, onsetToSave, withoutOnset } from './onsetDates';
 
 export interface AllergyDraft {
   allergen: string;
@@ -21,9 +22,18 @@ export function allergyDraftOf(allergy: AllergyIntolerance | undefined): Allergy
     allergen: allergy ? formatCodeableConcept(allergy.code) : '',
     allergenConcept: chosenConceptOf(allergy?.code),
     clinicalStatus: allergy?.clinicalStatus?.coding?.[0]?.code ?? 'active',
-    onset: allergy?.onsetDateTime?.slice(0, 10) ?? '',
-    reaction: allergy?.reaction?.[0]?.manifestation?.map(formatCodeableConcept).join(', ') ?? '',
+    onset: onsetDayOf(allergy),
+    reaction: reactionText(allergy),
   };
+}
+
+/**
+ * What happens to the patient: the manifestations of every reaction, each once (imported records
+ * list a reaction per manifestation, coded; the form's own are one text).
+ */
+export function reactionText(allergy: AllergyIntolerance | undefined): string {
+  const names = (allergy?.reaction ?? []).flatMap((reaction) => reaction.manifestation.map(formatCodeableConcept));
+  return [...new Set(names.filter(Boolean))].join(', ');
 }
 
 export function validateAllergy(draft: AllergyDraft): FieldErrors<keyof AllergyDraft> {
@@ -35,25 +45,20 @@ export function buildAllergy(
   patient: Reference<Patient>,
   existing?: AllergyIntolerance,
 ): AllergyIntolerance {
-  const reactionText = draft.reaction.trim();
-  const previousReaction = existing ? allergyDraftOf(existing).reaction : undefined;
+  const typed = draft.reaction.trim();
+  const previousReaction = existing ? reactionText(existing) : undefined;
   // An unchanged reaction keeps its coded manifestations; a changed one is saved as the typed text.
   const reaction =
-    reactionText === ''
-      ? undefined
-      : reactionText === previousReaction
-        ? existing?.reaction
-        : [{ manifestation: [{ text: reactionText }] }];
+    typed === '' ? undefined : typed === previousReaction ? existing?.reaction : [{ manifestation: [{ text: typed }] }];
   const allergy: AllergyIntolerance = {
-    ...existing,
+    ...(existing && withoutOnset(existing)),
     resourceType: 'AllergyIntolerance',
     patient: existing?.patient ?? patient,
     code: conceptToSave(draft.allergen, draft.allergenConcept),
     clinicalStatus: { coding: [{ system: ALLERGY_CLINICAL_STATUS_SYSTEM, code: draft.clinicalStatus }] },
-    onsetDateTime: draft.onset || undefined,
+    ...onsetToSave(draft.onset, existing),
     reaction,
   };
-  if (!allergy.onsetDateTime) delete allergy.onsetDateTime;
   if (!allergy.reaction) delete allergy.reaction;
   return allergy;
 }

@@ -4,7 +4,8 @@ import {
   MEDICATION_REQUEST_STATUSES,
   type MedicationRequestStatus,
 } from '../../../../config/clinical/medicationStatus';
-import { formatCodeableConcept } from '../../../../data-provider/formatting';
+import { medicationNameOf } from '../../medicationName';
+import type { ReferenceNames } from '../../referenceNames';
 import { chosenConceptOf, conceptToSave, type ChosenConcept } from './conceptText';
 import type { FieldErrors } from './draftErrors';
 
@@ -19,20 +20,14 @@ export const MEDICATION_REQUIRED = 'Medication is required';
 export const STATUS_REQUIRED = 'Status is required';
 export const NOT_SIGNED_IN = 'Not signed in';
 
-/**
- * What the order is for, as the list and the form show it: its coded medication, else the name its
- * Medication reference carries (orders imported from other systems point at a Medication resource).
- */
-export function medicationNameOf(request: MedicationRequest | undefined): string {
-  return (
-    formatCodeableConcept(request?.medicationCodeableConcept) || request?.medicationReference?.display?.trim() || ''
-  );
-}
+// Shared with the Meds tab: one rule for what an order is called.
+export { medicationNameOf };
 
-export function medicationDraftOf(request: MedicationRequest | undefined): MedicationDraft {
+/** The form's draft of an order; `names` name a referenced Medication the search included. */
+export function medicationDraftOf(request: MedicationRequest | undefined, names?: ReferenceNames): MedicationDraft {
   const status = request?.status as MedicationRequestStatus | undefined;
   return {
-    medication: medicationNameOf(request),
+    medication: medicationNameOf(request, names),
     medicationConcept: chosenConceptOf(request?.medicationCodeableConcept),
     status: status && MEDICATION_REQUEST_STATUSES.includes(status) ? status : '',
   };
@@ -56,13 +51,17 @@ export function buildMedicationRequest(
   existing?: MedicationRequest,
   /** When a new request is written (kept on edits). */
   now: string = new Date().toISOString(),
+  /** The names the form was filled with (a referenced Medication's, included with the search). */
+  names?: ReferenceNames,
 ): { request: MedicationRequest } | { error: string } {
   if (!requester?.reference) return { error: NOT_SIGNED_IN };
   // medication[x] holds one value: an order that points at a Medication keeps pointing at it while
   // its name is unchanged; a renamed or newly chosen medication replaces the reference.
   const { medicationReference, medicationCodeableConcept, ...rest } = existing ?? {};
   const keepsReference =
-    !!medicationReference && !medicationCodeableConcept && draft.medication.trim() === medicationNameOf(existing);
+    !!medicationReference &&
+    !medicationCodeableConcept &&
+    draft.medication.trim() === medicationNameOf(existing, names);
   const medication: Pick<MedicationRequest, 'medicationReference' | 'medicationCodeableConcept'> = keepsReference
     ? { medicationReference }
     : { medicationCodeableConcept: conceptToSave(draft.medication, draft.medicationConcept) };

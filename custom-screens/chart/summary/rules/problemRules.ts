@@ -3,6 +3,7 @@ import { CONDITION_CLINICAL_STATUS_SYSTEM, PROBLEM_LIST_CATEGORY } from '../../.
 import { formatCodeableConcept } from '../../../../data-provider/formatting';
 import { chosenConceptOf, conceptToSave, type ChosenConcept } from './conceptText';
 import type { FieldErrors } from './draftErrors';
+import { onsetDayOf, onsetToSave, withoutOnset } from './onsetDates';
 
 export interface ProblemDraft {
   problem: string;
@@ -21,7 +22,7 @@ export function problemDraftOf(condition: Condition | undefined): ProblemDraft {
     problem: condition ? formatCodeableConcept(condition.code) : '',
     problemConcept: chosenConceptOf(condition?.code),
     clinicalStatus: condition?.clinicalStatus?.coding?.[0]?.code ?? 'active',
-    onset: condition?.onsetDateTime?.slice(0, 10) ?? '',
+    onset: onsetDayOf(condition),
   };
 }
 
@@ -35,12 +36,12 @@ export function validateProblem(draft: ProblemDraft): FieldErrors<keyof ProblemD
 /** The Condition to save: the edited one with the draft's values, or a new problem-list item. */
 export function buildCondition(draft: ProblemDraft, patient: Reference<Patient>, existing?: Condition): Condition {
   return {
-    ...existing,
+    ...(existing && withoutOnset(existing)),
     resourceType: 'Condition',
     subject: existing?.subject ?? patient,
     category: existing?.category?.length ? existing.category : [{ coding: [{ ...PROBLEM_LIST_CATEGORY }] }],
     code: conceptToSave(draft.problem, draft.problemConcept),
     clinicalStatus: { coding: [{ system: CONDITION_CLINICAL_STATUS_SYSTEM, code: draft.clinicalStatus }] },
-    onsetDateTime: draft.onset,
+    ...onsetToSave(draft.onset, existing),
   };
 }
