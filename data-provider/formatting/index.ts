@@ -1,5 +1,6 @@
 // Public surface of the display formatting shared by the browser, the server and the schema engine.
 export { formatAddress, type AddressFormatOptions } from './formatAddress';
+export { decodeBase64Text, inlineTextOf } from './attachmentText';
 export { formatCodeableConcept, formatCoding } from './formatCoding';
 export { formatContactPoint } from './formatContactPoint';
 export { formatDate, formatDateTime } from './formatDate';

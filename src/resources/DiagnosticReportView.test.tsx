@@ -89,6 +89,31 @@ describe('DiagnosticReportView', () => {
     expect(sodium).not.toHaveAttribute('data-critical');
   });
 
+  it('shows the presented form decoded: a note as its text (UTF-8), a file as a link', async () => {
+    const note = 'Impression: mild anemia. Temp 38.2 °C — patient’s fever resolved.';
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <FhirClientContext.Provider value={client}>
+          <DiagnosticReportView
+            report={{
+              ...report,
+              result: [],
+              presentedForm: [
+                { contentType: 'text/plain; charset=utf-8', data: Buffer.from(note, 'utf8').toString('base64') },
+                { contentType: 'application/pdf', title: 'Signed report.pdf', url: 'https://ehr.test/storage/r1.pdf' },
+              ],
+            }}
+          />
+        </FhirClientContext.Provider>
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByText(note)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Signed report.pdf' })).toHaveAttribute(
+      'href',
+      'https://ehr.test/storage/r1.pdf',
+    );
+  });
+
   it('says why a result has no value and shows coded components, not only quantities', async () => {
     render(
       <QueryClientProvider client={new QueryClient()}>

@@ -1,12 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import { Box, Chip, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
-import type { DiagnosticReport, Observation, Reference, Resource, Specimen } from '@medplum/fhirtypes';
+import { Box, Chip, Link, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import type { Attachment, DiagnosticReport, Observation, Reference, Resource, Specimen } from '@medplum/fhirtypes';
 import {
   formatCodeableConcept,
   formatDateTime,
   formatObservationValue,
   formatRange,
   getDisplayString,
+  inlineTextOf,
 } from '../../data-provider/formatting';
 import { formatTypedValue } from '../datatypes/formatValue';
 import { StatusBadge } from '../datatypes/StatusBadge';
@@ -43,6 +44,30 @@ function Section(props: { title: string; children: React.ReactNode }) {
   );
 }
 
+/**
+ * One presented form (app-spec: "presentedForm shown decoded"): a note carried inline as text is
+ * shown as its text, decoded in its charset; a file (a PDF, a scan) is named and linked.
+ */
+function PresentedForm({ form }: { form: Attachment }) {
+  const text = inlineTextOf(form);
+  if (text !== undefined) {
+    return (
+      <Typography variant="body2" component="pre" sx={{ whiteSpace: 'pre-wrap', fontFamily: 'inherit', m: 0 }}>
+        {text}
+      </Typography>
+    );
+  }
+  const name = form.title ?? form.contentType ?? 'Attachment';
+  // A stored file's address comes signed by the server, so it opens without the app's token.
+  return form.url ? (
+    <Link href={form.url} target="_blank" rel="noopener" variant="body2">
+      {name}
+    </Link>
+  ) : (
+    <Typography variant="body2">{formatTypedValue(form, 'Attachment')}</Typography>
+  );
+}
+
 /** The diagnostic report view of app-spec §2.9 (Subject … Specimens, then the results table). */
 export function DiagnosticReportView(props: { report: DiagnosticReport }) {
   const { report } = props;
@@ -74,6 +99,13 @@ export function DiagnosticReportView(props: { report: DiagnosticReport }) {
               {specimen.collection?.collectedDateTime ? formatDateTime(specimen.collection.collectedDateTime) : '—'}
               {' · '}Received: {specimen.receivedTime ? formatDateTime(specimen.receivedTime) : '—'}
             </Typography>
+          ))}
+        </Section>
+      )}
+      {(report.presentedForm ?? []).length > 0 && (
+        <Section title="Report">
+          {(report.presentedForm ?? []).map((form, index) => (
+            <PresentedForm key={index} form={form} />
           ))}
         </Section>
       )}

@@ -3,7 +3,7 @@ import { Box, Button, Typography } from '@mui/material';
 import AttachFileIcon from '@mui/icons-material/AttachFile';
 import type { Attachment } from '@medplum/fhirtypes';
 import { AttachmentView } from '../../chat/attachments/AttachmentView';
-import { inlineTextOf } from './attachmentText';
+import { inlineTextOf } from '../../../data-provider/formatting';
 
 /**
  * An attachment on the timeline: its name at once, its content on request. Loading every file

@@ -166,13 +166,8 @@ export function TimelineEntry({ item, patientId }: { item: TimelineItem; patient
         ))}
         {report &&
           (reportOpen ? (
-            <>
-              <DiagnosticReportView report={report} />
-              {/* The report's own text (a clinical note), decoded: app-spec §3 "presentedForm shown decoded". */}
-              {(report.presentedForm ?? []).map((form, index) => (
-                <TimelineAttachment key={index} attachment={form} />
-              ))}
-            </>
+            // The view shows the report's own text (presentedForm) decoded, as the console's does.
+            <DiagnosticReportView report={report} />
           ) : (
             <Box>
               <Button size="small" onClick={() => setReportOpen(true)}>

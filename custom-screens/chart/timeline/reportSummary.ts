@@ -1,5 +1,5 @@
 import type { DiagnosticReport } from '@medplum/fhirtypes';
-import { inlineTextOf } from './attachmentText';
+import { inlineTextOf } from '../../../data-provider/formatting';
 
 /** How many result names a timeline entry lists before it says how many more there are. */
 const NAMED_RESULTS = 3;
