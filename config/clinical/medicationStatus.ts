@@ -19,3 +19,9 @@ export const DEFAULT_MEDICATION_INTENT = 'order';
 
 /** Orders the patient is (or may soon be) taking: listed first, before stopped and completed ones. */
 export const CURRENT_MEDICATION_STATUSES: readonly string[] = ['active', 'on-hold', 'draft'];
+
+/**
+ * How many past (not current) medications the summary lists before it folds them behind a "Show N
+ * past medications" toggle: a long imported history would push the sidebar's later sections away.
+ */
+export const PAST_MEDICATIONS_LISTED_UP_TO = 5;

@@ -1,9 +1,11 @@
-import { MenuItem, TextField } from '@mui/material';
+import { useId, useState } from 'react';
+import { Button, MenuItem, TextField, Typography } from '@mui/material';
 import type { MedicationRequest, Patient } from '@medplum/fhirtypes';
-import { CURRENT_MEDICATION_STATUSES, MEDICATION_REQUEST_STATUSES } from '../../../config/clinical/medicationStatus';
+import { MEDICATION_REQUEST_STATUSES } from '../../../config/clinical/medicationStatus';
 import { MEDICATION_CONCEPTS } from '../../../config/clinical/recordedConcepts';
 import { getDisplayString } from '../../../data-provider/formatting';
 import { useFhirClient } from '../../../src/resources/useFhirClient';
+import type { ReferenceNames } from '../referenceNames';
 import {
   buildMedicationRequest,
   medicationDraftOf,
@@ -11,7 +13,7 @@ import {
   validateMedication,
   type MedicationDraft,
 } from './rules/medicationRules';
-import { currentFirst } from './rules/currentFirst';
+import { medicationListOf, otherOrdersNote, type MedicationGroup } from './rules/medicationGroups';
 import { readableDate } from './rules/readableDates';
 import { ConceptField } from './ConceptField';
 import { SummaryDialog } from './SummaryDialog';
@@ -33,12 +35,11 @@ export function MedicationsSection(props: { patient: Patient; medications: Loade
   const saved = useSummarySaved(props.patient.id as string);
   const patientRef = { reference: `Patient/${props.patient.id}` };
   const { names } = props.medications;
-  const medications = currentFirst(
-    props.medications.items,
-    (request) => CURRENT_MEDICATION_STATUSES.includes(request.status),
-    (request) => request.authoredOn,
-  );
-  const byId = new Map(medications.map((m) => [m.id as string, m]));
+  const list = medicationListOf(props.medications.items, names);
+  const [pastShown, setPastShown] = useState(false);
+  const pastId = useId();
+  // Every order stays editable by its id, whichever row (or folded group) it is in.
+  const byId = new Map(props.medications.items.map((m) => [m.id as string, m]));
   const form = useSummaryForm<MedicationDraft>({
     validate: validateMedication,
     paths: PATHS,
@@ -54,6 +55,7 @@ export function MedicationsSection(props: { patient: Patient; medications: Loade
       await saved('medications', 'MedicationRequest', existing ? 'Medication updated' : 'Medication added');
     },
   });
+  const open = (request: MedicationRequest) => form.open(request.id as string, () => medicationDraftOf(request, names));
   const draft = form.modal.draft;
   const editing = form.modal.openKey !== undefined && form.modal.openKey !== 'new';
   return (
@@ -63,7 +65,7 @@ export function MedicationsSection(props: { patient: Patient; medications: Loade
       onAction={() => form.open('new', () => medicationDraftOf(undefined))}
       loading={props.medications.loading}
       error={props.medications.error}
-      isEmpty={medications.length === 0}
+      isEmpty={list.current.length === 0 && list.past.length === 0}
       emptyText="No medications recorded"
       modal={
         draft ? (
@@ -107,21 +109,57 @@ export function MedicationsSection(props: { patient: Patient; medications: Loade
       }
     >
       <SummaryList>
-        {medications.map((request) => {
-          const name = medicationNameOf(request, names) || 'Unnamed medication';
-          const authored = readableDate(request.authoredOn);
-          return (
-            <SummaryItem
-              key={request.id}
-              primary={name}
-              secondary={authored ? `Ordered ${authored}` : undefined}
-              status={request.status}
-              action="Edit medication"
-              onOpen={() => form.open(request.id as string, () => medicationDraftOf(request, names))}
-            />
-          );
-        })}
+        {(list.foldPast ? list.current : [...list.current, ...list.past]).map((group) => (
+          <MedicationRow key={group.order.id} group={group} names={names} onOpen={open} />
+        ))}
       </SummaryList>
+      {list.foldPast && (
+        <>
+          {list.current.length === 0 && (
+            <Typography variant="body2" color="text.secondary">
+              No current medications
+            </Typography>
+          )}
+          <Button
+            size="small"
+            onClick={() => setPastShown((shown) => !shown)}
+            aria-expanded={pastShown}
+            aria-controls={pastShown ? pastId : undefined}
+            sx={{ mt: 0.5, textTransform: 'none' }}
+          >
+            {pastShown ? 'Hide past medications' : `Show ${list.past.length} past medications`}
+          </Button>
+          {pastShown && (
+            <div id={pastId}>
+              <SummaryList>
+                {list.past.map((group) => (
+                  <MedicationRow key={group.order.id} group={group} names={names} onOpen={open} />
+                ))}
+              </SummaryList>
+            </div>
+          )}
+        </>
+      )}
     </SummarySection>
+  );
+}
+
+/** One medication: its row's order (status, date, edit) and how many other orders of it there are. */
+function MedicationRow(props: {
+  group: MedicationGroup;
+  names: ReferenceNames;
+  onOpen(request: MedicationRequest): void;
+}) {
+  const { order } = props.group;
+  const authored = readableDate(order.authoredOn);
+  const secondary = [authored ? `Ordered ${authored}` : '', otherOrdersNote(props.group)].filter(Boolean).join(' · ');
+  return (
+    <SummaryItem
+      primary={medicationNameOf(order, props.names) || 'Unnamed medication'}
+      secondary={secondary || undefined}
+      status={order.status}
+      action="Edit medication"
+      onOpen={() => props.onOpen(order)}
+    />
   );
 }

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { AccessPolicy, Bundle, Observation, Task } from '@medplum/fhirtypes';
+import type { AccessPolicy, Bundle, MedicationRequest, Observation, Task } from '@medplum/fhirtypes';
 import { NOT_A_NUMBER_MESSAGE } from './rules/vitalsParsing';
 import { localDay } from './summaryQueries';
 import { patient, renderSummary, summaryServer } from './summaryTestSupport';
@@ -311,15 +311,86 @@ describe('PatientSummary of an imported Synthea record', { timeout: 30_000 }, ()
     expect(screen.getByText('16 Jun 1924 · died 11 Jan 1978 (53 y)')).toBeInTheDocument();
     const medications = screen.getByRole('region', { name: 'Medications' });
     const rows = await within(medications).findAllByRole('button', { name: /Simvistatin 10 MG/ });
-    // The order still being taken first, though it was written earlier.
+    // One medication, one row: the order still being taken, though it was written earlier.
     expect(rows.map((row) => row.textContent)).toEqual([
-      expect.stringMatching(/Simvistatin 10 MG.*Ordered 31 Jul 1974.*active/),
-      expect.stringMatching(/Simvistatin 10 MG.*Ordered 31 Jul 1975.*stopped/),
+      expect.stringMatching(/Simvistatin 10 MG.*Ordered 31 Jul 1974 · 1 other order.*active/),
     ]);
     expect(within(medications).queryByText('Unnamed medication')).toBeNull();
     const problems = screen.getByRole('region', { name: 'Problem List' });
     expect(await within(problems).findByText('Chronic congestive heart failure (disorder)')).toBeInTheDocument();
     expect(within(problems).getByText('Recorded 22 Jun 1977')).toBeInTheDocument();
     expect(within(problems).queryByText('Viral sinusitis (disorder)')).toBeNull();
+  });
+
+  it('lists a medication ordered again and again once, with its count, and folds many past ones behind a toggle', async () => {
+    const user = userEvent.setup();
+    const server = summaryServer();
+    vi.spyOn(server.client, 'getProfile').mockReturnValue({ resourceType: 'Practitioner', id: 'alice' });
+    const simvastatin = {
+      coding: [
+        {
+          system: 'http://www.nlm.nih.gov/research/umls/rxnorm',
+          code: '314231',
+          display: 'Simvastatin 10 MG Oral Tablet',
+        },
+      ],
+      text: 'Simvastatin 10 MG Oral Tablet',
+    };
+    const order = (
+      id: string,
+      status: MedicationRequest['status'],
+      authoredOn: string,
+      text?: string,
+    ): MedicationRequest => ({
+      resourceType: 'MedicationRequest',
+      id,
+      status,
+      intent: 'order',
+      subject: { reference: 'Patient/p1' },
+      medicationCodeableConcept: text ? { text } : simvastatin,
+      authoredOn,
+    });
+    const refills = Array.from({ length: 19 }, (_, i) => order(`s${i}`, 'stopped', `${2007 + i}-11-13T09:00:00+00:00`));
+    const pastDrugs = [
+      'Amoxicillin 250 MG',
+      'Acetaminophen 325 MG',
+      'Ibuprofen 200 MG',
+      'Naproxen 220 MG',
+      'Penicillin V 250 MG',
+      'Cefuroxime 250 MG',
+    ];
+    server.store.set('MedicationRequest', [
+      ...refills,
+      order('s-now', 'active', '2026-11-13T09:00:00+00:00'),
+      ...pastDrugs.map((name, i) => order(`p${i}`, 'completed', `201${i}-02-01`, name)),
+    ]);
+    renderSummary(server);
+    const medications = screen.getByRole('region', { name: 'Medications' });
+    const row = await within(medications).findByRole('button', { name: /^Edit medication Simvastatin 10 MG/ });
+    expect(within(medications).getAllByRole('button', { name: /Simvastatin/ })).toHaveLength(1);
+    expect(row).toHaveTextContent('Ordered 13 Nov 2026 · 19 earlier orders');
+    expect(within(row).getByText('active')).toBeInTheDocument();
+    // Past medications are folded, and the toggle says how many.
+    expect(within(medications).queryByRole('button', { name: /Amoxicillin/ })).toBeNull();
+    const toggle = within(medications).getByRole('button', { name: 'Show 6 past medications' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    toggle.focus();
+    await user.keyboard('{Enter}');
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    expect(toggle).toHaveTextContent('Hide past medications');
+    for (const name of pastDrugs) {
+      expect(
+        within(medications).getByRole('button', { name: new RegExp(`^Edit medication ${name}`) }),
+      ).toBeInTheDocument();
+    }
+    await user.click(toggle);
+    expect(within(medications).queryByRole('button', { name: /Amoxicillin/ })).toBeNull();
+    // Editing the row edits its order: the active one.
+    await user.click(row);
+    const dialog = screen.getByRole('dialog');
+    expect(within(dialog).getByRole('combobox', { name: /Status/ })).toHaveTextContent('active');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await screen.findByText('Medication updated');
+    expect(server.fake.callsTo('PUT', /\/fhir\/R4\/MedicationRequest\/s-now$/)).toHaveLength(1);
   });
 });

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import type { MedicationRequest } from '@medplum/fhirtypes';
+import { PAST_MEDICATIONS_LISTED_UP_TO } from '../../../../config/clinical/medicationStatus';
+import { medicationListOf, otherOrdersNote } from './medicationGroups';
+
+const RXNORM = 'http://www.nlm.nih.gov/research/umls/rxnorm';
+
+// Orders as Synthea writes them (fields from the Synthea R4 samples: synthetic, Apache-2.0).
+function order(
+  id: string,
+  status: MedicationRequest['status'],
+  authoredOn: string | undefined,
+  medication: Partial<MedicationRequest>,
+): MedicationRequest {
+  return {
+    resourceType: 'MedicationRequest',
+    id,
+    status,
+    intent: 'order',
+    subject: { reference: 'Patient/p1' },
+    authoredOn,
+    ...medication,
+  };
+}
+const simvastatin = {
+  medicationCodeableConcept: {
+    coding: [{ system: RXNORM, code: '314231', display: 'Simvastatin 10 MG Oral Tablet' }],
+    text: 'Simvastatin 10 MG Oral Tablet',
+  },
+};
+const ids = (groups: { order: MedicationRequest; others: MedicationRequest[] }[]) =>
+  groups.map((g) => [g.order.id, ...g.others.map((o) => o.id)]);
+
+describe('medication groups', () => {
+  it('lists yearly refills of one coded medication once, the active order as its row', () => {
+    const refills = [2019, 2020, 2021, 2022].map((year) =>
+      order(`s${year}`, 'stopped', `${year}-03-01T10:00:00+00:00`, simvastatin),
+    );
+    const list = medicationListOf([...refills, order('s2023', 'active', '2023-03-01T10:00:00+00:00', simvastatin)]);
+    expect(ids(list.current)).toEqual([['s2023', 's2022', 's2021', 's2020', 's2019']]);
+    expect(list.past).toEqual([]);
+    expect(otherOrdersNote(list.current[0]!)).toBe('4 earlier orders');
+  });
+
+  it('groups by code whatever the display, and by name (case and spacing apart) without a code', () => {
+    const renamed = {
+      medicationCodeableConcept: { coding: [{ system: RXNORM, code: '314231', display: 'simvastatin 10mg' }] },
+    };
+    const list = medicationListOf([
+      order('a', 'stopped', '2020-01-01', simvastatin),
+      order('b', 'stopped', '2021-01-01', renamed),
+      order('c', 'completed', '2019-01-01', { medicationCodeableConcept: { text: 'Aspirin  81 mg' } }),
+      order('d', 'stopped', '2018-01-01', { medicationCodeableConcept: { text: 'aspirin 81 MG' } }),
+      // Another code, though the same name: another medication.
+      order('e', 'stopped', '2017-01-01', {
+        medicationCodeableConcept: {
+          coding: [{ system: RXNORM, code: '1', display: 'Simvastatin 10 MG Oral Tablet' }],
+        },
+      }),
+    ]);
+    expect(ids(list.past)).toEqual([['b', 'a'], ['c', 'd'], ['e']]);
+  });
+
+  it('names an order that points at a Medication through the included names', () => {
+    const names = new Map([
+      ['Medication/m1', 'Metformin 500 MG'],
+      ['Medication/m2', 'metformin 500 mg'],
+    ]);
+    const list = medicationListOf(
+      [
+        order('r1', 'completed', '2015-05-05', { medicationReference: { reference: 'Medication/m1' } }),
+        order('r2', 'on-hold', '2014-05-05', { medicationReference: { reference: 'Medication/m2' } }),
+        order('r3', 'stopped', '2016-05-05', { medicationReference: { reference: 'Medication/unknown' } }),
+        order('r4', 'stopped', '2016-06-05', { medicationReference: { reference: 'Medication/unknown2' } }),
+      ],
+      names,
+    );
+    // The on-hold order is the row though older; unnamed orders are never taken for one another.
+    expect(ids(list.current)).toEqual([['r2', 'r1']]);
+    expect(ids(list.past)).toEqual([['r4'], ['r3']]);
+    expect(otherOrdersNote(list.current[0]!)).toBe('1 other order');
+    expect(otherOrdersNote(list.past[0]!)).toBe('');
+  });
+
+  it('puts undated orders last and never calls them earlier', () => {
+    const list = medicationListOf([
+      order('u', 'stopped', undefined, simvastatin),
+      order('n', 'stopped', '2001-01-01', simvastatin),
+    ]);
+    expect(ids(list.past)).toEqual([['n', 'u']]);
+    expect(otherOrdersNote(list.past[0]!)).toBe('1 other order');
+    const undated = medicationListOf([
+      order('x', 'stopped', undefined, simvastatin),
+      order('y', 'stopped', undefined, simvastatin),
+    ]);
+    expect(ids(undated.past)).toEqual([['x', 'y']]);
+    expect(otherOrdersNote(undated.past[0]!)).toBe('1 other order');
+  });
+
+  it('folds past medications only when there are more than the sidebar lists', () => {
+    const past = (count: number) =>
+      Array.from({ length: count }, (_, i) =>
+        order(`p${i}`, 'stopped', '2010-01-01', { medicationCodeableConcept: { text: `Drug ${i}` } }),
+      );
+    const current = order('now', 'draft', '2024-01-01', { medicationCodeableConcept: { text: 'Lisinopril 10 mg' } });
+    expect(medicationListOf([current, ...past(PAST_MEDICATIONS_LISTED_UP_TO)]).foldPast).toBe(false);
+    const many = medicationListOf([current, ...past(PAST_MEDICATIONS_LISTED_UP_TO + 1)]);
+    expect(many.foldPast).toBe(true);
+    expect(many.current.map((g) => g.order.id)).toEqual(['now']);
+    expect(many.past).toHaveLength(PAST_MEDICATIONS_LISTED_UP_TO + 1);
+  });
+});

@@ -1,0 +1,81 @@
+import type { MedicationRequest } from '@medplum/fhirtypes';
+import {
+  CURRENT_MEDICATION_STATUSES,
+  PAST_MEDICATIONS_LISTED_UP_TO,
+} from '../../../../config/clinical/medicationStatus';
+import type { ReferenceNames } from '../../referenceNames';
+import { currentFirst } from './currentFirst';
+import { medicationNameOf } from './medicationRules';
+
+/** One medication of the list: the orders of it, as one row. */
+export interface MedicationGroup {
+  /** The row's order (shown and edited): a current one first, else the newest. */
+  order: MedicationRequest;
+  /** The other orders of the same medication, current first, then newest first. */
+  others: MedicationRequest[];
+  /** Whether the row's order is still being taken (an active, on-hold or draft order). */
+  current: boolean;
+}
+
+/** The summary's medication list: current medications, then past ones (folded when there are many). */
+export interface MedicationList {
+  current: MedicationGroup[];
+  past: MedicationGroup[];
+  /** More past medications than the sidebar lists at once: they wait behind a toggle. */
+  foldPast: boolean;
+}
+
+const isCurrent = (order: MedicationRequest) => CURRENT_MEDICATION_STATUSES.includes(order.status);
+
+/**
+ * Orders grouped into medications. Imported records (Synthea) order the same medication again every
+ * year; a clinician reads what the patient takes, not twenty identical stopped refills. Orders are of
+ * the same medication when their first system-and-code coding is the same, else (no coding, or a
+ * Medication reference named through `names`) when their names match case and spacing apart.
+ */
+export function medicationListOf(orders: readonly MedicationRequest[], names?: ReferenceNames): MedicationList {
+  // Sorted first, so a group's first order is its row and groups come in their rows' order.
+  const groups = new Map<string, MedicationRequest[]>();
+  currentFirst(orders, isCurrent, (order) => order.authoredOn).forEach((order, index) => {
+    const key = medicationKey(order, names) ?? `order ${index}`;
+    const group = groups.get(key);
+    if (group) group.push(order);
+    else groups.set(key, [order]);
+  });
+  const all = [...groups.values()].map(([order, ...others]) => ({
+    order: order as MedicationRequest,
+    others,
+    current: isCurrent(order as MedicationRequest),
+  }));
+  const past = all.filter((group) => !group.current);
+  return {
+    current: all.filter((group) => group.current),
+    past,
+    foldPast: past.length > PAST_MEDICATIONS_LISTED_UP_TO,
+  };
+}
+
+/**
+ * What the row says of the medication's other orders: "19 earlier orders" when none is newer than
+ * the row's, else "2 other orders" (an active order can be older than a stopped one); '' for none.
+ */
+export function otherOrdersNote(group: MedicationGroup): string {
+  const count = group.others.length;
+  if (count === 0) return '';
+  const shown = instant(group.order.authoredOn);
+  const earlier = group.others.every((other) => instant(other.authoredOn) <= shown);
+  return `${count} ${earlier ? 'earlier' : 'other'} order${count === 1 ? '' : 's'}`;
+}
+
+/** Which medication an order is of; undefined when it has neither a code nor a name (never grouped). */
+function medicationKey(order: MedicationRequest, names: ReferenceNames | undefined): string | undefined {
+  const coding = order.medicationCodeableConcept?.coding?.find((c) => c.system && c.code);
+  if (coding) return `code ${coding.system}|${coding.code}`;
+  const name = medicationNameOf(order, names).trim().replace(/\s+/g, ' ').toLowerCase();
+  return name ? `name ${name}` : undefined;
+}
+
+/** A dateTime to compare; an undated order is never known to be earlier (NaN compares false). */
+function instant(value: string | undefined): number {
+  return value ? Date.parse(value) : NaN;
+}
