@@ -2,7 +2,7 @@ import type { CarePlan, CodeableConcept, MedicationRequest, Reference, Resource 
 import { formatCodeableConcept, formatDate, formatDateTime } from '../../data-provider/formatting';
 import { OPEN_TASK_STATUSES } from '../tasks/myTaskRules';
 import { carePlanTitle } from './carePlanTitle';
-import { clinicalDateOf } from './clinicalDate';
+import { clinicalDateOf } from '../../data-provider/rules';
 import { dosageText } from './dosageText';
 import { medicationNameOf } from './medicationName';
 import { NO_REFERENCE_NAMES, referenceName, type ReferenceNames } from './referenceNames';

@@ -8,6 +8,7 @@ export {
 } from './addressFormFields';
 export { calculateAge, calculateAgeString, type Age } from './calculateAge';
 export { choosePhoto, isImageAttachment } from './choosePhoto';
+export { clinicalDateOf } from './clinicalDate';
 export { createReference } from './createReference';
 export { requireSingleton, singletonShapeError, unknownDataTypeError } from './dataShapeErrors';
 export {

@@ -1,34 +1,9 @@
 import type { Period, Resource } from '@medplum/fhirtypes';
 import { formatDate, formatPeriod } from '../../data-provider/formatting';
+import { clinicalDateOf } from '../../data-provider/rules';
 
-/** When what a resource records happened (not when it was written down), as stored; undefined when it does not say. */
-export function clinicalDate(resource: Resource): string | undefined {
-  switch (resource.resourceType) {
-    case 'AllergyIntolerance':
-    case 'Condition':
-      return resource.onsetDateTime ?? resource.onsetPeriod?.start ?? resource.recordedDate;
-    case 'MedicationStatement':
-      return resource.effectiveDateTime ?? resource.effectivePeriod?.start ?? resource.dateAsserted;
-    case 'MedicationRequest':
-      return resource.authoredOn;
-    case 'Immunization':
-      return resource.occurrenceDateTime ?? resource.recorded;
-    case 'Procedure':
-      return resource.performedDateTime ?? resource.performedPeriod?.start;
-    case 'DeviceUseStatement':
-      return resource.timingDateTime ?? resource.timingPeriod?.start ?? resource.recordedOn;
-    case 'Observation':
-      return (
-        resource.effectiveDateTime ?? resource.effectivePeriod?.start ?? resource.effectiveInstant ?? resource.issued
-      );
-    case 'DiagnosticReport':
-      return resource.effectiveDateTime ?? resource.effectivePeriod?.start ?? resource.issued;
-    case 'CarePlan':
-      return resource.period?.start ?? resource.created;
-    default:
-      return undefined;
-  }
-}
+/** When what a resource records happened (not when it was written down), as stored: the chart's rule. */
+export const clinicalDate = clinicalDateOf;
 
 /** Newest first by clinical date, then by last update; what has neither goes last, in the order found. */
 export function newestFirst(resources: Resource[]): Resource[] {

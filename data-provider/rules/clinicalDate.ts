@@ -6,7 +6,8 @@ type Json = Record<string, unknown>;
  * Where each kind of record says when it happened, most telling first: an observation when it was
  * measured, a procedure when it was done, a condition when it began (else when it was recorded), a
  * visit when it started, an immunization when it was given, … Imported records carry these rather
- * than the `effectiveDateTime` / `issued` / `authoredOn` / `date` a list looked for.
+ * than the `effectiveDateTime` / `issued` / `authoredOn` / `date` a list looked for. Shared by the
+ * chart's lists and the server's patient summary document, so both date a record alike.
  */
 const CLINICAL_DATE_PATHS: readonly (readonly string[])[] = [
   ['effectiveDateTime'],
@@ -16,6 +17,8 @@ const CLINICAL_DATE_PATHS: readonly (readonly string[])[] = [
   ['occurrencePeriod', 'start'],
   ['performedDateTime'],
   ['performedPeriod', 'start'],
+  ['timingDateTime'],
+  ['timingPeriod', 'start'],
   ['onsetDateTime'],
   ['onsetPeriod', 'start'],
   ['period', 'start'],
@@ -25,6 +28,8 @@ const CLINICAL_DATE_PATHS: readonly (readonly string[])[] = [
   ['date'],
   ['recordedDate'],
   ['recorded'],
+  ['recordedOn'],
+  ['dateAsserted'],
   ['created'],
   ['sent'],
   ['billablePeriod', 'start'],
