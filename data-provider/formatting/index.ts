@@ -10,3 +10,4 @@ export { formatObservationValue, type ObservationValueFormatOptions } from './fo
 export { formatPeriod } from './formatPeriod';
 export { formatQuantity, formatRange } from './formatQuantity';
 export { getDisplayString } from './getDisplayString';
+export { nameOfResource } from './resourceName';

@@ -6,6 +6,7 @@ import { fieldLabel } from '../search/searchColumns';
 import { formatTypedValue } from './formatValue';
 import { NarrativeView } from './NarrativeView';
 import { StatusBadge } from './StatusBadge';
+import { useReferenceName } from './useReferenceName';
 
 const FORMATTED_TYPES = new Set([
   'HumanName',
@@ -32,6 +33,19 @@ const FORMATTED_TYPES = new Set([
   'boolean',
 ]);
 
+/** A reference as a link to what it points at, named by its display or else by the target's own name. */
+function ReferenceValue({ reference }: { reference: Reference }) {
+  const name = useReferenceName(reference);
+  const label = name ?? formatTypedValue(reference, 'Reference');
+  return reference.reference && /^[A-Z][A-Za-z]+\/[^/]+$/.test(reference.reference) ? (
+    <Link component={RouterLink} to={`/${reference.reference}`} title={name ? reference.reference : undefined}>
+      {label}
+    </Link>
+  ) : (
+    <Typography variant="body2">{label}</Typography>
+  );
+}
+
 /** The value(s) of one element of a resource, formatted by the element's type. */
 export function ElementValue(props: { value: unknown; type: string; schema: TypeSchema; path: string; name: string }) {
   const values = Array.isArray(props.value) ? props.value : [props.value];
@@ -52,17 +66,7 @@ function SingleValue(props: { value: unknown; type: string; schema: TypeSchema; 
     const div = (value as { div?: string }).div;
     return div ? <NarrativeView div={div} /> : null;
   }
-  if (type === 'Reference') {
-    const reference = value as Reference;
-    const label = formatTypedValue(reference, 'Reference');
-    return reference.reference && /^[A-Z][A-Za-z]+\/[^/]+$/.test(reference.reference) ? (
-      <Link component={RouterLink} to={`/${reference.reference}`}>
-        {label}
-      </Link>
-    ) : (
-      <Typography variant="body2">{label}</Typography>
-    );
-  }
+  if (type === 'Reference') return <ReferenceValue reference={value as Reference} />;
   if (type === 'Attachment') {
     const attachment = value as { url?: string; title?: string; contentType?: string };
     return attachment.url ? (

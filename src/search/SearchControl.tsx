@@ -46,6 +46,7 @@ import { FiltersDialog } from './FiltersDialog';
 import {
   availableFields,
   columnFormatter,
+  columnReferencePaths,
   columnSearchParameter,
   columnSearchParameters,
   fieldLabel,
@@ -62,6 +63,8 @@ import {
 } from './searchState';
 import { useSearchResults } from './useSearchResults';
 import { useProgressiveRows } from './useProgressiveRows';
+import { unnamedReferences } from './unnamedReferences';
+import { useReferenceNames } from './useReferenceNames';
 
 export interface SearchControlProps {
   search: ConsoleSearch;
@@ -104,15 +107,26 @@ export function SearchControl(props: SearchControlProps) {
         .filter(Boolean),
     [shownBundle],
   );
+  // Imported records point at patients and practitioners without a display: the page's references
+  // are named by one search per type once the rows are shown.
+  const references = useMemo(
+    () =>
+      unnamedReferences(
+        resources,
+        fields.flatMap((field) => columnReferencePaths(field, schema.data, parameters.data)),
+      ),
+    [resources, fields, schema.data, parameters.data],
+  );
+  const referenceNames = useReferenceNames(references);
   // Cell texts are computed once per page and columns: a selection change re-renders no row but its own.
   const rows = useMemo<ResultRowModel[]>(() => {
-    const formatters = fields.map((field) => columnFormatter(field, schema.data, parameters.data));
+    const formatters = fields.map((field) => columnFormatter(field, schema.data, parameters.data, referenceNames));
     return resources.map((resource) => ({
       id: resource.id ?? '',
       resource,
       cells: formatters.map((format) => format(resource)),
     }));
-  }, [resources, fields, schema.data, parameters.data]);
+  }, [resources, fields, schema.data, parameters.data, referenceNames]);
   const shownRows = useProgressiveRows(rows);
   const onClickRef = useRef(props.onClick);
   useLayoutEffect(() => {

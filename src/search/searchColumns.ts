@@ -1,4 +1,4 @@
-import type { Resource } from '@medplum/fhirtypes';
+import type { Reference, Resource } from '@medplum/fhirtypes';
 import { formatDateTime } from '../../data-provider/formatting';
 import { formatTypedValue, formatUntypedValue } from '../datatypes/formatValue';
 import { choiceKey, findElement, searchColumn, searchParameterPaths, valuesAtPath } from '../../schema-engine';
@@ -66,14 +66,62 @@ export function fieldText(
   return columnFormatter(field, schema, parameters)(resource);
 }
 
+/** Names of referenced resources by `Type/id`, for references that carry no `display` of their own. */
+export type ReferenceNames = ReadonlyMap<string, string>;
+
+const NO_NAMES: ReferenceNames = new Map();
+
+interface TypedPath {
+  path: string;
+  type: string | undefined;
+}
+
+/** The paths a column reads and the FHIR type of each, resolved once per column. */
+function columnPaths(field: string, schema: TypeSchema, parameters: readonly SearchParameterModel[]): TypedPath[] {
+  const column = searchColumn(schema, field.replace(/\[x\]$/, ''), parameters);
+  const element = schema.elements.get(field);
+  const paths = element?.isChoice ? element.types.map((type) => choiceKey(element.name, type)) : column.paths;
+  return paths.map((path) => {
+    const model = findElement(schema, path);
+    const type = model?.isChoice ? model.types.find((t) => choiceKey(model.name, t) === path) : model?.types[0];
+    return { path, type };
+  });
+}
+
+/** The paths of a column whose values are References (Claim `patient`, Observation `performer`). */
+export function columnReferencePaths(
+  field: string,
+  schema: TypeSchema | undefined,
+  parameters: readonly SearchParameterModel[] = [],
+): string[] {
+  if (!schema || field.startsWith('_') || field === 'id' || field === 'meta.versionId') return [];
+  return columnPaths(field, schema, parameters)
+    .filter(({ type }) => type === 'Reference')
+    .map(({ path }) => path);
+}
+
+function formatColumnValue(value: unknown, type: string | undefined, names: ReferenceNames): string {
+  if (type === 'Reference') {
+    const reference = value as Reference;
+    if (!reference.display && reference.reference) {
+      const name = names.get(reference.reference);
+      if (name) return name;
+    }
+  }
+  return type ? formatTypedValue(value, type) : formatUntypedValue(value);
+}
+
 /**
  * The display text function of one column. The column's paths and their types are resolved once,
  * so a page of 1,000 rows does not look up the search parameters and elements again per cell.
+ * A reference without a display shows the name in `names` (the page's referenced resources) when
+ * there is one, else the reference itself.
  */
 export function columnFormatter(
   field: string,
   schema: TypeSchema | undefined,
   parameters: readonly SearchParameterModel[] = [],
+  names: ReferenceNames = NO_NAMES,
 ): (resource: Resource) => string {
   if (field === '_id' || field === 'id') return (resource) => resource.id ?? '';
   if (field === '_lastUpdated') {
@@ -83,19 +131,10 @@ export function columnFormatter(
   if (!schema) {
     return (resource) => formatUntypedValue((resource as unknown as Record<string, unknown>)[field]);
   }
-  const column = searchColumn(schema, field.replace(/\[x\]$/, ''), parameters);
-  const element = schema.elements.get(field);
-  const paths = element?.isChoice ? element.types.map((type) => choiceKey(element.name, type)) : column.paths;
-  const typed = paths.map((path) => {
-    const model = findElement(schema, path);
-    const type = model?.isChoice ? model.types.find((t) => choiceKey(model.name, t) === path) : model?.types[0];
-    return { path, type };
-  });
+  const typed = columnPaths(field, schema, parameters);
   return (resource) =>
     typed
-      .flatMap(({ path, type }) =>
-        valuesAtPath(resource, path).map((value) => (type ? formatTypedValue(value, type) : formatUntypedValue(value))),
-      )
+      .flatMap(({ path, type }) => valuesAtPath(resource, path).map((value) => formatColumnValue(value, type, names)))
       .filter(Boolean)
       .join(', ');
 }
