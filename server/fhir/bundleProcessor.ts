@@ -29,6 +29,18 @@ export interface BundleEnvironment {
   registry: SearchParameterRegistry;
   ctx: RequestContext;
   fhirBase: string;
+  /**
+   * Runs a batch's GET entry that is not a read, search or history (an operation such as
+   * `ValueSet/$expand` or `Patient/{id}/$summary`) as a request of its own by the same caller, so
+   * that it passes every check that request would; unset where no such request can be made.
+   */
+  forwardGet?: (relativeUrl: string) => Promise<ForwardedAnswer>;
+}
+
+/** What a forwarded GET answered: its status and its body parsed as JSON (undefined if it is not). */
+export interface ForwardedAnswer {
+  status: number;
+  body: unknown;
 }
 
 /** FHIR's processing order inside a transaction: deletes, creates, updates and patches, then reads. */
@@ -150,6 +162,10 @@ async function processBatch(env: BundleEnvironment, entries: BundleEntry[]): Pro
   const responses: BundleEntry[] = [];
   for (const entry of entries) {
     try {
+      if (isForwardedGet(entry, env.fhirBase)) {
+        responses.push(await forwardedEntry(env, entry.request!.url));
+        continue;
+      }
       // Each batch entry succeeds or fails on its own, in its own transaction.
       const result = await env.repository.transaction(
         (session) =>
@@ -163,6 +179,49 @@ async function processBatch(env: BundleEnvironment, entries: BundleEntry[]): Pro
     }
   }
   return { resourceType: 'Bundle', type: 'batch-response', entry: responses } as Bundle;
+}
+
+/** A GET or HEAD entry whose URL is an operation or another request than a read, search or history. */
+function isForwardedGet(entry: BundleEntry, fhirBase: string): boolean {
+  const method = entry.request?.method;
+  return (method === 'GET' || method === 'HEAD') && !parseUrl(entry.request!.url, fhirBase).plain;
+}
+
+async function forwardedEntry(env: BundleEnvironment, url: string): Promise<BundleEntry> {
+  const relative = forwardableUrl(url, env.fhirBase);
+  if (!env.forwardGet) throw errors.invalid(`${url}: only reads, searches and history can run here`);
+  const answer = await env.forwardGet(relative);
+  const body = answer.body as Resource | undefined;
+  if (answer.status >= 400) {
+    const outcome = body?.resourceType === 'OperationOutcome' ? body : outcomeOf([]);
+    return { response: { status: String(answer.status), outcome } };
+  }
+  if (!body?.resourceType) {
+    return {
+      response: {
+        status: '400',
+        outcome: errors.invalid(`${url} does not answer a FHIR resource; request it on its own`).outcome,
+      },
+    };
+  }
+  return toResponseEntry({ status: answer.status, resource: body }, env.fhirBase);
+}
+
+// A forwarded URL becomes a path under the FHIR base on this server: only plain segments (a type, an
+// id, an `$operation`, `_history`), never `..`, an encoded character or another host.
+const FORWARDABLE_SEGMENT = /^(?:[A-Za-z0-9\-.]{1,64}|\$[a-z][a-z-]{0,63}|_history)$/;
+
+function forwardableUrl(url: string, fhirBase: string): string {
+  const relative = url.startsWith(fhirBase) ? url.slice(fhirBase.length) : url.replace(/^\//, '');
+  const [path, query] = relative.split(/\?(.*)/s, 2);
+  const segments = path.split('/');
+  if (
+    segments.length > 4 ||
+    !segments.every((segment) => FORWARDABLE_SEGMENT.test(segment) && segment !== '..' && segment !== '.')
+  ) {
+    throw errors.invalid(`${url} is not a request this server answers inside a batch`, 'Bundle.entry.request.url');
+  }
+  return query ? `${path}?${query}` : path;
 }
 
 /**
@@ -182,7 +241,16 @@ async function runEntry(
   assigned: Assigned | undefined,
 ): Promise<OperationResult> {
   const request = entry.request!;
-  const { resourceType, id, versionId, history, query } = parseUrl(request.url, env.fhirBase);
+  const { resourceType, id, versionId, history, query, plain } = parseUrl(request.url, env.fhirBase);
+  if (!plain) {
+    // A batch forwarded its operations before this point; a transaction's reads see its own writes,
+    // which an operation run as a request of its own would not.
+    throw errors.invalid(
+      request.method === 'GET' || request.method === 'HEAD'
+        ? `${request.url}: operations cannot run inside a transaction; send them in a batch`
+        : `Unsupported request ${request.method} ${request.url}`,
+    );
+  }
   switch (request.method) {
     case 'GET':
     case 'HEAD':
@@ -254,6 +322,35 @@ interface ParsedUrl {
   versionId?: string;
   history: boolean;
   query: Record<string, string | string[] | undefined>;
+  /**
+   * A search (`Type`), read (`Type/id`), history (`_history`, `Type/_history`, `Type/id/_history`)
+   * or vread (`Type/id/_history/vid`): what the bundle processor runs itself. Anything else — an
+   * operation, a compartment search — is not, and must never be read as one of those (before,
+   * `Patient/1/$summary` answered the Patient).
+   */
+  plain: boolean;
+}
+
+const RESOURCE_TYPE = /^[A-Z][A-Za-z]+$/;
+
+function isPlainPath(segments: readonly string[]): boolean {
+  const [type, second, third, fourth] = segments;
+  if (segments.length === 1 && type === '_history') return true;
+  if (!type || !RESOURCE_TYPE.test(type)) return false;
+  const isId = (segment: string | undefined) =>
+    segment !== undefined && segment !== '_history' && !segment.startsWith('$');
+  switch (segments.length) {
+    case 1:
+      return true;
+    case 2:
+      return second === '_history' || isId(second);
+    case 3:
+      return isId(second) && third === '_history';
+    case 4:
+      return isId(second) && third === '_history' && isId(fourth);
+    default:
+      return false;
+  }
 }
 
 export function parseUrl(url: string, fhirBase: string): ParsedUrl {
@@ -267,6 +364,7 @@ export function parseUrl(url: string, fhirBase: string): ParsedUrl {
     versionId: historyIndex >= 0 ? segments[historyIndex + 1] : undefined,
     history: historyIndex >= 0 && segments[historyIndex + 1] === undefined,
     query: queryFromString(queryString),
+    plain: isPlainPath(segments),
   };
 }
 

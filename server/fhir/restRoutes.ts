@@ -3,6 +3,7 @@ import type { Bundle, Resource } from '@medplum/fhirtypes';
 import type { QueryParams } from '../search/searchRequest';
 import type { SearchParameterRegistry } from '../search/searchParameterRegistry';
 import { processBundle } from './bundleProcessor';
+import { forwardedGetOf } from './forwardedGet';
 import { buildCapabilityStatement } from './capabilityStatement';
 import { errors } from './fhirError';
 import { withoutProtectedFields } from './protectedFields';
@@ -104,7 +105,7 @@ export async function fhirRestRoutes(app: FastifyInstance, options: FhirRoutesOp
 
   app.post('/fhir/R4', async (request, reply) => {
     const bundle = await processBundle(
-      { repository, registry, ctx: options.contextOf(request), fhirBase },
+      { repository, registry, ctx: options.contextOf(request), fhirBase, forwardGet: forwardedGetOf(app, request) },
       request.body,
     );
     // Prefer: return=minimal (FHIR RESTful API): each entry's response without the resource, which
