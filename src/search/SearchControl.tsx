@@ -45,6 +45,7 @@ import { FilterPromptDialog } from './FilterPromptDialog';
 import { FiltersDialog } from './FiltersDialog';
 import {
   availableFields,
+  columnCodedPaths,
   columnFormatter,
   columnReferencePaths,
   columnSearchParameter,
@@ -63,7 +64,9 @@ import {
 } from './searchState';
 import { useSearchResults } from './useSearchResults';
 import { useProgressiveRows } from './useProgressiveRows';
+import { unnamedCodes } from './unnamedCodes';
 import { unnamedReferences } from './unnamedReferences';
+import { useCodeDisplays } from './useCodeDisplays';
 import { useReferenceNames } from './useReferenceNames';
 
 export interface SearchControlProps {
@@ -118,15 +121,25 @@ export function SearchControl(props: SearchControlProps) {
     [resources, fields, schema.data, parameters.data],
   );
   const referenceNames = useReferenceNames(references);
+  const codes = useMemo(
+    () =>
+      unnamedCodes(
+        resources,
+        fields.flatMap((field) => columnCodedPaths(field, schema.data, parameters.data)),
+      ),
+    [resources, fields, schema.data, parameters.data],
+  );
+  const codeDisplays = useCodeDisplays(codes);
+  const names = useMemo(() => ({ references: referenceNames, codes: codeDisplays }), [referenceNames, codeDisplays]);
   // Cell texts are computed once per page and columns: a selection change re-renders no row but its own.
   const rows = useMemo<ResultRowModel[]>(() => {
-    const formatters = fields.map((field) => columnFormatter(field, schema.data, parameters.data, referenceNames));
+    const formatters = fields.map((field) => columnFormatter(field, schema.data, parameters.data, names));
     return resources.map((resource) => ({
       id: resource.id ?? '',
       resource,
       cells: formatters.map((format) => format(resource)),
     }));
-  }, [resources, fields, schema.data, parameters.data, referenceNames]);
+  }, [resources, fields, schema.data, parameters.data, names]);
   const shownRows = useProgressiveRows(rows);
   const onClickRef = useRef(props.onClick);
   useLayoutEffect(() => {

@@ -32,14 +32,21 @@ const claim = (id: string, patient: string, provider?: Claim['provider']): Claim
     priority: { coding: [{ code: 'normal' }] },
   }) as Claim;
 
-function renderClaims(search: (type: string, query: unknown) => Promise<Bundle>) {
-  const client = { search: vi.fn(search) } as unknown as FhirClient;
+function renderClaims(
+  search: (type: string, query: unknown) => Promise<Bundle>,
+  options: { fields?: string; get?: (url: URL) => Promise<unknown> } = {},
+) {
+  const client = {
+    search: vi.fn(search),
+    get: vi.fn(options.get ?? (async () => Promise.reject(new Error('no lookups expected')))),
+    fhirUrl: (...path: string[]) => new URL(`https://hearth.example/fhir/R4/${path.join('/')}`),
+  } as unknown as FhirClient;
   setSchemaLoader(client, new SchemaLoader(recordedSource()));
   render(
     <QueryClientProvider client={new QueryClient()}>
       <FhirClientContext.Provider value={client}>
         <SearchControl
-          search={parseConsoleSearch('Claim', new URLSearchParams('_fields=patient,provider'))}
+          search={parseConsoleSearch('Claim', new URLSearchParams(`_fields=${options.fields ?? 'patient,provider'}`))}
           onChange={vi.fn()}
           onClick={vi.fn()}
         />
@@ -82,6 +89,42 @@ describe('reference names in the console list', { timeout: 30_000 }, () => {
     const table = await screen.findByRole('table');
     expect(await within(table).findByText('Patient/p1')).toBeInTheDocument();
     expect(within(table).getByText('Hillside Clinic')).toBeInTheDocument();
+  });
+});
+
+describe('code displays in the console list', { timeout: 30_000 }, () => {
+  const claimType = 'http://terminology.hl7.org/CodeSystem/claim-type';
+  const typed = (id: string, type: Claim['type']): Claim => ({ ...claim(id, 'Patient/p1'), type });
+
+  it('shows what the code system calls a code without a display, looked up once per code', async () => {
+    const lookups: string[] = [];
+    renderClaims(
+      async () =>
+        bundle([
+          typed('c1', { coding: [{ system: claimType, code: 'institutional' }] }),
+          typed('c2', { coding: [{ system: claimType, code: 'institutional' }] }),
+          typed('c3', { coding: [{ system: claimType, code: 'pharmacy', display: 'Pharmacy claim' }] }),
+          typed('c4', { text: 'Dental, as typed', coding: [{ system: claimType, code: 'oral' }] }),
+          typed('c5', { coding: [{ system: 'http://example.org/unknown', code: 'zz' }] }),
+        ]),
+      {
+        fields: 'type',
+        get: async (url) => {
+          lookups.push(`${url.searchParams.get('system')}|${url.searchParams.get('code')}`);
+          if (url.searchParams.get('code') === 'institutional') {
+            return { resourceType: 'Parameters', parameter: [{ name: 'display', valueString: 'Institutional' }] };
+          }
+          throw new Error('Not found');
+        },
+      },
+    );
+    const table = await screen.findByRole('table');
+    expect(await within(table).findAllByText('Institutional')).toHaveLength(2);
+    // A display or text the record carries wins and is not looked up; an unknown code stays as it is.
+    expect(within(table).getByText('Pharmacy claim')).toBeInTheDocument();
+    expect(within(table).getByText('Dental, as typed')).toBeInTheDocument();
+    expect(within(table).getByText('zz')).toBeInTheDocument();
+    expect(lookups.sort()).toEqual(['http://example.org/unknown|zz', `${claimType}|institutional`]);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { Reference, Resource } from '@medplum/fhirtypes';
+import type { CodeableConcept, Coding, Reference, Resource } from '@medplum/fhirtypes';
 import { formatDateTime } from '../../data-provider/formatting';
 import { formatTypedValue, formatUntypedValue } from '../datatypes/formatValue';
 import { choiceKey, findElement, searchColumn, searchParameterPaths, valuesAtPath } from '../../schema-engine';
@@ -69,8 +69,6 @@ export function fieldText(
 /** Names of referenced resources by `Type/id`, for references that carry no `display` of their own. */
 export type ReferenceNames = ReadonlyMap<string, string>;
 
-const NO_NAMES: ReferenceNames = new Map();
-
 interface TypedPath {
   path: string;
   type: string | undefined;
@@ -88,25 +86,83 @@ function columnPaths(field: string, schema: TypeSchema, parameters: readonly Sea
   });
 }
 
+/** The paths of a column whose values are of one of `types` (Claim `patient`: Reference). */
+function columnPathsOfTypes(
+  field: string,
+  schema: TypeSchema | undefined,
+  parameters: readonly SearchParameterModel[],
+  types: ReadonlySet<string>,
+): { path: string; type: string }[] {
+  if (!schema || field.startsWith('_') || field === 'id' || field === 'meta.versionId') return [];
+  return columnPaths(field, schema, parameters).filter(
+    (typed): typed is { path: string; type: string } => typed.type !== undefined && types.has(typed.type),
+  );
+}
+
+const REFERENCE_TYPES: ReadonlySet<string> = new Set(['Reference']);
+const CODED_TYPES: ReadonlySet<string> = new Set(['CodeableConcept', 'Coding']);
+
 /** The paths of a column whose values are References (Claim `patient`, Observation `performer`). */
 export function columnReferencePaths(
   field: string,
   schema: TypeSchema | undefined,
   parameters: readonly SearchParameterModel[] = [],
 ): string[] {
-  if (!schema || field.startsWith('_') || field === 'id' || field === 'meta.versionId') return [];
-  return columnPaths(field, schema, parameters)
-    .filter(({ type }) => type === 'Reference')
-    .map(({ path }) => path);
+  return columnPathsOfTypes(field, schema, parameters, REFERENCE_TYPES).map(({ path }) => path);
 }
 
-function formatColumnValue(value: unknown, type: string | undefined, names: ReferenceNames): string {
+/** The paths of a column whose values are codings (Claim `type`, Encounter `class`), with their type. */
+export function columnCodedPaths(
+  field: string,
+  schema: TypeSchema | undefined,
+  parameters: readonly SearchParameterModel[] = [],
+): { path: string; type: string }[] {
+  return columnPathsOfTypes(field, schema, parameters, CODED_TYPES);
+}
+
+/** The key of a code in `CodeDisplays`. */
+export const codeKey = (system: string, code: string): string => `${system}|${code}`;
+
+/** What the code systems call the page's codes, by `system|code`, for codings without a display. */
+export type CodeDisplays = ReadonlyMap<string, string>;
+
+/** What a page learnt about its values once shown: names of references, displays of codes. */
+export interface ColumnNames {
+  references: ReferenceNames;
+  codes: CodeDisplays;
+}
+
+const NO_NAMES: ColumnNames = { references: new Map(), codes: new Map() };
+
+/** The codings of a value that nothing names yet: no text, no display on any coding. */
+export function unnamedCodings(value: unknown, type: string): Coding[] {
+  if (type === 'Coding') return (value as Coding).display?.trim() ? [] : [value as Coding];
+  const concept = value as CodeableConcept;
+  const codings = concept.coding ?? [];
+  if (concept.text?.trim() || codings.some((coding) => coding.display?.trim())) return [];
+  return codings;
+}
+
+function lookedUpDisplay(value: unknown, type: string, codes: CodeDisplays): string | undefined {
+  if (codes.size === 0) return undefined;
+  for (const coding of unnamedCodings(value, type)) {
+    const display = coding.system && coding.code ? codes.get(codeKey(coding.system, coding.code)) : undefined;
+    if (display) return display;
+  }
+  return undefined;
+}
+
+function formatColumnValue(value: unknown, type: string | undefined, names: ColumnNames): string {
   if (type === 'Reference') {
     const reference = value as Reference;
     if (!reference.display && reference.reference) {
-      const name = names.get(reference.reference);
+      const name = names.references.get(reference.reference);
       if (name) return name;
     }
+  }
+  if (type === 'CodeableConcept' || type === 'Coding') {
+    const display = lookedUpDisplay(value, type, names.codes);
+    if (display) return display;
   }
   return type ? formatTypedValue(value, type) : formatUntypedValue(value);
 }
@@ -115,13 +171,13 @@ function formatColumnValue(value: unknown, type: string | undefined, names: Refe
  * The display text function of one column. The column's paths and their types are resolved once,
  * so a page of 1,000 rows does not look up the search parameters and elements again per cell.
  * A reference without a display shows the name in `names` (the page's referenced resources) when
- * there is one, else the reference itself.
+ * there is one, else the reference itself; a code without a display, what its code system calls it.
  */
 export function columnFormatter(
   field: string,
   schema: TypeSchema | undefined,
   parameters: readonly SearchParameterModel[] = [],
-  names: ReferenceNames = NO_NAMES,
+  names: ColumnNames = NO_NAMES,
 ): (resource: Resource) => string {
   if (field === '_id' || field === 'id') return (resource) => resource.id ?? '';
   if (field === '_lastUpdated') {
