@@ -1,6 +1,6 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ChatInput, remainingAfterSend } from './ChatInput';
+import { ChatInput, DRAFT_KEPT, remainingAfterSend } from './ChatInput';
 
 afterEach(() => window.sessionStorage.clear());
 
@@ -60,6 +60,21 @@ describe('ChatInput', () => {
     fireEvent.change(box(), { target: { value: 'Your results are back. Please call the clinic' } });
     finish(true);
     await vi.waitFor(() => expect(box()).toHaveValue('Please call the clinic'));
+  });
+
+  it('says beside a box closed for a reason why, and keeps the draft it holds untouched', async () => {
+    window.sessionStorage.setItem('hearth.chatDraft.k', 'Half-written reply');
+    const onSend = vi.fn();
+    render(<ChatInput onSend={onSend} draftKey="k" disabledReason="Messages cannot be sent here." />);
+    const closed = screen.getByRole('textbox', { name: 'Replies are disabled' });
+    expect(closed).toBeDisabled();
+    expect(closed).toHaveValue('Half-written reply');
+    expect(closed).toHaveAccessibleDescription(`Messages cannot be sent here. ${DRAFT_KEPT}`);
+    expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
+    fireEvent.submit(closed.closest('form') as HTMLFormElement);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(onSend).not.toHaveBeenCalled();
+    expect(window.sessionStorage.getItem('hearth.chatDraft.k')).toBe('Half-written reply');
   });
 
   it('leaves nothing, the rest, or everything once a message went out', () => {

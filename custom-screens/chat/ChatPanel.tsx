@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Alert, Box, CircularProgress, Paper, Typography } from '@mui/material';
 import type { Reference } from '@medplum/fhirtypes';
 import { normalizeErrorString } from '../../data-provider/outcomes';
@@ -18,22 +19,43 @@ interface ChatPanelProps {
   sender: Reference | undefined;
   /** Offer the paperclip (staff). The patient portal does not: patients may not store Binaries. */
   allowAttachments?: boolean;
+  /** Shown under the title, above the messages: what the reader must know before reading on. */
+  notice?: ReactNode;
+  /** Why no new message may go out (the history stays readable); undefined while messaging is open. */
+  closedReason?: string;
+  /**
+   * Asked just before a message or file goes out; false stops it (the typed text stays). The page
+   * re-reads what could have closed the conversation since it opened and shows the reason.
+   */
+  stillOpen?(): Promise<boolean>;
 }
 
 /**
  * The live chat panel (app-spec §2.12): title, messages under time headers, the message box with
  * Send and a paperclip for files. A failed send keeps the typed text and shows a red "Error"
- * notification that stays until closed.
+ * notification that stays until closed. A closed conversation stays readable, and its box says why
+ * it takes nothing new.
  */
-export function ChatPanel({ title, patientId, sender, allowAttachments = true }: ChatPanelProps) {
+export function ChatPanel({
+  title,
+  patientId,
+  sender,
+  allowAttachments = true,
+  notice,
+  closedReason,
+  stillOpen,
+}: ChatPanelProps) {
   const toast = useToast();
   const conversation = useConversation(patientId, sender);
   const uploads = useMediaUpload();
   const patient = { reference: `Patient/${patientId}` };
   const recipient = () => replyRecipient(conversation.messages, sender, patient);
 
+  const mayGoOut = async () => !closedReason && (stillOpen ? await stillOpen() : true);
+
   const send = async (text: string): Promise<boolean> => {
     try {
+      if (!(await mayGoOut())) return false;
       await conversation.send({ text, recipient: recipient() });
       return true;
     } catch (cause) {
@@ -43,9 +65,10 @@ export function ChatPanel({ title, patientId, sender, allowAttachments = true }:
   };
 
   const attach = async (file: File) => {
-    const uploaded = await uploads.upload({ file, subject: patient, operator: sender });
-    if (!uploaded) return;
     try {
+      if (!(await mayGoOut())) return;
+      const uploaded = await uploads.upload({ file, subject: patient, operator: sender });
+      if (!uploaded) return;
       await conversation.send({ text: '', attachment: uploaded.attachment, recipient: recipient() });
     } catch (cause) {
       toast.error(`Error\n${normalizeErrorString(cause)}`, { persist: true });
@@ -64,6 +87,7 @@ export function ChatPanel({ title, patientId, sender, allowAttachments = true }:
           {title}
         </Typography>
       </Box>
+      {notice}
       {conversation.error && (
         <Alert severity="error" sx={{ m: 1 }}>
           {conversation.error}
@@ -78,6 +102,7 @@ export function ChatPanel({ title, patientId, sender, allowAttachments = true }:
       )}
       <ChatInput
         disabled={!sender}
+        disabledReason={sender ? closedReason : undefined}
         onSend={send}
         draftKey={sender?.reference ? `${sender.reference}|Patient/${patientId}` : undefined}
         onAttach={sender && allowAttachments ? (file) => void attach(file) : undefined}

@@ -3,13 +3,16 @@ import { useParams } from 'react-router-dom';
 import { formatHumanName } from '../../data-provider/formatting';
 import { useSession } from '../../src/shell';
 import { ChatPanel } from './ChatPanel';
+import { deceasedMessaging, isDeceased } from './deceasedMessaging';
+import { MessagingClosedNotice } from './MessagingClosedNotice';
 import { useChatPatient } from './useChatPatient';
 
 export const PROVIDER_NOT_FOUND = 'Error: Provider profile not found';
 
 /**
  * Chat with a patient (app-spec §2.2): `/Patient/:patientId/communication[/:communicationId]` and
- * `/communication/:id`. Staff write as their Practitioner profile; anyone else is told so.
+ * `/communication/:id`. Staff write as their Practitioner profile; anyone else is told so. A patient
+ * who has died gets no new messages: the page says so at the top, and the box says why it is closed.
  */
 export function PatientChatPage() {
   const params = useParams();
@@ -35,9 +38,17 @@ export function PatientChatPage() {
     reference: `Practitioner/${profile.id}`,
     display: formatHumanName(profile.name?.[0], { prefix: true }) || session.membership?.profile?.display,
   };
+  const closed = deceasedMessaging(chat.vitalStatus, 'staff');
   return (
     <Box sx={{ p: 2, maxWidth: 900 }}>
-      <ChatPanel title={chat.name ?? ''} patientId={chat.patientId} sender={sender} />
+      <ChatPanel
+        title={chat.name ?? ''}
+        patientId={chat.patientId}
+        sender={sender}
+        notice={closed && <MessagingClosedNotice closed={closed} tone="warning" />}
+        closedReason={closed?.reason}
+        stillOpen={async () => !isDeceased(await chat.recheck())}
+      />
     </Box>
   );
 }

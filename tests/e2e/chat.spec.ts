@@ -325,6 +325,59 @@ test.describe('chat with a patient', () => {
   });
 });
 
+test.describe('chat with a patient who has died', () => {
+  test('says so at once, closes the box with its reason, keeps the history and the draft', async ({ page }) => {
+    await signInAs(page, alice);
+    // A patient of this test alone, removed at the end: the demo clinic's patients stay as seeded.
+    const patient = await api(page, 'POST', 'Patient', {
+      resourceType: 'Patient',
+      name: [{ given: ['Ada'], family: 'Finch' }],
+      birthDate: '1931-05-02',
+    });
+    const patientRef = `Patient/${patient.id}`;
+    const earlier = await api(page, 'POST', 'Communication', {
+      resourceType: 'Communication',
+      status: 'completed',
+      subject: { reference: patientRef },
+      sender: { reference: patientRef, display: 'Ada Finch' },
+      sent: '2024-02-20T09:30:00Z',
+      payload: [{ contentString: 'Thank you, see you on Monday' }],
+    });
+    try {
+      // Alive: the clinician starts a message and looks at another tab of the chart.
+      await page.goto(`/Patient/${patient.id}/communication`);
+      const panel = main(page).getByRole('region', { name: 'Chat with Ada Finch' });
+      await panel.getByRole('textbox', { name: 'Message' }).fill('Reminder: your flu vaccination is due');
+      await page.goto(`/Patient/${patient.id}/timeline`);
+      await expect(page.getByTestId('timeline')).toBeVisible();
+
+      // The death is recorded; the conversation is opened again.
+      await api(page, 'PUT', patientRef, { ...patient, deceasedDateTime: '2024-03-03' });
+      await page.goto(`/Patient/${patient.id}/communication`);
+      const notice = panel.getByTestId('chat-closed-notice');
+      await expect(notice).toContainText('Died 3 Mar 2024');
+      await expect(notice).toHaveCSS('border-left-color', 'rgb(237, 108, 2)'); // the warning colour
+      await expect(messages(page, 'Thank you, see you on Monday')).toBeVisible();
+      const box = panel.getByRole('textbox', { name: 'Replies are disabled' });
+      await expect(box).toBeDisabled();
+      await expect(box).toHaveValue('Reminder: your flu vaccination is due');
+      await expect(panel.getByText('Messages cannot be sent to a patient who has died.')).toBeVisible();
+      await expect(panel.getByRole('button', { name: 'Send' })).toBeDisabled();
+      await expect(panel.getByRole('button', { name: 'Attach a file' })).toBeDisabled();
+      expect(await seriousViolations(page, chatPanel)).toEqual([]);
+      await setScheme(page, 'dark');
+      await expect(notice).toContainText('Died 3 Mar 2024');
+      await expect(box).toHaveValue('Reminder: your flu vaccination is due');
+      expect(await seriousViolations(page, chatPanel)).toEqual([]);
+      const conversation = await api(page, 'GET', `Communication?subject=${patientRef}`);
+      expect(conversation.entry.map((entry: { resource: { id: string } }) => entry.resource.id)).toEqual([earlier.id]);
+    } finally {
+      await api(page, 'DELETE', `Communication/${earlier.id}`);
+      await api(page, 'DELETE', patientRef);
+    }
+  });
+});
+
 test.describe('attachments on the chart', () => {
   test('a file uploaded on the timeline becomes a Media shown there; a refused upload says Upload error', async ({
     page,

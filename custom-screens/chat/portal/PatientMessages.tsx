@@ -1,21 +1,39 @@
-import { Typography } from '@mui/material';
+import { Alert, CircularProgress, Typography } from '@mui/material';
 import type { Reference } from '@medplum/fhirtypes';
 import { ChatPanel } from '../ChatPanel';
+import { deceasedMessaging, isDeceased } from '../deceasedMessaging';
+import { MessagingClosedNotice } from '../MessagingClosedNotice';
+import { useChatPatient } from '../useChatPatient';
 
-/** The patient's own conversation with the clinic; they write as themselves. */
+/**
+ * The patient's own conversation with the clinic; they write as themselves. Their record is read
+ * first: an account whose patient is recorded as deceased can read its history but send nothing
+ * (deceasedMessaging.ts says why the wording never mentions death).
+ */
 export function PatientMessages({ patient }: { patient: Reference }) {
   const patientId = (patient.reference ?? '').replace(/^Patient\//, '');
+  const record = useChatPatient(patientId, undefined);
+  const closed = deceasedMessaging(record.vitalStatus, 'patient');
   return (
     <>
       <Typography variant="h5" component="h1" sx={{ mb: 2 }}>
         Messages with your care team
       </Typography>
-      <ChatPanel
-        title={patient.display ?? 'My messages'}
-        patientId={patientId}
-        sender={patient}
-        allowAttachments={false}
-      />
+      {record.error ? (
+        <Alert severity="error">{record.error}</Alert>
+      ) : record.loading ? (
+        <CircularProgress aria-label="Loading..." />
+      ) : (
+        <ChatPanel
+          title={patient.display ?? 'My messages'}
+          patientId={patientId}
+          sender={patient}
+          allowAttachments={false}
+          notice={closed && <MessagingClosedNotice closed={closed} tone="info" />}
+          closedReason={closed?.reason}
+          stillOpen={async () => !isDeceased(await record.recheck())}
+        />
+      )}
     </>
   );
 }

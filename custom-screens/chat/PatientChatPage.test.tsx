@@ -1,0 +1,130 @@
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Communication, Patient, Practitioner } from '@medplum/fhirtypes';
+import { ShellClientContext, ToastProvider } from '../../src/shell';
+import { DRAFT_KEPT } from './ChatInput';
+import { chatTestClient, type ChatTestClient } from './chatTestClient';
+import { STAFF_DECEASED_DETAIL, STAFF_DECEASED_REASON } from './deceasedMessaging';
+import { PatientChatPage } from './PatientChatPage';
+import { CHAT_DRAFT_KEY_PREFIX } from './useMessageDraft';
+
+const alice: Practitioner = {
+  resourceType: 'Practitioner',
+  id: 'alice',
+  name: [{ given: ['Alice'], family: 'Carter' }],
+};
+const wendy: Patient = { resourceType: 'Patient', id: 'pat-1', name: [{ given: ['Wendy'], family: 'Littel' }] };
+const draftKey = `${CHAT_DRAFT_KEY_PREFIX}Practitioner/alice|Patient/pat-1`;
+
+const lastMessage: Communication = {
+  resourceType: 'Communication',
+  id: 'm1',
+  status: 'completed',
+  sender: { reference: 'Patient/pat-1', display: 'Wendy Littel' },
+  subject: { reference: 'Patient/pat-1' },
+  recipient: [{ reference: 'Practitioner/alice' }],
+  sent: '2024-02-20T09:00:00Z',
+  payload: [{ contentString: 'Thank you for everything, doctor' }],
+};
+
+function renderChat(patient: Patient): ChatTestClient {
+  const fake = chatTestClient({ patient, profile: alice, messages: [lastMessage] });
+  render(
+    <ShellClientContext.Provider value={fake.client}>
+      <ToastProvider>
+        <MemoryRouter initialEntries={['/Patient/pat-1/communication']}>
+          <Routes>
+            <Route path="/Patient/:patientId/communication" element={<PatientChatPage />} />
+          </Routes>
+        </MemoryRouter>
+      </ToastProvider>
+    </ShellClientContext.Provider>,
+  );
+  return fake;
+}
+
+const closedBox = () => screen.findByRole('textbox', { name: 'Replies are disabled' });
+
+beforeEach(() => {
+  // The live socket's refused Subscription is reported on the console; it is not what these test.
+  vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  window.sessionStorage.clear();
+});
+
+describe('PatientChatPage for a patient who has died', () => {
+  it('says so at once, in the warning colour, with the date as people read it', async () => {
+    renderChat({ ...wendy, deceasedDateTime: '2024-03-03' });
+    const notice = await screen.findByRole('alert');
+    expect(notice).toHaveTextContent('Died 3 Mar 2024');
+    expect(notice).toHaveTextContent(STAFF_DECEASED_DETAIL);
+    expect(notice).toHaveClass('MuiAlert-colorWarning');
+    // The history stays readable.
+    expect(await screen.findByText('Thank you for everything, doctor')).toBeInTheDocument();
+  });
+
+  it('says "Deceased" when no date of death was recorded', async () => {
+    renderChat({ ...wendy, deceasedBoolean: true });
+    expect(await screen.findByRole('alert')).toHaveTextContent('Deceased');
+    expect(await closedBox()).toBeDisabled();
+  });
+
+  it('closes the message box, the paperclip and Send, and says why beside the box', async () => {
+    const fake = renderChat({ ...wendy, deceasedDateTime: '2024-03-03' });
+    const box = await closedBox();
+    expect(box).toBeDisabled();
+    expect(box).toHaveAccessibleDescription(STAFF_DECEASED_REASON);
+    expect(screen.getByText(STAFF_DECEASED_REASON)).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Attach a file' })).toBeDisabled();
+    // Even a submit that reaches the form (Enter in a stale page) sends nothing.
+    fireEvent.submit(box.closest('form') as HTMLFormElement);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(fake.posted).toEqual([]);
+  });
+
+  it('keeps the draft typed before: shown in the closed box, still stored, said to be unsent', async () => {
+    window.sessionStorage.setItem(draftKey, 'Your scan results are ready, please call');
+    renderChat({ ...wendy, deceasedDateTime: '2024-03-03' });
+    const box = await closedBox();
+    expect(box).toHaveValue('Your scan results are ready, please call');
+    expect(box).toHaveAccessibleDescription(`${STAFF_DECEASED_REASON} ${DRAFT_KEPT}`);
+    expect(window.sessionStorage.getItem(draftKey)).toBe('Your scan results are ready, please call');
+  });
+
+  it('stops a message when the death was recorded after the chat opened, keeping its text', async () => {
+    const fake = renderChat(wendy);
+    const box = await screen.findByRole('textbox', { name: 'Message' });
+    fireEvent.change(box, { target: { value: 'Reminder: your appointment is tomorrow' } });
+    fake.setPatient({ ...wendy, deceasedDateTime: '2024-03-03' });
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Died 3 Mar 2024');
+    expect(await closedBox()).toHaveValue('Reminder: your appointment is tomorrow');
+    expect(fake.freshPatientReads()).toBe(1);
+    expect(fake.posted).toEqual([]);
+    expect(window.sessionStorage.getItem(draftKey)).toBe('Reminder: your appointment is tomorrow');
+  });
+});
+
+describe('PatientChatPage for a living patient', () => {
+  it('messages as before when deceasedBoolean is false', async () => {
+    const fake = renderChat({ ...wendy, deceasedBoolean: false });
+    const box = await screen.findByRole('textbox', { name: 'Message' });
+    expect(box).toBeEnabled();
+    expect(screen.queryByRole('alert')).toBeNull();
+    fireEvent.change(box, { target: { value: 'Your results are normal' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(fake.posted).toHaveLength(1));
+    expect(fake.posted[0]).toMatchObject({
+      subject: { reference: 'Patient/pat-1' },
+      recipient: [{ reference: 'Patient/pat-1' }],
+      payload: [{ contentString: 'Your results are normal' }],
+    });
+    await waitFor(() => expect(box).toHaveValue(''));
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+});
