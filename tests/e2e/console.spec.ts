@@ -400,6 +400,21 @@ test.describe('resource console', () => {
       const body = await response.json();
       await route.fulfill({ response, json: { ...body, text: { status: 'generated', div: hostile } } });
     });
+    // The client sends GETs that fall in the same 100 ms as one batch: the read may come that way too.
+    await page.route(
+      (url) => url.pathname.replace(/\/$/, '') === '/fhir/R4',
+      async (route) => {
+        if (route.request().method() !== 'POST') return route.fallback();
+        const response = await route.fetch();
+        const body = await response.json();
+        for (const entry of body.entry ?? []) {
+          if (entry.resource?.resourceType === 'Practitioner' && entry.resource.id === practitioner.id) {
+            entry.resource.text = { status: 'generated', div: hostile };
+          }
+        }
+        await route.fulfill({ response, json: body });
+      },
+    );
     await page.goto(`/Practitioner/${practitioner.id}`);
     const narrative = main(page).locator('.narrative');
     await expect(narrative.locator('b')).toHaveText('Dr Narrative');
