@@ -187,6 +187,8 @@ describe('ChartPage', { timeout: 30_000 }, () => {
         'Observation',
         'Appointment',
         'Encounter',
+        // The header's look-up of the general practitioner (a search: it starts before the patient arrives).
+        'Patient',
         // The Apps menu's search of the project's SMART apps rides in the same batch.
         'ClientApplication',
       ]),

@@ -28,6 +28,7 @@ import { useFhirClient } from '../../src/resources/useFhirClient';
 import { TaskDueChip } from '../tasks/TaskDueChip';
 import { chartPath } from './chartPaths';
 import { useChartViewer } from './chartViewer';
+import { ListDate } from './ListDate';
 import { chartColumns, type ChartCell } from './tabColumns';
 import { useChartTabSearch } from './useChartTabSearch';
 
@@ -41,6 +42,7 @@ function isAccessDenied(error: Error): boolean {
 function Cell({ cell }: { cell: ChartCell }) {
   if (cell.kind === 'status') return <StatusBadge status={cell.status} />;
   if (cell.kind === 'due') return <TaskDueChip due={cell.due} inDueColumn />;
+  if (cell.kind === 'date') return <ListDate parts={cell} />;
   return <>{cell.text}</>;
 }
 
@@ -55,9 +57,20 @@ function FirstCell({ cell }: { cell: ChartCell }) {
  * in view without scrolling sideways.
  */
 const narrowList = '@container chart-tab-list (max-width: 640px)';
+const wideList = '@container chart-tab-list (width > 640px)';
 const hiddenWhenNarrow = { [narrowList]: { display: 'none' } };
-/** Half the cells' side padding when narrow: a due-date chip ("Overdue · Nov 27, 2026") then fits. */
-const narrowCellPadding = { [narrowList]: { '& .MuiTableCell-root': { px: 1 } } };
+/**
+ * Below this width (the tab beside the navigation and the patient sidebar at 1280 px is ~650 px)
+ * the cells' side padding is halved: a date keeps to one line, and the columns' words keep room.
+ */
+const compactList = '@container chart-tab-list (max-width: 800px)';
+const listCells = {
+  // A task's due-date chip is one line like the dates beside it, while there is room for it.
+  [wideList]: { '& [data-due] .MuiChip-label': { whiteSpace: 'nowrap' } },
+  [compactList]: { '& .MuiTableCell-root': { px: 1 } },
+  // Narrower: a date's time of day may go below its day, rather than push the columns off the side.
+  [narrowList]: { '& .MuiTableCell-root': { px: 0.75 }, '& time': { whiteSpace: 'normal' } },
+};
 
 /** `/Patient/{id}/{resourceType}`: the patient's resources of the type, newest first (app-spec §2.3). */
 export function ChartTabList() {
@@ -135,7 +148,7 @@ export function ChartTabList() {
       )}
       {rows.length > 0 && (
         <TableContainer sx={{ containerType: 'inline-size', containerName: 'chart-tab-list' }}>
-          <Table size="small" aria-label={label} sx={narrowCellPadding}>
+          <Table size="small" aria-label={label} sx={listCells}>
             <TableHead>
               <TableRow>
                 {columns.map((column) => (

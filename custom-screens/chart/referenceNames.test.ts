@@ -41,6 +41,28 @@ describe('reference names', () => {
     expect(referenceName(undefined)).toBe('');
   });
 
+  it('names a practitioner role by who holds it, else where, else what it is', () => {
+    const held = referenceNamesOf([
+      {
+        resourceType: 'PractitionerRole',
+        id: 'r1',
+        practitioner: { reference: `Practitioner/${practitioner.id}` },
+        organization: { reference: 'Organization/o1' },
+      },
+      practitioner,
+      { resourceType: 'Organization', id: 'o1', name: 'Hillside Clinic' },
+      { resourceType: 'PractitionerRole', id: 'r2', organization: { reference: 'Organization/o1' } },
+      { resourceType: 'PractitionerRole', id: 'r3', practitioner: { reference: 'Practitioner/x', display: 'Dr. Ng' } },
+      { resourceType: 'PractitionerRole', id: 'r4', code: [{ text: 'General practitioner' }] },
+      { resourceType: 'PractitionerRole', id: 'r5', practitioner: { reference: 'Practitioner/unread' } },
+    ]);
+    expect(held.get('PractitionerRole/r1')).toMatch(/Keeley Yundt/);
+    expect(held.get('PractitionerRole/r2')).toBe('Hillside Clinic');
+    expect(held.get('PractitionerRole/r3')).toBe('Dr. Ng');
+    expect(held.get('PractitionerRole/r4')).toBe('General practitioner');
+    expect(held.has('PractitionerRole/r5')).toBe(false);
+  });
+
   it('reads a reference to a contained resource from the resource that holds it', () => {
     const order: MedicationRequest = {
       resourceType: 'MedicationRequest',

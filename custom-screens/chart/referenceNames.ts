@@ -1,5 +1,5 @@
-import type { CodeableConcept, Reference, Resource } from '@medplum/fhirtypes';
-import { formatCodeableConcept, getDisplayString } from '../../data-provider/formatting';
+import type { PractitionerRole, Reference, Resource } from '@medplum/fhirtypes';
+import { formatCodeableConcept, nameOfResource as sharedNameOfResource } from '../../data-provider/formatting';
 
 /**
  * Names of the resources a list's references point at, by `Type/id`: what a search's `_include`
@@ -10,13 +10,13 @@ export type ReferenceNames = ReadonlyMap<string, string>;
 
 export const NO_REFERENCE_NAMES: ReferenceNames = new Map();
 
-/** What a resource is called where another points at it; empty when it has no name of its own. */
+/**
+ * What a resource is called where another points at it; empty when it has no name of its own.
+ * The shared rule, except that a role is named through the names a search brought beside it.
+ */
 export function nameOfResource(resource: Resource): string {
-  if (resource.resourceType === 'Medication') return formatCodeableConcept(resource.code);
-  const code = (resource as { code?: CodeableConcept }).code;
-  const name = getDisplayString(resource) || formatCodeableConcept(code);
-  // getDisplayString ends in the bare `Type/id` when it finds no name: that is no name.
-  return name === `${resource.resourceType}/${resource.id}` ? formatCodeableConcept(code) : name;
+  if (resource.resourceType === 'PractitionerRole') return roleName(resource, NO_REFERENCE_NAMES);
+  return sharedNameOfResource(resource);
 }
 
 /** The names of a search's included resources (and of any others handed in), by `Type/id`. */
@@ -27,7 +27,25 @@ export function referenceNamesOf(resources: readonly Resource[]): ReferenceNames
     const name = nameOfResource(resource);
     if (name) names.set(`${resource.resourceType}/${resource.id}`, name);
   }
+  // A role's holder is often named only by a resource beside it (`_include:iterate=PractitionerRole:practitioner`).
+  for (const resource of resources) {
+    if (resource.resourceType !== 'PractitionerRole' || !resource.id) continue;
+    const name = roleName(resource, names);
+    if (name) names.set(`PractitionerRole/${resource.id}`, name);
+  }
   return names;
+}
+
+/**
+ * A role is called by who holds it ("Keeley Yundt"), else where it is held, else what it is:
+ * a clinician looks for the person, not for "General practitioner at …".
+ */
+function roleName(role: PractitionerRole, names: ReferenceNames): string {
+  return (
+    referencedName(role.practitioner, names, role) ||
+    referencedName(role.organization, names, role) ||
+    formatCodeableConcept(role.code?.[0])
+  );
 }
 
 /**

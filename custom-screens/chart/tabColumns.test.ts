@@ -1,14 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import type { Resource } from '@medplum/fhirtypes';
 import { referenceNamesOf, type ReferenceNames } from './referenceNames';
-import { chartColumns } from './tabColumns';
+import { listDateText } from './listDateParts';
+import { chartColumns, type ChartCell } from './tabColumns';
 
 const cells = (resource: Record<string, unknown>, names?: ReferenceNames) =>
   chartColumns(resource.resourceType as string).map((column) => [
     column.label,
     column.cell(resource as unknown as Resource, names),
   ]);
-const textOf = (cell: unknown) => (cell as { text: string }).text;
+/** What a cell reads as: its text, or a date's day and time. */
+const textOf = (cell: unknown) => {
+  const read = cell as ChartCell;
+  return read.kind === 'date' ? listDateText(read) : (read as { text: string }).text;
+};
 
 describe('chart tab columns (app-spec §2.3)', () => {
   it('a medication request reads as medication, status badge, intent, dosage, requester, date', () => {
@@ -30,8 +35,59 @@ describe('chart tab columns (app-spec §2.3)', () => {
       ['Intent', { kind: 'text', text: 'order' }],
       ['Dosage', { kind: 'text', text: 'Twice daily' }],
       ['Requester', { kind: 'text', text: 'Dr. Alice Carter' }],
-      ['Ordered', { kind: 'text', text: expect.stringMatching(/2025/) }],
+      ['Ordered', { kind: 'date', day: expect.stringMatching(/2025/), dateTime: '2025-03-04' }],
     ]);
+  });
+
+  it('every date of every tab is a date cell (one unbroken line), and a missing one an empty cell', () => {
+    const issued = '1986-11-01T19:20:06.629+00:00';
+    const dated = [
+      ['Task', 'Created', { status: 'ready', authoredOn: issued }],
+      ['Task', 'Due', { status: 'completed', restriction: { period: { end: '2026-11-26' } } }],
+      ['MedicationRequest', 'Ordered', { authoredOn: issued }],
+      ['ServiceRequest', 'Ordered', { authoredOn: issued }],
+      ['Device', 'Expires', { expirationDate: issued }],
+      ['DiagnosticReport', 'Issued', { issued }],
+      ['DocumentReference', 'Date', { date: issued }],
+      ['Appointment', 'Start', { start: issued }],
+      ['Appointment', 'End', { end: issued }],
+      ['CarePlan', 'Start', { period: { start: issued } }],
+      ['CarePlan', 'End', { period: { end: issued } }],
+      ['Observation', 'Date', { effectiveDateTime: issued }],
+    ] as const;
+    for (const [resourceType, label, fields] of dated) {
+      const row = new Map(cells({ resourceType, ...fields }) as [string, unknown][]);
+      expect(row.get(label), `${resourceType} ${label}`).toMatchObject({
+        kind: 'date',
+        day: expect.stringMatching(/19\d\d|2026/),
+        dateTime: expect.stringMatching(/^(1986-11-01T19:20:06\.629\+00:00|2026-11-26)$/),
+      });
+      expect(new Map(cells({ resourceType }) as [string, unknown][]).get(label)).toEqual({ kind: 'text', text: '' });
+    }
+    // The report's issue time is kept, as a part of its own: two reports of one day are told apart by it.
+    const report = new Map(cells({ resourceType: 'DiagnosticReport', issued }) as [string, unknown][]);
+    expect(report.get('Issued')).toMatchObject({
+      day: expect.stringMatching(/1986/),
+      time: expect.stringMatching(/:/),
+    });
+    expect(textOf(report.get('Issued'))).toMatch(/1986, .*:/);
+  });
+
+  it('an appointment’s end on the day it started reads as its time alone; on another day, in full', () => {
+    const sameDay = cells({ resourceType: 'Appointment', start: '2026-12-31T12:00:00Z', end: '2026-12-31T12:45:00Z' });
+    expect(sameDay[3]).toEqual([
+      'End',
+      { kind: 'date', dateTime: '2026-12-31T12:45:00Z', day: '', time: expect.stringMatching(/:45/) },
+    ]);
+    expect(textOf(sameDay[3]![1])).not.toMatch(/2026/);
+    const overnight = cells({
+      resourceType: 'Appointment',
+      start: '2026-12-01T10:00:00Z',
+      end: '2026-12-03T10:00:00Z',
+    });
+    expect(textOf(overnight[3]![1])).toMatch(/2026, /);
+    const noStart = cells({ resourceType: 'Appointment', end: '2026-12-31T12:45:00Z' });
+    expect(textOf(noStart[3]![1])).toMatch(/2026, /);
   });
 
   it('never shows the id or the last-updated stamp as a column', () => {
@@ -75,7 +131,7 @@ describe('chart tab columns (app-spec §2.3)', () => {
       restriction: { period: { end: '2030-01-02' } },
     });
     expect(row[2]).toEqual(['Priority', { kind: 'status', status: 'urgent' }]);
-    expect((row[4][1] as { text: string }).text).toMatch(/2030/);
+    expect(textOf(row[4][1])).toMatch(/2030/);
   });
 
   it('an open task shows how urgent its due date is; a done one, the plain day; when written, the day alone', () => {
@@ -89,13 +145,13 @@ describe('chart tab columns (app-spec §2.3)', () => {
     const open = cells(task);
     expect(open[4]).toEqual(['Due', { kind: 'due', due: '2026-11-26' }]);
     expect(open[5][0]).toBe('Created');
-    expect((open[5][1] as { text: string }).text).toMatch(/2026/);
-    expect((open[5][1] as { text: string }).text).not.toMatch(/:/);
+    expect(textOf(open[5][1])).toMatch(/2026/);
+    expect(textOf(open[5][1])).not.toMatch(/:/);
 
     const done = cells({ ...task, status: 'completed' });
-    expect(done[4][1]).toMatchObject({ kind: 'text' });
-    expect((done[4][1] as { text: string }).text).toMatch(/2026/);
-    expect(cells({ ...task, status: 'cancelled' })[4][1]).toMatchObject({ kind: 'text' });
+    expect(done[4][1]).toMatchObject({ kind: 'date', dateTime: '2026-11-26' });
+    expect(textOf(done[4][1])).toMatch(/2026/);
+    expect(cells({ ...task, status: 'cancelled' })[4][1]).toMatchObject({ kind: 'date' });
     expect(cells({ ...task, restriction: undefined })[4]).toEqual(['Due', { kind: 'text', text: '' }]);
   });
 
@@ -190,7 +246,7 @@ describe('chart tab columns (app-spec §2.3)', () => {
     expect(condition).toEqual([
       ['Item', { kind: 'text', text: 'Appendicitis' }],
       ['Status', { kind: 'status', status: 'active' }],
-      ['Date', { kind: 'text', text: expect.stringMatching(/1969/) }],
+      ['Date', { kind: 'date', day: expect.stringMatching(/1969/), dateTime: '1969-06-07' }],
     ]);
     expect(textOf(cells({ resourceType: 'Condition', code: { text: 'X' }, recordedDate: '2001-02-03' })[2][1])).toMatch(
       /2001/,

@@ -1,18 +1,23 @@
 import type { CarePlan, CodeableConcept, MedicationRequest, Reference, Resource } from '@medplum/fhirtypes';
-import { formatCodeableConcept, formatDate, formatDateTime } from '../../data-provider/formatting';
+import { formatCodeableConcept } from '../../data-provider/formatting';
 import { OPEN_TASK_STATUSES } from '../tasks/myTaskRules';
 import { carePlanTitle } from './carePlanTitle';
 import { clinicalDateOf } from '../../data-provider/rules';
 import { dosageText } from './dosageText';
+import { endOnSameDay, listDateParts, type ListDateParts } from './listDateParts';
 import { medicationNameOf } from './medicationName';
 import { NO_REFERENCE_NAMES, referenceName, type ReferenceNames } from './referenceNames';
 
 /**
- * One cell of a chart tab list: plain text, a status badge, or the due date of work still to do
- * (shown as overdue, due today or soon, in colour and words).
+ * One cell of a chart tab list: plain text, a date (never broken inside its day or its time), a
+ * status badge, or the due date of work still to do (shown as overdue, due today or soon, in
+ * colour and words).
  */
 export type ChartCell =
-  { kind: 'text'; text: string } | { kind: 'status'; status: string } | { kind: 'due'; due: string };
+  | { kind: 'text'; text: string }
+  | ({ kind: 'date' } & ListDateParts)
+  | { kind: 'status'; status: string }
+  | { kind: 'due'; due: string };
 
 export interface ChartColumn {
   label: string;
@@ -45,16 +50,15 @@ const reference = (value: unknown, names: ReferenceNames, holder: Resource): str
   const ref = (Array.isArray(value) ? value[0] : value) as Reference | undefined;
   return referenceName(ref, names, holder);
 };
-const when = (value: unknown): string => {
-  if (typeof value !== 'string' || !value) return '';
-  // A date without a time reads as a day; an instant with its time.
-  return value.length <= 10 ? formatDate(value) : formatDateTime(value);
-};
+const date = (parts: ListDateParts | undefined): ChartCell => (parts ? { kind: 'date', ...parts } : text(''));
+const when = (value: unknown, withTime = true): ChartCell =>
+  date(listDateParts(typeof value === 'string' ? value : undefined, withTime));
 
 const column = (label: string, read: (resource: Resource, names: ReferenceNames) => string): ChartColumn => ({
   label,
   cell: (resource, names = NO_REFERENCE_NAMES) => text(read(resource, names)),
 });
+const cellColumn = (label: string, cell: (resource: Resource) => ChartCell): ChartColumn => ({ label, cell });
 const secondary = (column: ChartColumn): ChartColumn => ({ ...column, secondary: true });
 const statusColumn = (label = 'Status', path = 'status'): ChartColumn => ({
   label,
@@ -64,12 +68,14 @@ const statusColumn = (label = 'Status', path = 'status'): ChartColumn => ({
   },
 });
 const conceptColumn = (label: string, path: string) => column(label, (r) => concept(get(r, path)));
-const dateColumn = (label: string, path: string) => column(label, (r) => when(get(r, path)));
+const dateColumn = (label: string, path: string) => cellColumn(label, (r) => when(get(r, path)));
 /** A day without its time, where the time of day tells the reader nothing (when a task was written). */
-const dayColumn = (label: string, path: string) =>
-  column(label, (r) => {
-    const value = get(r, path);
-    return typeof value === 'string' && value ? formatDate(value) : '';
+const dayColumn = (label: string, path: string) => cellColumn(label, (r) => when(get(r, path), false));
+/** When something ended: its time alone on the day it started, which the start column shows. */
+const endColumn = (label: string, path: string, startPath: string) =>
+  cellColumn(label, (r) => {
+    const end = listDateParts(textOf(r, path));
+    return date(end && endOnSameDay(end, listDateParts(textOf(r, startPath))));
   });
 const openStatuses: ReadonlySet<string> = new Set(OPEN_TASK_STATUSES);
 /** A task's due date: how urgent while the task is open, a plain day once it is done or cancelled. */
@@ -79,7 +85,7 @@ const taskDueColumn: ChartColumn = {
     const due = get(resource, 'restriction.period.end');
     if (typeof due !== 'string' || !due) return text('');
     const status = get(resource, 'status');
-    return typeof status === 'string' && openStatuses.has(status) ? { kind: 'due', due } : text(when(due));
+    return typeof status === 'string' && openStatuses.has(status) ? { kind: 'due', due } : when(due);
   },
 };
 const referenceColumn = (label: string, path: string) => column(label, (r, names) => reference(get(r, path), names, r));
@@ -146,7 +152,7 @@ const COLUMNS: Record<string, ChartColumn[]> = {
     ),
     statusColumn(),
     dateColumn('Start', 'start'),
-    secondary(dateColumn('End', 'end')),
+    secondary(endColumn('End', 'end', 'start')),
     column('With', (r, names) => participantsOtherThanPatient(r, names)),
   ],
   CarePlan: [
@@ -205,7 +211,7 @@ const fallbackStatusColumn: ChartColumn = {
 const FALLBACK: ChartColumn[] = [
   column('Item', (r) => itemOf(r)),
   fallbackStatusColumn,
-  column('Date', (r) => when(clinicalDateOf(r))),
+  cellColumn('Date', (r) => when(clinicalDateOf(r))),
 ];
 
 export function chartColumns(resourceType: string): ChartColumn[] {

@@ -1,5 +1,5 @@
 import type { Patient } from '@medplum/fhirtypes';
-import { readableDate } from '../chart/summary/rules/readableDates';
+import { readableDate } from '../../data-provider/formatting';
 
 /** The part of a Patient that says whether (and when) they died. */
 export type VitalStatus = Pick<Patient, 'deceasedBoolean' | 'deceasedDateTime'>;

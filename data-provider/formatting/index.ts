@@ -10,4 +10,5 @@ export { formatObservationValue, type ObservationValueFormatOptions } from './fo
 export { formatPeriod } from './formatPeriod';
 export { formatQuantity, formatRange } from './formatQuantity';
 export { getDisplayString } from './getDisplayString';
+export { ageOf, readableDate } from './readableDates';
 export { nameOfResource } from './resourceName';

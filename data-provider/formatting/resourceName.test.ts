@@ -12,6 +12,19 @@ describe('nameOfResource', () => {
     expect(nameOfResource({ resourceType: 'Organization', id: 'o1', name: 'Hillside Clinic' })).toBe('Hillside Clinic');
   });
 
+  it('names a role by who holds it, else where it is held, else what it is', () => {
+    const role = { resourceType: 'PractitionerRole' as const, id: 'r1', code: [{ text: 'General practitioner' }] };
+    expect(
+      nameOfResource({
+        ...role,
+        practitioner: { reference: 'Practitioner/p', display: 'Keeley Yundt' },
+        organization: { display: 'Hillside' },
+      }),
+    ).toBe('Keeley Yundt');
+    expect(nameOfResource({ ...role, organization: { display: 'Hillside' } })).toBe('Hillside');
+    expect(nameOfResource(role)).toBe('General practitioner');
+  });
+
   it('is empty, never the bare Type/id, when the resource has no name', () => {
     expect(nameOfResource({ resourceType: 'Patient', id: 'p2' })).toBe('');
     expect(nameOfResource({ resourceType: 'Organization', id: 'o2' })).toBe('');

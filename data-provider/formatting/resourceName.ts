@@ -25,6 +25,14 @@ function conceptName(resource: Resource): string {
  */
 export function nameOfResource(resource: Resource): string {
   if (resource.resourceType === 'Medication') return formatCodeableConcept(resource.code);
+  if (resource.resourceType === 'PractitionerRole') {
+    // A role is called by who holds it, else where it is held: a clinician looks for the person.
+    return (
+      resource.practitioner?.display?.trim() ||
+      resource.organization?.display?.trim() ||
+      formatCodeableConcept(resource.code?.[0])
+    );
+  }
   const name = getDisplayString(resource);
   return name && name !== `${resource.resourceType}/${resource.id}` ? name : conceptName(resource);
 }

@@ -166,6 +166,62 @@ test.describe('clinical screens: rough edges kept fixed', () => {
     await expect(message).toHaveValue('');
   });
 
+  test('an imported chart: the GP named, a typed order of a coded drug one row, report dates on one line', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    const errors = collectErrors(page);
+    await signInAs(page, ALICE);
+    const patientId = await openPatient(page, /Lemuel/);
+    const summary = page.getByRole('complementary', { name: 'Patient summary' });
+    await expect(summary.getByText('No provider')).toBeVisible();
+    // As imported records point at their GP: the reference alone, no display.
+    const practitioner = (await api(page, 'GET', 'Practitioner?name=Labadie')).entry[0].resource;
+    const patient = await api(page, 'GET', `Patient/${patientId}`);
+    await api(page, 'PUT', `Patient/${patientId}`, {
+      ...patient,
+      generalPractitioner: [{ reference: `Practitioner/${practitioner.id}` }],
+    });
+    // The patient's lisinopril is coded; the same drug typed as text is the same medication.
+    await api(page, 'POST', 'MedicationRequest', {
+      resourceType: 'MedicationRequest',
+      status: 'active',
+      intent: 'order',
+      subject: { reference: `Patient/${patientId}` },
+      medicationCodeableConcept: { text: 'Lisinopril 10 MG Oral Tablet' },
+      authoredOn: new Date().toISOString(),
+    });
+    await page.goto(`/Patient/${patientId}`);
+    await expect(summary.locator('header')).toContainText('Rebecca Labadie');
+    await expect(summary.getByText('No provider')).toHaveCount(0);
+    const lisinopril = summary
+      .getByRole('region', { name: 'Medications' })
+      .getByRole('button', { name: /lisinopril 10 MG Oral Tablet/i });
+    await expect(lisinopril).toHaveCount(1);
+    await expect(lisinopril).toContainText(/\d+ (earlier|other) orders?/);
+
+    // 1280 px with the navigation open: the Issued date is one line, and the list fits its tab.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`/Patient/${patientId}/DiagnosticReport`);
+    const reports = main(page).getByRole('table', { name: 'Reports' });
+    await expect(reports.getByRole('row').nth(1)).toBeVisible();
+    const lines = await reports.locator('time').evaluateAll((times) =>
+      times.map((time) => {
+        const range = document.createRange();
+        range.selectNodeContents(time);
+        return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+      }),
+    );
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.every((count) => count === 1)).toBe(true);
+    const overflow = await reports.evaluate((table) => {
+      const container = table.parentElement as HTMLElement;
+      return container.scrollWidth - container.clientWidth;
+    });
+    expect(overflow).toBeLessThanOrEqual(1);
+    expect(errors).toEqual([]);
+  });
+
   test('an imported Synthea chart reads right: visits listed, prescribers named, reports say what they hold', async ({
     page,
   }) => {

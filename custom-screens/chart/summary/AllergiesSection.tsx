@@ -6,7 +6,7 @@ import { formatCodeableConcept } from '../../../data-provider/formatting';
 import { useFhirClient } from '../../../src/resources/useFhirClient';
 import { allergyDraftOf, buildAllergy, reactionText, validateAllergy, type AllergyDraft } from './rules/allergyRules';
 import { datedBy } from './rules/onsetDates';
-import { readableDate } from './rules/readableDates';
+import { readableDate } from '../../../data-provider/formatting';
 import { ConceptField } from './ConceptField';
 import { SummaryDialog } from './SummaryDialog';
 import { SummaryItem, SummaryList } from './SummaryItem';

@@ -14,7 +14,7 @@ import {
   type MedicationDraft,
 } from './rules/medicationRules';
 import { medicationListOf, otherOrdersNote, type MedicationGroup } from './rules/medicationGroups';
-import { readableDate } from './rules/readableDates';
+import { readableDate } from '../../../data-provider/formatting';
 import { ConceptField } from './ConceptField';
 import { SummaryDialog } from './SummaryDialog';
 import { SummaryItem, SummaryList } from './SummaryItem';

@@ -18,7 +18,7 @@ const heartRate = (value: number, date: string, extra: Partial<Observation> = {}
 });
 
 describe('PatientSummary loading', { timeout: 30_000 }, () => {
-  it('sends its six searches (app-spec §7) and the open-task count together in one batch round trip', async () => {
+  it('sends its six searches (app-spec §7), the GP look-up and the open-task count in one batch round trip', async () => {
     const server = summaryServer({ autoBatchTime: 100 });
     renderSummary(server);
     await screen.findByText('No known allergies recorded');
@@ -27,7 +27,7 @@ describe('PatientSummary loading', { timeout: 30_000 }, () => {
     const urls = ((JSON.parse(batches[0]!.body as string) as Bundle).entry ?? []).map((e) =>
       decodeURIComponent(e.request?.url ?? ''),
     );
-    expect(urls).toHaveLength(7);
+    expect(urls).toHaveLength(8);
     const today = new Date();
     const day = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, '0')}-${String(today.getDate()).padStart(2, '0')}`;
     const page = '_count=100&_sort=-_lastUpdated';
@@ -38,6 +38,9 @@ describe('PatientSummary loading', { timeout: 30_000 }, () => {
       `Observation?subject=Patient/p1&${page}`,
       `Appointment?patient=Patient/p1&date=ge${day}&status=proposed,pending,booked&${page}`,
       `Encounter?subject=Patient/p1&date=le${day}&status=finished&${page}`,
+      'Patient?_id=p1&_include=Patient:general-practitioner' +
+        '&_include:iterate=PractitionerRole:practitioner&_include:iterate=PractitionerRole:organization' +
+        '&_elements=generalPractitioner,name,practitioner,organization,code',
       'Task?patient=Patient/p1&status=draft,requested,received,accepted,ready,in-progress,on-hold&_elements=status,restriction&_count=100',
     ]);
     expect(server.fake.calls.filter((c) => c.method === 'GET')).toHaveLength(0);
@@ -135,6 +138,8 @@ describe('PatientSummary open tasks', { timeout: 30_000 }, () => {
       'Observation',
       'Appointment',
       'Encounter',
+      // The header's look-up of the general practitioner.
+      'Patient',
     ];
     const policyFor = (types: string[]): AccessPolicy => ({
       resourceType: 'AccessPolicy',

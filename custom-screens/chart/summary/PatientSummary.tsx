@@ -11,6 +11,7 @@ import { SUMMARY_COUNT } from './summaryQueries';
 import { SummaryHeader } from './SummaryHeader';
 import { useOpenTasksKeptCurrent } from './useOpenTasksKeptCurrent';
 import { usePatientSummaryData, type SummaryList } from './usePatientSummaryData';
+import { useProviderLine } from './useProviderLine';
 import { VitalsSection } from './VitalsSection';
 
 /** Width of the chart's summary sidebar (app-spec §2.7, §9). */
@@ -40,6 +41,7 @@ export function PatientSummary(props: PatientSummaryProps) {
   const { patient } = props;
   const data = usePatientSummaryData(patient.id as string);
   useOpenTasksKeptCurrent(patient.id as string);
+  const provider = useProviderLine(patient, data.generalPractitioner);
   return (
     // The chart frame's <aside aria-label="Patient summary"> is the landmark; this is its content.
     <Box
@@ -48,6 +50,7 @@ export function PatientSummary(props: PatientSummaryProps) {
     >
       <SummaryHeader
         patient={patient}
+        provider={provider}
         appointmentsHref={props.appointmentsHref ?? '#'}
         visitsHref={props.visitsHref ?? '#'}
         appointmentCount={data.appointments.loading ? undefined : data.appointments.items.length}

@@ -8,7 +8,7 @@ import { buildCondition, problemDraftOf, validateProblem, type ProblemDraft } fr
 import { currentFirst } from './rules/currentFirst';
 import { datedBy } from './rules/onsetDates';
 import { isCurrentCondition, isProblemListEntry } from './rules/problemListEntries';
-import { readableDate } from './rules/readableDates';
+import { readableDate } from '../../../data-provider/formatting';
 import { ConceptField } from './ConceptField';
 import { SummaryDialog } from './SummaryDialog';
 import { SummaryItem, SummaryList } from './SummaryItem';

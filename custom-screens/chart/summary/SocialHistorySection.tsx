@@ -3,7 +3,7 @@ import type { Coding, Observation, Patient } from '@medplum/fhirtypes';
 import type { CodedChoice } from '../../../config/clinical/smokingStatus';
 import { formatCodeableConcept } from '../../../data-provider/formatting';
 import { useFhirClient } from '../../../src/resources/useFhirClient';
-import { readableDate } from './rules/readableDates';
+import { readableDate } from '../../../data-provider/formatting';
 import { answerCode, buildSocialHistoryObservation, validateChoice } from './rules/socialHistoryRules';
 import { latestWithCode } from './rules/vitalReadings';
 import { SummaryDialog } from './SummaryDialog';

@@ -1,4 +1,4 @@
-import { Avatar, Box, Tooltip, Typography } from '@mui/material';
+import { Avatar, Box, Skeleton, Tooltip, Typography } from '@mui/material';
 import FemaleIcon from '@mui/icons-material/Female';
 import MaleIcon from '@mui/icons-material/Male';
 import TransgenderIcon from '@mui/icons-material/Transgender';
@@ -9,9 +9,12 @@ import { birthLine } from './rules/birthLine';
 import { avatarColor, bandColor, initialsOf, photoUrl } from './patientLook';
 import { OpenTasksLink, type OpenTasksLinkProps } from './OpenTasksLink';
 import { SummaryLink } from './SummaryLink';
+import { VisuallyHidden } from './VisuallyHidden';
 
 export interface SummaryHeaderProps {
   patient: Patient;
+  /** The general practitioner line (a name, or why there is none); undefined while it is looked up. */
+  provider: string | undefined;
   appointmentsHref: string;
   visitsHref: string;
   appointmentCount?: number;
@@ -49,7 +52,6 @@ function countText(count: number | undefined, one: string, many: string): string
 export function SummaryHeader(props: SummaryHeaderProps) {
   const { patient } = props;
   const name = formatHumanName(patient.name?.[0]) || 'Unnamed patient';
-  const gp = patient.generalPractitioner?.[0]?.display;
   return (
     <Box component="header">
       <Box aria-hidden sx={{ height: 40, bgcolor: bandColor(patient.id ?? name) }} />
@@ -79,7 +81,12 @@ export function SummaryHeader(props: SummaryHeaderProps) {
           {birthLine(patient)}
         </Typography>
         <Typography variant="body2" color="text.secondary">
-          {gp ?? 'No provider'}
+          {props.provider ?? (
+            <>
+              <Skeleton width={140} sx={{ display: 'inline-block' }} />
+              <VisuallyHidden>Loading provider...</VisuallyHidden>
+            </>
+          )}
         </Typography>
         <Box sx={{ display: 'flex', gap: 2, mt: 0.5 }}>
           <SummaryLink href={props.appointmentsHref} variant="body2">

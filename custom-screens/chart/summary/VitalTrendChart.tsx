@@ -3,7 +3,7 @@ import { ChartsReferenceLine } from '@mui/x-charts/ChartsReferenceLine';
 import { useTheme } from '@mui/material';
 import type { VitalDefinition } from '../../../config/clinical/vitals';
 import type { VitalReading } from './rules/vitalReadings';
-import { readableDate } from './rules/readableDates';
+import { readableDate } from '../../../data-provider/formatting';
 import { displayUnit } from './vitalRows';
 
 export interface VitalTrendChartProps {

@@ -15,7 +15,7 @@ import {
 } from '@mui/material';
 import type { VitalDefinition } from '../../../config/clinical/vitals';
 import type { VitalReading } from './rules/vitalReadings';
-import { readableDate } from './rules/readableDates';
+import { readableDate } from '../../../data-provider/formatting';
 import { displayNumber, displayUnit, type VitalRow } from './vitalRows';
 import { VitalFlag } from './VitalFlag';
 

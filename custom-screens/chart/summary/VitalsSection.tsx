@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Box, ButtonBase, Typography } from '@mui/material';
 import type { Observation, Patient } from '@medplum/fhirtypes';
 import { useFhirClient } from '../../../src/resources/useFhirClient';
-import { readableDate } from './rules/readableDates';
+import { readableDate } from '../../../data-provider/formatting';
 import { vitalReadings } from './rules/vitalReadings';
 import { planVitals, type VitalsDraft } from './rules/vitalsObservations';
 import { Sparkline } from './Sparkline';

@@ -6,12 +6,19 @@ export const SUMMARY_COUNT = 100;
 export const SUMMARY_SORT = '-_lastUpdated';
 
 export type SummaryPart =
-  'allergies' | 'problems' | 'medications' | 'observations' | 'appointments' | 'visits' | 'openTasks';
+  | 'allergies'
+  | 'problems'
+  | 'medications'
+  | 'observations'
+  | 'appointments'
+  | 'visits'
+  | 'openTasks'
+  | 'generalPractitioner';
 
 export interface SummarySearch {
   part: SummaryPart;
   resourceType: ResourceType;
-  query: Record<string, string | number>;
+  query: Record<string, string | number | readonly string[]>;
 }
 
 /** `yyyy-mm-dd` of the viewer's today: appointments from today on, visits up to today. */
@@ -21,8 +28,30 @@ export function localDay(now: Date = new Date()): string {
 }
 
 /**
- * The six searches of the patient summary (app-spec §7), each 100 newest first, and — for a caller
- * who may search tasks — the patient's open tasks for the header, only the elements it counts with.
+ * The header's look-up of the patient's general practitioner: the patient (only the references
+ * and the names) with what they point at, a role with its practitioner and organisation. A
+ * search rather than a read of the reference, so that it starts, and rides in the summary's
+ * batch, before the patient has arrived to say whom it names. Imported patients point at their
+ * practitioner without a display, and neither is named anywhere else.
+ */
+export function generalPractitionerSearch(patientId: string): SummarySearch {
+  return {
+    part: 'generalPractitioner',
+    resourceType: 'Patient',
+    query: {
+      _id: patientId,
+      _include: 'Patient:general-practitioner',
+      '_include:iterate': ['PractitionerRole:practitioner', 'PractitionerRole:organization'],
+      // `_elements` applies to the included resources too: each keeps what it is named by.
+      _elements: 'generalPractitioner,name,practitioner,organization,code',
+    },
+  };
+}
+
+/**
+ * The six searches of the patient summary (app-spec §7), each 100 newest first; the look-up of the
+ * general practitioner the header names; and — for a caller who may search tasks — the patient's
+ * open tasks for the header, only the elements it counts with.
  */
 export function summarySearches(patientId: string, today: string, include: { openTasks: boolean }): SummarySearch[] {
   const patient = `Patient/${patientId}`;
@@ -52,6 +81,7 @@ export function summarySearches(patientId: string, today: string, include: { ope
       resourceType: 'Encounter',
       query: { subject: patient, date: `le${today}`, status: 'finished', ...page },
     },
+    generalPractitionerSearch(patientId),
     ...(include.openTasks ? [openTasks] : []),
   ];
 }

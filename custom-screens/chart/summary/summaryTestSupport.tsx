@@ -121,17 +121,21 @@ export function summaryServer(options: { autoBatchTime?: number } = {}): Summary
   };
 }
 
+/** The summary rendered; `showPatient` hands it a new version of the patient (as a save in the chart does). */
 export function renderSummary(
   server: SummaryServer,
   props: { appointmentsHref?: string; visitsHref?: string; tasksHref?: string; patient?: Patient } = {},
 ) {
-  return render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const tree = (shown: Patient) => (
+    <QueryClientProvider client={queryClient}>
       <FhirClientContext.Provider value={server.client}>
         <ToastProvider>
-          <PatientSummary patient={props.patient ?? patient} {...props} />
+          <PatientSummary {...props} patient={shown} />
         </ToastProvider>
       </FhirClientContext.Provider>
-    </QueryClientProvider>,
+    </QueryClientProvider>
   );
+  const result = render(tree(props.patient ?? patient));
+  return { ...result, showPatient: (next: Patient) => result.rerender(tree(next)) };
 }

@@ -8,6 +8,7 @@ import type {
   Encounter,
   MedicationRequest,
   Observation,
+  Patient,
   Resource,
   Task,
 } from '@medplum/fhirtypes';
@@ -30,7 +31,7 @@ interface SummaryPage {
 }
 
 /** The matches of a search, and the names of what it included. */
-function summaryPage(list: Resource[] & { bundle?: Bundle }): SummaryPage {
+export function summaryPage(list: Resource[] & { bundle?: Bundle }): SummaryPage {
   const included = (list.bundle?.entry ?? [])
     .filter((entry) => entry.search?.mode === 'include' && entry.resource)
     .map((entry) => entry.resource as Resource);
@@ -44,6 +45,8 @@ export interface PatientSummaryData {
   observations: SummaryList<Observation>;
   appointments: SummaryList<Appointment>;
   visits: SummaryList<Encounter>;
+  /** The patient as its general practitioner was looked up, and the names of what it points at. */
+  generalPractitioner: SummaryList<Patient>;
   /** Undefined when the caller may not search tasks (the header then shows no task line). */
   openTasks: SummaryList<Task> | undefined;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Observation } from '@medplum/fhirtypes';
 import { SINGLE_VITALS, SYSTOLIC } from '../../../config/clinical/vitals';
 import { rangeFlag, rangeFor } from './rules/rangeFlag';
-import { readableDate } from './rules/readableDates';
+import { readableDate } from '../../../data-provider/formatting';
 import { vitalReadings } from './rules/vitalReadings';
 import { latestOfRow, latestValueText, VITAL_ROWS } from './vitalRows';
 

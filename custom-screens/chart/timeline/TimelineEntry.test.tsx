@@ -43,6 +43,23 @@ describe('TimelineEntry: who is named beside the date', () => {
     expect(entry).toHaveTextContent('last changed by Dr. Alice Carter');
   });
 
+  it('keeps the date on one line, so only the byline beside it wraps', () => {
+    const entry = renderEntry({
+      resourceType: 'Task',
+      id: 't3',
+      status: 'ready',
+      intent: 'order',
+      code: { text: 'Call about lab results' },
+      authoredOn: '2026-11-25T09:00:00.000Z',
+      meta: { lastUpdated: '2026-11-28T07:05:00.000Z', author },
+    });
+    const time = entry.querySelector('time');
+    expect(time).toHaveAttribute('datetime', '2026-11-25T09:00:00.000Z');
+    expect(time).toHaveTextContent(/2026/);
+    expect(time).not.toHaveTextContent('Alice');
+    expect(getComputedStyle(time!).whiteSpace).toBe('nowrap');
+  });
+
   it('names the writer plainly when the entry is dated by that very write', () => {
     const entry = renderEntry({
       resourceType: 'Task',

@@ -15,11 +15,13 @@ import {
 } from '@mui/material';
 import PushPinIcon from '@mui/icons-material/PushPin';
 import type { Attachment, CodeableConcept, DiagnosticReport, Resource } from '@medplum/fhirtypes';
-import { formatCodeableConcept, formatDateTime, getDisplayString } from '../../../data-provider/formatting';
+import { formatCodeableConcept, getDisplayString } from '../../../data-provider/formatting';
 import { StatusBadge } from '../../../src/datatypes/StatusBadge';
 import { DiagnosticReportView } from '../../../src/resources/DiagnosticReportView';
 import { versionDiff } from '../../../src/resources/versionDiff';
 import { chartPath } from '../chartPaths';
+import { ListDate } from '../ListDate';
+import { listDateParts } from '../listDateParts';
 import { isPinned, priorityRank, timelineDate, type TimelineItem } from './timelineOrder';
 import { reportSummary } from './reportSummary';
 import { TimelineAttachment } from './TimelineAttachment';
@@ -106,6 +108,7 @@ export function TimelineEntry({ item, patientId }: { item: TimelineItem; patient
   const pinned = isPinned(resource);
   const urgent = priorityRank(resource) < 3;
   const date = timelineDate(item);
+  const dateParts = listDateParts(date);
   const isPatient = resource.resourceType === 'Patient';
   const link = isPatient
     ? `/Patient/${resource.id}/_history/${resource.meta?.versionId ?? ''}`
@@ -142,7 +145,7 @@ export function TimelineEntry({ item, patientId }: { item: TimelineItem; patient
         {status && <StatusBadge status={status} />}
         {priority && priority !== 'routine' && <StatusBadge status={priority} />}
         <Typography variant="body2" sx={{ ml: 'auto', color: 'text.secondary' }}>
-          {date ? formatDateTime(date) : ''}
+          {dateParts && <ListDate parts={dateParts} />}
           {byline ? ` · ${byline}` : ''}
         </Typography>
       </Box>

@@ -1,5 +1,5 @@
 import type { Patient } from '@medplum/fhirtypes';
-import { ageOf, readableDate } from './readableDates';
+import { ageOf, readableDate } from '../../../../data-provider/formatting';
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})/;
 

@@ -61,6 +61,79 @@ describe('medication groups', () => {
     expect(ids(list.past)).toEqual([['b', 'a'], ['c', 'd'], ['e']]);
   });
 
+  it('takes a typed order for the coded medication whose display or text it names, case and spacing apart', () => {
+    const lisinopril = {
+      medicationCodeableConcept: {
+        coding: [{ system: RXNORM, code: '314076', display: 'Lisinopril 10 MG Oral Tablet' }],
+      },
+    };
+    const list = medicationListOf([
+      order('coded', 'active', '2023-01-01', lisinopril),
+      order('typed', 'stopped', '2022-01-01', { medicationCodeableConcept: { text: 'Lisinopril 10 MG Oral Tablet' } }),
+      order('retyped', 'stopped', '2021-01-01', {
+        medicationCodeableConcept: { text: '  lisinopril  10 mg\toral tablet ' },
+      }),
+      // Named by the concept's text rather than the coding's display.
+      order('texted', 'stopped', '2020-01-01', {
+        medicationCodeableConcept: {
+          coding: [{ system: RXNORM, code: '197361', display: 'amlodipine 5 MG Oral Tablet' }],
+          text: 'Norvasc 5 mg',
+        },
+      }),
+      order('brand', 'stopped', '2019-01-01', { medicationCodeableConcept: { text: 'NORVASC 5 MG' } }),
+    ]);
+    expect(ids(list.current)).toEqual([['coded', 'typed', 'retyped']]);
+    expect(ids(list.past)).toEqual([['texted', 'brand']]);
+  });
+
+  it('takes an order naming its Medication through the included names for the coded one of that name', () => {
+    const list = medicationListOf(
+      [
+        order('coded', 'stopped', '2020-01-01', simvastatin),
+        order('referenced', 'stopped', '2019-01-01', { medicationReference: { reference: 'Medication/m1' } }),
+      ],
+      new Map([['Medication/m1', 'simvastatin 10 mg oral tablet']]),
+    );
+    expect(ids(list.past)).toEqual([['coded', 'referenced']]);
+  });
+
+  it('keeps apart drugs whose names only look alike, and a name two codes share', () => {
+    const coded = (id: string, code: string, display: string) =>
+      order(id, 'stopped', '2020-01-01', {
+        medicationCodeableConcept: { coding: [{ system: RXNORM, code, display }] },
+      });
+    const typed = (id: string, text: string) =>
+      order(id, 'stopped', '2019-01-01', { medicationCodeableConcept: { text } });
+    const list = medicationListOf([
+      coded('l10', '314076', 'Lisinopril 10 MG Oral Tablet'),
+      typed('l20', 'Lisinopril 20 MG Oral Tablet'),
+      typed('l10er', 'Lisinopril 10 MG Oral Tablet Extended Release'),
+      typed('lis', 'Lisinopril'),
+      coded('met', '860975', '24 HR Metformin hydrochloride 500 MG Extended Release Oral Tablet'),
+      typed('met-ir', 'Metformin hydrochloride 500 MG Oral Tablet'),
+      // One name, two codes: which one a typed order means cannot be told, so it stands alone.
+      coded('a1', '1', 'Aspirin 81 MG'),
+      coded('a2', '2', 'aspirin 81 mg'),
+      typed('a?', 'Aspirin 81 MG'),
+    ]);
+    expect(ids(list.past)).toEqual([['l10'], ['met'], ['a1'], ['a2'], ['l20'], ['l10er'], ['lis'], ['met-ir'], ['a?']]);
+  });
+
+  it("does not take a typed ingredient for a coded product through another coding's display", () => {
+    const list = medicationListOf([
+      order('product', 'stopped', '2020-01-01', {
+        medicationCodeableConcept: {
+          coding: [
+            { system: RXNORM, code: '314076', display: 'Lisinopril 10 MG Oral Tablet' },
+            { system: 'http://www.whocc.no/atc', code: 'C09AA03', display: 'lisinopril' },
+          ],
+        },
+      }),
+      order('ingredient', 'stopped', '2019-01-01', { medicationCodeableConcept: { text: 'Lisinopril' } }),
+    ]);
+    expect(ids(list.past)).toEqual([['product'], ['ingredient']]);
+  });
+
   it('names an order that points at a Medication through the included names', () => {
     const names = new Map([
       ['Medication/m1', 'Metformin 500 MG'],

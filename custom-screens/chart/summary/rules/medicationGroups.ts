@@ -5,7 +5,7 @@ import {
 } from '../../../../config/clinical/medicationStatus';
 import type { ReferenceNames } from '../../referenceNames';
 import { currentFirst } from './currentFirst';
-import { medicationNameOf } from './medicationRules';
+import { medicationKeysOf } from './medicationIdentity';
 
 /** One medication of the list: the orders of it, as one row. */
 export interface MedicationGroup {
@@ -29,15 +29,17 @@ const isCurrent = (order: MedicationRequest) => CURRENT_MEDICATION_STATUSES.incl
 
 /**
  * Orders grouped into medications. Imported records (Synthea) order the same medication again every
- * year; a clinician reads what the patient takes, not twenty identical stopped refills. Orders are of
- * the same medication when their first system-and-code coding is the same, else (no coding, or a
- * Medication reference named through `names`) when their names match case and spacing apart.
+ * year, and a clinician's typed order of a drug sits beside the coded one; a clinician reads what the
+ * patient takes, not twenty identical stopped refills. Which orders are of one medication:
+ * `medicationKeysOf`.
  */
 export function medicationListOf(orders: readonly MedicationRequest[], names?: ReferenceNames): MedicationList {
   // Sorted first, so a group's first order is its row and groups come in their rows' order.
+  const sorted = currentFirst(orders, isCurrent, (order) => order.authoredOn);
+  const keys = medicationKeysOf(sorted, names);
   const groups = new Map<string, MedicationRequest[]>();
-  currentFirst(orders, isCurrent, (order) => order.authoredOn).forEach((order, index) => {
-    const key = medicationKey(order, names) ?? `order ${index}`;
+  sorted.forEach((order, index) => {
+    const key = keys[index] ?? `order ${index}`;
     const group = groups.get(key);
     if (group) group.push(order);
     else groups.set(key, [order]);
@@ -65,14 +67,6 @@ export function otherOrdersNote(group: MedicationGroup): string {
   const shown = instant(group.order.authoredOn);
   const earlier = group.others.every((other) => instant(other.authoredOn) <= shown);
   return `${count} ${earlier ? 'earlier' : 'other'} order${count === 1 ? '' : 's'}`;
-}
-
-/** Which medication an order is of; undefined when it has neither a code nor a name (never grouped). */
-function medicationKey(order: MedicationRequest, names: ReferenceNames | undefined): string | undefined {
-  const coding = order.medicationCodeableConcept?.coding?.find((c) => c.system && c.code);
-  if (coding) return `code ${coding.system}|${coding.code}`;
-  const name = medicationNameOf(order, names).trim().replace(/\s+/g, ' ').toLowerCase();
-  return name ? `name ${name}` : undefined;
 }
 
 /** A dateTime to compare; an undated order is never known to be earlier (NaN compares false). */

@@ -14,7 +14,7 @@ import {
   validateMedication,
 } from './medicationRules';
 import { buildSocialHistoryObservation, CHOICE_REQUIRED, validateChoice } from './socialHistoryRules';
-import { ageOf, readableDate } from './readableDates';
+import { ageOf, readableDate } from '../../../../data-provider/formatting';
 
 const patient = { reference: 'Patient/p1' };
 
