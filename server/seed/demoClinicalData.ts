@@ -1,4 +1,4 @@
-import type { Patient, Practitioner, ProjectMembership, Reference, Resource } from '@medplum/fhirtypes';
+import type { Condition, Patient, Practitioner, ProjectMembership, Reference, Resource } from '@medplum/fhirtypes';
 import type { RepositorySession, RequestContext } from '../fhir/repository';
 import { parseSearchRequest } from '../search/searchRequest';
 import { BinaryStorage, createBinary } from '../binary';
@@ -14,6 +14,12 @@ import {
   VITAL_SIGNS_CATEGORY,
   type VitalKey,
 } from '../../config/clinical/vitals';
+import {
+  hypertensionStoryPatient,
+  LISINOPRIL,
+  seedHypertensionStory,
+  SYNTHEA_HYPERTENSION,
+} from './demoHypertensionHistory';
 
 const SNOMED = 'http://snomed.info/sct';
 const RXNORM = 'http://www.nlm.nih.gov/research/umls/rxnorm';
@@ -23,6 +29,8 @@ export interface DemoClinicalSummary {
   resources: number;
   /** The patient with the long vitals history (the patient account's own record). */
   vitalsPatientId?: string;
+  /** The patient with the long medication history and the echocardiogram report (demoHypertensionHistory.ts). */
+  historyPatientId?: string;
 }
 
 const LABS = [
@@ -32,7 +40,7 @@ const LABS = [
   { code: '24323-8', display: 'Comprehensive metabolic panel' },
 ];
 const MEDICATIONS = [
-  { code: '314076', display: 'lisinopril 10 MG Oral Tablet', dosage: '1 tablet by mouth once daily' },
+  LISINOPRIL,
   { code: '860975', display: 'metformin hydrochloride 500 MG Oral Tablet', dosage: '1 tablet twice daily with meals' },
   { code: '617314', display: 'atorvastatin 10 MG Oral Tablet', dosage: '1 tablet at bedtime' },
 ];
@@ -122,6 +130,11 @@ export async function seedDemoClinicalData(
   if (!alice || patients.length === 0) return { resources: 0 };
   const aliceRef = ref(alice, 'Dr. Alice Carter');
   writer = { ...ctx, author: aliceRef };
+  // Read before the loop below adds its own problems: the imported records' hypertension.
+  const story = hypertensionStoryPatient(
+    patients,
+    await search<Condition>('Condition', { code: `${SNOMED}|${SYNTHEA_HYPERTENSION}`, _count: '50' }),
+  );
 
   for (const [index, patient] of patients.entries()) {
     const patientRef = ref(patient, patientName(patient));
@@ -346,7 +359,8 @@ export async function seedDemoClinicalData(
       subject: patientRef,
       onsetDateTime: day(-700 - index * 20),
     });
-    const medication = pick(MEDICATIONS);
+    // The story patient's current order is the lisinopril his medication history leads to.
+    const medication = patient.id === story?.patient.id ? LISINOPRIL : pick(MEDICATIONS);
     await create({
       resourceType: 'MedicationRequest',
       status: 'active',
@@ -395,7 +409,17 @@ export async function seedDemoClinicalData(
 
   const vitalsPatient = patients.find((p) => p.id === portalPatientId) ?? patients[0];
   count += await seedVitalsHistory(create, ref(vitalsPatient, patientName(vitalsPatient)), at);
-  return { resources: count, vitalsPatientId: vitalsPatient.id };
+  if (story) {
+    // `create` counts what it writes.
+    await seedHypertensionStory({
+      create,
+      patient: ref(story.patient, patientName(story.patient)),
+      alice: aliceRef,
+      hypertension: ref(story.hypertension, 'Hypertension'),
+      at,
+    });
+  }
+  return { resources: count, vitalsPatientId: vitalsPatient.id, historyPatientId: story?.patient.id };
 }
 
 /** Twelve monthly visits of every vital (8 Observations each): trends worth looking at. */

@@ -13,6 +13,7 @@ import { seedDoseSpotBots } from './dosespotBots';
 import { seedBundledQuestionnaires, seedDemoQuestionnaireTasks } from './bundledQuestionnaires';
 import { seedDemoClinicalData } from './demoClinicalData';
 import { seedLaunchCheckApp } from './launchCheckApp';
+import { PATIENT_PORTAL_POLICY_VERSION, upgradePatientPortalPolicy } from './patientPortalPolicy';
 
 export interface DemoState {
   projectId: string;
@@ -21,6 +22,11 @@ export interface DemoState {
   accounts?: DemoAccount[];
   /** The SMART launch check's ClientApplication id (given once; demo databases from before it get one). */
   launchCheckClientId?: string;
+  /**
+   * The version of the patient portal policy the project's policy was last brought to
+   * (patientPortalPolicy.ts); absent in demo databases from before it was recorded (version 1 or 2).
+   */
+  patientPortalPolicyVersion?: number;
   /** Set only on the run that generated the demo password. */
   generatedPassword?: string;
   passwordFile?: string;
@@ -40,7 +46,8 @@ interface DemoSeedOptions {
 /**
  * The demo clinic: its project and the Synthea patients shipped in tests/fixtures, seeded on the
  * first start; on every start, its SMART launch check registered for this BASE_URL (demo databases
- * from before the app get it too).
+ * from before the app get it too), and once per policy version, the patient portal policy of a
+ * demo database seeded before brought up to date (unless the clinic edited it).
  */
 export async function seedDemo(
   repository: Repository,
@@ -48,17 +55,34 @@ export async function seedDemo(
   options: DemoSeedOptions,
 ): Promise<DemoState> {
   const existing = await readState<DemoState>(repository.db, 'demo');
-  const state = existing ?? (await seedDemoClinic(repository, registry, options));
+  // A new clinic is seeded with the current policy.
+  const state: DemoState = existing ?? {
+    ...(await seedDemoClinic(repository, registry, options)),
+    patientPortalPolicyVersion: PATIENT_PORTAL_POLICY_VERSION,
+  };
   const launchCheckClientId = state.launchCheckClientId ?? randomUUID();
   await repository.transaction((session) =>
     seedLaunchCheckApp(session, { projectId: state.projectId, baseUrl: options.baseUrl, id: launchCheckClientId }),
   );
-  if (!existing?.launchCheckClientId) {
-    // The generated password is shown once, never stored.
-    const { generatedPassword: _password, passwordFile: _file, ...kept } = state;
-    await writeState(repository.db, 'demo', { ...kept, launchCheckClientId });
+  // Tried once per version: a clinic that takes an entry out again is not overruled on the next start.
+  const policyOutdated = (state.patientPortalPolicyVersion ?? 1) < PATIENT_PORTAL_POLICY_VERSION;
+  if (policyOutdated) {
+    const upgrade = await repository.transaction((session) => upgradePatientPortalPolicy(session, state.projectId));
+    if (upgrade === 'upgraded') options.log('Brought the Demo Clinic\'s "Patient portal" access policy up to date');
+    if (upgrade === 'edited') {
+      options.log(
+        'The Demo Clinic\'s "Patient portal" access policy was edited, so it was left as it is: to let patients ' +
+          'see the names of their medications, add { "resourceType": "Medication", "readonly": true } to it',
+      );
+    }
   }
-  return { ...state, launchCheckClientId };
+  const current = { ...state, launchCheckClientId, patientPortalPolicyVersion: PATIENT_PORTAL_POLICY_VERSION };
+  if (!existing?.launchCheckClientId || policyOutdated) {
+    // The generated password is shown once, never stored.
+    const { generatedPassword: _password, passwordFile: _file, ...kept } = current;
+    await writeState(repository.db, 'demo', kept);
+  }
+  return current;
 }
 
 /** The first start's clinic: project, patients, accounts, bots and clinical work (the state is saved by the caller). */
