@@ -2,8 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { Reference, Resource } from '@medplum/fhirtypes';
 import { nameOfResource } from '../../data-provider/formatting';
 import { useFhirClient } from '../resources/useFhirClient';
-
-const LOCAL_REFERENCE = /^[A-Z][A-Za-z]+\/[A-Za-z0-9\-.]{1,64}$/;
+import { isLocalReference } from '../search/unnamedReferences';
 
 /**
  * The name of what a reference without a display points at (a Claim's `Patient/1f50…` from an
@@ -13,7 +12,7 @@ const LOCAL_REFERENCE = /^[A-Z][A-Za-z]+\/[A-Za-z0-9\-.]{1,64}$/;
 export function useReferenceName(reference: Reference | undefined): string | undefined {
   const client = useFhirClient();
   const target = reference?.reference;
-  const lookUp = !reference?.display && typeof target === 'string' && LOCAL_REFERENCE.test(target);
+  const lookUp = !reference?.display && isLocalReference(target);
   const name = useQuery<string, Error>({
     queryKey: ['hearth-reference-name', target],
     queryFn: async ({ signal }) =>

@@ -11,6 +11,11 @@ export const NAMED_REFERENCES_PER_PAGE = 200;
 // and `urn:uuid:` are shown as they are.
 const LOCAL_REFERENCE = /^[A-Z][A-Za-z]+\/[A-Za-z0-9\-.]{1,64}$/;
 
+/** Whether `reference` is `Type/id` on this server, the only kind a screen can look up. */
+export function isLocalReference(reference: string | undefined): reference is string {
+  return typeof reference === 'string' && LOCAL_REFERENCE.test(reference);
+}
+
 /**
  * The distinct `Type/id` references of a page's reference columns that carry no display of their own,
  * in the order the rows show them, at most `NAMED_REFERENCES_PER_PAGE`.
@@ -22,8 +27,7 @@ export function unnamedReferences(resources: readonly Resource[], referencePaths
     for (const path of referencePaths) {
       for (const value of valuesAtPath(resource, path)) {
         const reference = value as Reference;
-        if (reference?.display || typeof reference?.reference !== 'string') continue;
-        if (!LOCAL_REFERENCE.test(reference.reference)) continue;
+        if (reference?.display || !isLocalReference(reference?.reference)) continue;
         found.add(reference.reference);
         if (found.size >= NAMED_REFERENCES_PER_PAGE) return [...found];
       }
