@@ -27,6 +27,15 @@ describe('TaskDueChip', () => {
     expect(later?.textContent).not.toMatch(/Due/);
   });
 
+  it('never breaks the date itself: a narrow column may wrap only between "Overdue ·" and the day', () => {
+    const overdue = chip('2026-11-26', true);
+    const text = overdue?.textContent ?? '';
+    const day = text.slice(text.indexOf('·') + 2);
+    expect(day).toMatch(/2026$/);
+    expect(day).not.toMatch(/ /);
+    expect(text).toMatch(/^Overdue · /);
+  });
+
   it('shows nothing without a due date, or with one it cannot read', () => {
     expect(chip(undefined)).toBeNull();
     expect(chip('soon')).toBeNull();

@@ -23,7 +23,8 @@ function dueLabel(state: Exclude<DueDateState, 'none'>, day: string, inDueColumn
 export function TaskDueChip({ due, inDueColumn = false }: { due: string | undefined; inDueColumn?: boolean }) {
   const state = dueDateState(due);
   if (state === 'none') return null;
-  const label = dueLabel(state, formatDate(due), inDueColumn);
+  // The date's own spaces do not break: a narrow column may wrap after "Overdue ·", never inside "Dec 8, 2026".
+  const label = dueLabel(state, formatDate(due).replace(/ /g, '\u00a0'), inDueColumn);
   const colors = DUE_COLORS[state];
   return (
     <Chip
