@@ -41,7 +41,12 @@ const LABS = [
 ];
 const MEDICATIONS = [
   LISINOPRIL,
-  { code: '860975', display: 'metformin hydrochloride 500 MG Oral Tablet', dosage: '1 tablet twice daily with meals' },
+  // RxNorm 860975 is the extended-release tablet (Synthea's code), taken once a day.
+  {
+    code: '860975',
+    display: '24 HR metformin hydrochloride 500 MG Extended Release Oral Tablet',
+    dosage: '1 tablet daily with the evening meal',
+  },
   { code: '617314', display: 'atorvastatin 10 MG Oral Tablet', dosage: '1 tablet at bedtime' },
 ];
 const ALLERGIES = [
