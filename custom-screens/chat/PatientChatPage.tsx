@@ -3,7 +3,8 @@ import { useParams } from 'react-router-dom';
 import { formatHumanName } from '../../data-provider/formatting';
 import { useSession } from '../../src/shell';
 import { ChatPanel } from './ChatPanel';
-import { deceasedMessaging, isDeceased } from './deceasedMessaging';
+import { isDeceased } from '../../data-provider/rules';
+import { deceasedMessaging } from './deceasedMessaging';
 import { MessagingClosedNotice } from './MessagingClosedNotice';
 import { useChatPatient } from './useChatPatient';
 

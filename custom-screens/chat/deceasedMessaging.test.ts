@@ -2,26 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   deceasedMessaging,
   deceasedTitle,
-  isDeceased,
   PORTAL_CLOSED_REASON,
   PORTAL_CLOSED_TITLE,
   STAFF_DECEASED_REASON,
 } from './deceasedMessaging';
-
-describe('isDeceased', () => {
-  it('reads either form of deceased[x]', () => {
-    expect(isDeceased({ deceasedBoolean: true })).toBe(true);
-    expect(isDeceased({ deceasedDateTime: '2024-03-03' })).toBe(true);
-    expect(isDeceased({ deceasedDateTime: '2024-03-03T10:15:00+00:00' })).toBe(true);
-  });
-
-  it('takes deceasedBoolean false, or nothing recorded, as alive', () => {
-    expect(isDeceased({ deceasedBoolean: false })).toBe(false);
-    expect(isDeceased({})).toBe(false);
-    expect(isDeceased(undefined)).toBe(false);
-    expect(isDeceased({ deceasedDateTime: '' })).toBe(false);
-  });
-});
 
 describe('deceasedTitle', () => {
   it('says when, as people read a date', () => {

@@ -1,8 +1,5 @@
-import type { Patient } from '@medplum/fhirtypes';
 import { readableDate } from '../../data-provider/formatting';
-
-/** The part of a Patient that says whether (and when) they died. */
-export type VitalStatus = Pick<Patient, 'deceasedBoolean' | 'deceasedDateTime'>;
+import { isDeceased, type VitalStatus } from '../../data-provider/rules';
 
 /** Who is reading the conversation: the clinic's staff, or the patient's own portal login. */
 export type ChatReader = 'staff' | 'patient';
@@ -15,14 +12,6 @@ export interface MessagingClosed {
   detail: string;
   /** Beside the disabled message box, so the box never looks broken. */
   reason: string;
-}
-
-/**
- * deceased[x] is a choice: a date alone says the patient died, and `deceasedBoolean: false` is an
- * explicit "alive" (imports often write it), not a missing value.
- */
-export function isDeceased(patient: VitalStatus | undefined): boolean {
-  return patient?.deceasedBoolean === true || Boolean(patient?.deceasedDateTime);
 }
 
 /** 'Died 3 Mar 2024' (the chart header's date style), or 'Deceased' when no date was recorded. */

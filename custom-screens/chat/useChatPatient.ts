@@ -3,7 +3,7 @@ import type { Communication, Patient } from '@medplum/fhirtypes';
 import { formatHumanName } from '../../data-provider/formatting';
 import { normalizeErrorString } from '../../data-provider/outcomes';
 import { useShellClient } from '../../src/shell';
-import type { VitalStatus } from './deceasedMessaging';
+import type { VitalStatus } from '../../data-provider/rules';
 
 export interface ChatPatient {
   patientId?: string;

@@ -40,3 +40,4 @@ export {
   type SiteInput,
   type SiteProblem,
 } from './projectSiteProblems';
+export { isDeceased, type VitalStatus } from './vitalStatus';

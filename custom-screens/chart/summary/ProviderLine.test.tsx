@@ -102,3 +102,23 @@ describe('PatientSummary provider line', { timeout: 30_000 }, () => {
     expect(server.fake.callsTo('GET', /\/fhir\/R4\/Patient\?/)).toHaveLength(2);
   });
 });
+
+describe('PatientSummary header for a patient who has died', { timeout: 30_000 }, () => {
+  it('says Deceased beside the name, with the date of death in the birth line', async () => {
+    const server = summaryServer();
+    const died: Patient = { ...patient, deceasedDateTime: '2024-03-03' };
+    server.store.set('Patient', [died]);
+    renderSummary(server, { patient: died });
+    expect(await within(header()).findByText('Deceased')).toBeInTheDocument();
+    expect(header()).toHaveTextContent('died 3 Mar 2024');
+  });
+
+  it('says nothing of the kind for deceasedBoolean false (imports write it for the living)', async () => {
+    const server = summaryServer();
+    const alive: Patient = { ...patient, deceasedBoolean: false };
+    server.store.set('Patient', [alive]);
+    renderSummary(server, { patient: alive });
+    expect(await within(header()).findByText('Maria Lopez')).toBeInTheDocument();
+    expect(within(header()).queryByText('Deceased')).not.toBeInTheDocument();
+  });
+});

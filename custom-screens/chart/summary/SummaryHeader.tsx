@@ -1,10 +1,11 @@
-import { Avatar, Box, Skeleton, Tooltip, Typography } from '@mui/material';
+import { Avatar, Box, Chip, Skeleton, Tooltip, Typography } from '@mui/material';
 import FemaleIcon from '@mui/icons-material/Female';
 import MaleIcon from '@mui/icons-material/Male';
 import TransgenderIcon from '@mui/icons-material/Transgender';
 import QuestionMarkIcon from '@mui/icons-material/QuestionMark';
 import type { Patient } from '@medplum/fhirtypes';
 import { formatHumanName } from '../../../data-provider/formatting';
+import { isDeceased } from '../../../data-provider/rules';
 import { birthLine } from './rules/birthLine';
 import { avatarColor, bandColor, initialsOf, photoUrl } from './patientLook';
 import { OpenTasksLink, type OpenTasksLinkProps } from './OpenTasksLink';
@@ -76,6 +77,14 @@ export function SummaryHeader(props: SummaryHeaderProps) {
             {name}
           </Typography>
           <GenderIcon gender={patient.gender} />
+          {/* Seen before anything else is read: a chart of someone who has died is not a visit to plan. */}
+          {isDeceased(patient) && (
+            <Chip
+              size="small"
+              label="Deceased"
+              sx={{ fontWeight: 600, bgcolor: 'text.primary', color: 'background.paper', height: 22 }}
+            />
+          )}
         </Box>
         <Typography variant="body2" color="text.secondary">
           {birthLine(patient)}

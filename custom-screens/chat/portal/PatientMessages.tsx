@@ -1,7 +1,8 @@
 import { Alert, CircularProgress, Typography } from '@mui/material';
 import type { Reference } from '@medplum/fhirtypes';
 import { ChatPanel } from '../ChatPanel';
-import { deceasedMessaging, isDeceased } from '../deceasedMessaging';
+import { isDeceased } from '../../../data-provider/rules';
+import { deceasedMessaging } from '../deceasedMessaging';
 import { MessagingClosedNotice } from '../MessagingClosedNotice';
 import { useChatPatient } from '../useChatPatient';
 
