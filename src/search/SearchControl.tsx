@@ -45,9 +45,7 @@ import { FilterPromptDialog } from './FilterPromptDialog';
 import { FiltersDialog } from './FiltersDialog';
 import {
   availableFields,
-  columnCodedPaths,
   columnFormatter,
-  columnReferencePaths,
   columnSearchParameter,
   columnSearchParameters,
   fieldLabel,
@@ -64,10 +62,7 @@ import {
 } from './searchState';
 import { useSearchResults } from './useSearchResults';
 import { useProgressiveRows } from './useProgressiveRows';
-import { unnamedCodes } from './unnamedCodes';
-import { unnamedReferences } from './unnamedReferences';
-import { useCodeDisplays } from './useCodeDisplays';
-import { useReferenceNames } from './useReferenceNames';
+import { usePageNames } from './usePageNames';
 
 export interface SearchControlProps {
   search: ConsoleSearch;
@@ -110,27 +105,7 @@ export function SearchControl(props: SearchControlProps) {
         .filter(Boolean),
     [shownBundle],
   );
-  // Imported records point at patients and practitioners without a display: the page's references
-  // are named by one search per type once the rows are shown.
-  const references = useMemo(
-    () =>
-      unnamedReferences(
-        resources,
-        fields.flatMap((field) => columnReferencePaths(field, schema.data, parameters.data)),
-      ),
-    [resources, fields, schema.data, parameters.data],
-  );
-  const referenceNames = useReferenceNames(references);
-  const codes = useMemo(
-    () =>
-      unnamedCodes(
-        resources,
-        fields.flatMap((field) => columnCodedPaths(field, schema.data, parameters.data)),
-      ),
-    [resources, fields, schema.data, parameters.data],
-  );
-  const codeDisplays = useCodeDisplays(codes);
-  const names = useMemo(() => ({ references: referenceNames, codes: codeDisplays }), [referenceNames, codeDisplays]);
+  const names = usePageNames(resources, fields, schema.data, parameters.data);
   // Cell texts are computed once per page and columns: a selection change re-renders no row but its own.
   const rows = useMemo<ResultRowModel[]>(() => {
     const formatters = fields.map((field) => columnFormatter(field, schema.data, parameters.data, names));

@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useFhirClient } from '../resources/useFhirClient';
 import { lookUpCodeDisplays } from './codeDisplayLookup';
@@ -9,7 +10,10 @@ const NONE: CodeDisplays = new Map();
 /** Displays for a page's codes that nothing names; the codes show until they arrive, or if they do not. */
 export function useCodeDisplays(codes: readonly SystemCode[]): CodeDisplays {
   const client = useFhirClient();
-  const sorted = [...codes].sort((a, b) => codeKey(a.system, a.code).localeCompare(codeKey(b.system, b.code)));
+  const sorted = useMemo(
+    () => [...codes].sort((a, b) => codeKey(a.system, a.code).localeCompare(codeKey(b.system, b.code))),
+    [codes],
+  );
   const displays = useQuery<CodeDisplays, Error>({
     queryKey: ['hearth-code-displays', sorted.map(({ system, code }) => codeKey(system, code))],
     queryFn: ({ signal }) => lookUpCodeDisplays(client, sorted, signal),

@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useFhirClient } from '../resources/useFhirClient';
 import { lookUpReferenceNames } from './referenceNameLookup';
@@ -11,7 +12,7 @@ const NONE: ReferenceNames = new Map();
  */
 export function useReferenceNames(references: readonly string[]): ReferenceNames {
   const client = useFhirClient();
-  const key = [...references].sort();
+  const key = useMemo(() => [...references].sort(), [references]);
   const names = useQuery<ReferenceNames, Error>({
     queryKey: ['hearth-reference-names', key],
     queryFn: ({ signal }) => lookUpReferenceNames(client, key, signal),
