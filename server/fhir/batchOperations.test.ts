@@ -89,6 +89,36 @@ describe('operations inside a batch', { timeout: 60_000 }, () => {
     expect(byApp.body.entry[0].response?.status).toBe('403');
   });
 
+  it("gives a patient's batch no other patient's summary or compartment, as their own requests would not", async () => {
+    const owner = await registerProjectOwner('Batch Portal Clinic');
+    const other = await newPatient(owner.tokens.access_token, 'Neighbour');
+    const email = `batch-portal-${Date.now()}@test.example`;
+    const invited = await http<{ profile?: { reference?: string } }>(
+      'POST',
+      `admin/projects/${owner.projectId}/invite`,
+      {
+        token: owner.tokens.access_token,
+        body: {
+          resourceType: 'Patient',
+          firstName: 'Pat',
+          lastName: 'Portal',
+          email,
+          password: 'portal password 1',
+          sendEmail: false,
+        },
+      },
+    );
+    expect(invited.status).toBe(200);
+    const patientToken = (await signInWithScope(email, 'portal password 1', 'openid')).access_token as string;
+    const urls = [`Patient/${other}/$summary`, `Patient/${other}/$everything`, `Patient/${other}/Observation`];
+    const direct = await Promise.all(urls.map((url) => http('GET', `fhir/R4/${url}`, { token: patientToken })));
+    const batched = await http<Bundle>('POST', 'fhir/R4', { token: patientToken, body: batch(...urls) });
+    expect(batched.status).toBe(200);
+    expect(batched.body.entry.map((entry) => entry.response?.status)).toEqual(direct.map((d) => String(d.status)));
+    for (const entry of batched.body.entry) expect(Number(entry.response?.status)).toBeGreaterThanOrEqual(400);
+    expect(JSON.stringify(batched.body)).not.toContain('Neighbour');
+  });
+
   it('refuses paths that would leave the FHIR API, and never reads an operation URL as a read', async () => {
     const owner = await registerProjectOwner('Batch Paths Clinic');
     const token = owner.tokens.access_token;
