@@ -76,6 +76,44 @@ describe('QuestionnaireForm', () => {
     ]);
   }, 30_000);
 
+  it('pages: a resumed draft opens on the last page it answers; Submit there goes back to an unfinished page', async () => {
+    const user = userEvent.setup({ delay: null });
+    // Answers on pages 1 (name only: the date of birth is still missing) and 2.
+    const draft: QuestionnaireResponse = {
+      resourceType: 'QuestionnaireResponse',
+      status: 'in-progress',
+      item: [
+        { linkId: 'about', item: [{ linkId: 'preferred-name', answer: [{ valueString: 'Sam' }] }] },
+        {
+          linkId: 'vitals',
+          item: [
+            { linkId: 'weight', answer: [{ valueDecimal: 80 }] },
+            {
+              linkId: 'height',
+              answer: [{ valueQuantity: { value: 180, unit: 'cm', system: 'http://unitsofmeasure.org', code: 'cm' } }],
+            },
+          ],
+        },
+      ],
+    };
+    const { onSubmit } = renderForm(newPatientIntake, { response: draft });
+    const form = await screen.findByRole('form', { name: 'New patient intake' });
+    expect(within(form).getByText('Page 2 of 3')).toBeInTheDocument();
+    expect(within(form).getByLabelText(/^Body weight/)).toHaveValue(80);
+
+    await user.click(within(form).getByRole('button', { name: 'Next' }));
+    expect(await within(form).findByText('Page 3 of 3')).toBeInTheDocument();
+    const agree = within(form).getByRole('radiogroup', { name: /I agree to be contacted/ });
+    await user.click(within(agree).getByRole('radio', { name: 'Yes' }));
+    await user.click(within(form).getByRole('button', { name: 'Submit' }));
+    // The date of birth on page 1 was never answered: the form takes them there and says so.
+    expect(await within(form).findByText('Page 1 of 3')).toBeInTheDocument();
+    expect(within(form).getByLabelText(/^Preferred name/)).toHaveValue('Sam');
+    expect(within(form).getByText('Required')).toBeInTheDocument();
+    expect(within(form).getByText('One answer needs attention.')).toBeInTheDocument();
+    expect(onSubmit).not.toHaveBeenCalled();
+  }, 30_000);
+
   it('offers every change as an in-progress response and resumes a saved one', async () => {
     const user = userEvent.setup({ delay: null });
     const { onChange } = renderForm(soapNoteMenopauseQuestionnaire);

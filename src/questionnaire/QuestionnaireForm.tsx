@@ -4,7 +4,7 @@ import type { Questionnaire, QuestionnaireResponse, Reference } from '@medplum/f
 import { buildResponse } from './buildResponse';
 import type { LaunchContext } from './expressionEvaluation';
 import { itemErrors } from './itemValidation';
-import { isPaged, nextPage, pagePath, pages } from './paging';
+import { isPaged, nextPage, pageOfPath, pagePath, pages, resumePage } from './paging';
 import { QuestionnaireItems, fieldId, type ItemsContext } from './QuestionnaireItems';
 import { useQuestionnaireState } from './useQuestionnaireState';
 
@@ -39,7 +39,8 @@ export function QuestionnaireForm(props: QuestionnaireFormProps) {
   const launch = useMemo(() => props.launchContext ?? {}, [props.launchContext]);
   const handle = useQuestionnaireState(questionnaire, props.response, launch);
   const paged = useMemo(() => isPaged(questionnaire), [questionnaire]);
-  const [page, setPage] = useState(0);
+  // A resumed draft opens where its author got to (the last page it answers), not on page 1.
+  const [page, setPage] = useState(() => (isPaged(questionnaire) ? resumePage(questionnaire, props.response) : 0));
   const [showErrors, setShowErrors] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
 
@@ -117,11 +118,23 @@ export function QuestionnaireForm(props: QuestionnaireFormProps) {
     }
     if (Object.keys(allErrors).length > 0) {
       setShowErrors(true);
+      // A resumed form can reach its last page with an earlier page unfinished: go to that page.
+      const errorPage = paged ? pageOfPath(questionnaire, Object.keys(allErrors)[0]) : -1;
+      if (errorPage >= 0 && errorPage !== page) setPage(errorPage);
       focusFirstError(allErrors);
       return;
     }
     await props.onSubmit(responseOf('completed'));
   };
+
+  // The resumed page may be one the answers now leave disabled: show the nearest enabled one.
+  const pageDisabled =
+    paged && handle.ready && allPages[page] && handle.enablement.enabled.get(pagePath(allPages[page])) === false;
+  useEffect(() => {
+    if (!pageDisabled) return;
+    const before = nextPage(questionnaire, handle.enablement.enabled, page, -1);
+    setPage(before >= 0 ? before : Math.max(0, nextPage(questionnaire, handle.enablement.enabled, page, 1)));
+  }, [pageDisabled, page, questionnaire, handle.enablement.enabled]);
 
   if (!handle.ready) return <CircularProgress aria-label="Loading..." />;
 
