@@ -18,6 +18,7 @@ import { StatusBadge } from '../../src/datatypes/StatusBadge';
 import { useSession } from '../../src/shell/useSession';
 import { byDueDate, isForMyRoles, taskPath } from './myTaskRules';
 import { TaskDueChip } from './TaskDueChip';
+import { taskDetail, taskTitle } from './taskTitle';
 import { useMyTasks } from './useMyTasks';
 
 function TaskRow({ task, patients, note }: { task: Task; patients: Map<string, Patient>; note?: string }) {
@@ -29,13 +30,17 @@ function TaskRow({ task, patients, note }: { task: Task; patients: Map<string, P
         <ListItemText
           primary={
             <Stack direction="row" spacing={1} alignItems="center" flexWrap="wrap" useFlexGap>
-              <span>{formatCodeableConcept(task.code) || task.description || 'Task'}</span>
+              <span>{taskTitle(task)}</span>
               <StatusBadge status={task.status} />
               <TaskDueChip due={task.restriction?.period?.end} />
               {note && <Chip size="small" variant="outlined" label={note} />}
             </Stack>
           }
-          secondary={[who, task.businessStatus ? formatCodeableConcept(task.businessStatus) : undefined]
+          secondary={[
+            who,
+            taskDetail(task),
+            task.businessStatus ? formatCodeableConcept(task.businessStatus) : undefined,
+          ]
             .filter(Boolean)
             .join(' · ')}
           slotProps={{ primary: { component: 'div' }, secondary: { component: 'div' } }}

@@ -1,8 +1,9 @@
 import { Link as RouterLink } from 'react-router-dom';
 import { Alert, Box, List, ListItem, ListItemButton, ListItemText, Stack, Typography } from '@mui/material';
-import { formatCodeableConcept, formatDate } from '../../data-provider/formatting';
+import { formatDate } from '../../data-provider/formatting';
 import { StatusBadge } from '../../src/datatypes/StatusBadge';
 import { taskPath } from './myTaskRules';
+import { taskTitle } from './taskTitle';
 import { useResourceTasks } from './useResourceTasks';
 
 /** The tasks about one resource, shown on its page (nothing when there are none). */
@@ -22,7 +23,7 @@ export function ResourceTasks({ reference }: { reference: string }) {
               <ListItemText
                 primary={
                   <Stack direction="row" spacing={1} alignItems="center" component="span">
-                    <span>{formatCodeableConcept(task.code) || task.description || 'Task'}</span>
+                    <span>{taskTitle(task)}</span>
                     <StatusBadge status={task.status} />
                   </Stack>
                 }

@@ -38,6 +38,27 @@ describe('RequiredActions', () => {
     expect(within(items[2]).getByText('ready')).toBeInTheDocument();
   });
 
+  it('says what each task is about when its description adds to its title', () => {
+    render(
+      <MemoryRouter>
+        <RequiredActions
+          patientId="p1"
+          tasks={[
+            { ...task('t1', 'Review lab results'), description: 'Review Lipid panel with direct LDL' },
+            { ...task('t2', 'Call back'), description: 'call back' },
+            { resourceType: 'Task', id: 't3', status: 'ready', intent: 'order', description: 'Fax the referral' },
+          ]}
+        />
+      </MemoryRouter>,
+    );
+    const items = within(screen.getByRole('list', { name: 'Required actions' })).getAllByRole('link');
+    expect(items[0]).toHaveTextContent('Review lab results');
+    expect(items[0]).toHaveTextContent('Review Lipid panel with direct LDL');
+    // A description that only repeats the title is not said twice; one without a code is the title.
+    expect(within(items[1]).getAllByText(/call back/i)).toHaveLength(1);
+    expect(within(items[2]).getAllByText('Fax the referral')).toHaveLength(1);
+  });
+
   it('says when the patient has no open task, and shows a failed load', () => {
     const { rerender } = render(<RequiredActions patientId="p1" tasks={[]} />);
     expect(screen.getByText('No open tasks for this patient.')).toBeInTheDocument();

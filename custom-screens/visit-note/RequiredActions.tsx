@@ -1,7 +1,7 @@
 import { Link as RouterLink } from 'react-router-dom';
 import { Alert, List, ListItem, ListItemButton, ListItemText, Paper, Stack, Typography } from '@mui/material';
 import type { Task } from '@medplum/fhirtypes';
-import { formatCodeableConcept } from '../../data-provider/formatting';
+import { taskDetail, taskTitle } from '../tasks/taskTitle';
 import { StatusBadge } from '../../src/datatypes/StatusBadge';
 import { TaskDueChip } from '../tasks/TaskDueChip';
 
@@ -30,11 +30,12 @@ export function RequiredActions({
                 <ListItemText
                   primary={
                     <Stack direction="row" spacing={1} alignItems="center" component="span">
-                      <span>{formatCodeableConcept(task.code) || task.description || 'Task'}</span>
+                      <span>{taskTitle(task)}</span>
                       <StatusBadge status={task.status} />
                       <TaskDueChip due={task.restriction?.period?.end} />
                     </Stack>
                   }
+                  secondary={taskDetail(task)}
                   slotProps={{ primary: { component: 'div' } }}
                 />
               </ListItemButton>
