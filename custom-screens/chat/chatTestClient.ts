@@ -20,6 +20,8 @@ export function chatTestClient(options: {
   patient: Patient;
   profile: Practitioner | Patient;
   messages?: Communication[];
+  /** The signed-in project's name (none by default). */
+  projectName?: string;
 }): ChatTestClient {
   let patient = options.patient;
   const posted: Communication[] = [];
@@ -28,7 +30,7 @@ export function chatTestClient(options: {
   const client = {
     getActiveLogin: () => ({ accessToken: 't', refreshToken: 'r', project: { reference: 'Project/p' }, profile: {} }),
     getProfile: () => options.profile,
-    getProject: () => ({ resourceType: 'Project', id: 'p' }),
+    getProject: () => ({ resourceType: 'Project', id: 'p', name: options.projectName }),
     getProjectMembership: () => undefined,
     getUserConfiguration: () => undefined,
     getLogins: () => [],

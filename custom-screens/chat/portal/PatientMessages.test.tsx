@@ -19,8 +19,8 @@ const fromClinic: Communication = {
   payload: [{ contentString: 'Your results are back' }],
 };
 
-function renderPortal(patient: Patient): ChatTestClient {
-  const fake = chatTestClient({ patient, profile: patient, messages: [fromClinic] });
+function renderPortal(patient: Patient, projectName?: string): ChatTestClient {
+  const fake = chatTestClient({ patient, profile: patient, messages: [fromClinic], projectName });
   render(
     <ShellClientContext.Provider value={fake.client}>
       <ToastProvider>
@@ -59,8 +59,16 @@ describe('PatientMessages (the portal)', () => {
     expect(fake.posted).toEqual([]);
   });
 
+  it('names the conversation after the clinic the patient writes to, not after the patient', async () => {
+    renderPortal(wendy, 'Demo Clinic');
+    expect(await screen.findByRole('region', { name: 'Chat with Demo Clinic care team' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 2 })).toHaveTextContent('Demo Clinic care team');
+    expect(screen.queryByText('Wendy Littel')).toBeNull();
+  });
+
   it('lets a living patient write to the clinician who wrote last', async () => {
     const fake = renderPortal({ ...wendy, deceasedBoolean: false });
+    expect(await screen.findByRole('region', { name: 'Chat with Your care team' })).toBeInTheDocument();
     const box = await screen.findByRole('textbox', { name: 'Message' });
     await screen.findByText('Your results are back');
     expect(screen.queryByRole('alert')).toBeNull();

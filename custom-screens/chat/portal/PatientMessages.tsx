@@ -5,6 +5,7 @@ import { isDeceased } from '../../../data-provider/rules';
 import { deceasedMessaging } from '../deceasedMessaging';
 import { MessagingClosedNotice } from '../MessagingClosedNotice';
 import { useChatPatient } from '../useChatPatient';
+import { useSession } from '../../../src/shell';
 
 /**
  * The patient's own conversation with the clinic; they write as themselves. Their record is read
@@ -15,6 +16,8 @@ export function PatientMessages({ patient }: { patient: Reference }) {
   const patientId = (patient.reference ?? '').replace(/^Patient\//, '');
   const record = useChatPatient(patientId, undefined);
   const closed = deceasedMessaging(record.vitalStatus, 'patient');
+  // The patient writes to the clinic, not to themselves: the panel is named after who reads it.
+  const clinic = useSession().project?.name;
   return (
     <>
       <Typography variant="h5" component="h1" sx={{ mb: 2 }}>
@@ -26,7 +29,7 @@ export function PatientMessages({ patient }: { patient: Reference }) {
         <CircularProgress aria-label="Loading..." />
       ) : (
         <ChatPanel
-          title={patient.display ?? 'My messages'}
+          title={clinic ? `${clinic} care team` : 'Your care team'}
           patientId={patientId}
           sender={patient}
           allowAttachments={false}
