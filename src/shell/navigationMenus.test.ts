@@ -3,14 +3,14 @@ import type { UserConfiguration } from '@medplum/fhirtypes';
 import { addBookmark, DEFAULT_MENUS, menusOf } from './navigationMenus';
 
 describe('navigation menus', () => {
-  it('defaults to Charts, Scheduling (20 per page) and Onboarding', () => {
+  it('defaults to Charts, Scheduling (soonest first, 20 per page) and Onboarding', () => {
     expect(menusOf(undefined)).toBe(DEFAULT_MENUS);
     expect(DEFAULT_MENUS.map((menu) => menu.title)).toEqual(['Charts', 'Scheduling', 'Onboarding']);
     const scheduling = DEFAULT_MENUS[1].link ?? [];
     expect(scheduling.map((link) => link.target)).toEqual([
       '/Appointment/new',
-      '/Appointment?status=proposed&_count=20',
-      '/Appointment?status=booked&_count=20',
+      '/Appointment?status=proposed&_sort=date&_count=20',
+      '/Appointment?status=booked&_sort=date&_count=20',
     ]);
   });
 

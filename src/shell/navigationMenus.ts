@@ -3,15 +3,18 @@ import type { UserConfiguration, UserConfigurationMenu } from '@medplum/fhirtype
 /** Appointment lists show this many per page (app-spec §9). */
 export const APPOINTMENT_PAGE_SIZE = 20;
 
-/** The sidebar of a user without menus in their UserConfiguration (app-spec §2.5). */
+/**
+ * The sidebar of a user without menus in their UserConfiguration (app-spec §2.5). The appointment
+ * lists run soonest first: the front desk works down them in time order, not by last edit.
+ */
 export const DEFAULT_MENUS: UserConfigurationMenu[] = [
   { title: 'Charts', link: [{ name: 'Patients', target: '/Patient' }] },
   {
     title: 'Scheduling',
     link: [
       { name: 'New Appointment', target: '/Appointment/new' },
-      { name: 'Appointment Requests', target: `/Appointment?status=proposed&_count=${APPOINTMENT_PAGE_SIZE}` },
-      { name: 'Upcoming Appointments', target: `/Appointment?status=booked&_count=${APPOINTMENT_PAGE_SIZE}` },
+      { name: 'Appointment Requests', target: `/Appointment?status=proposed&_sort=date&_count=${APPOINTMENT_PAGE_SIZE}` },
+      { name: 'Upcoming Appointments', target: `/Appointment?status=booked&_sort=date&_count=${APPOINTMENT_PAGE_SIZE}` },
     ],
   },
   { title: 'Onboarding', link: [{ name: 'New Patient', target: '/onboarding' }] },

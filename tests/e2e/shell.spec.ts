@@ -78,7 +78,7 @@ test.describe('application shell', () => {
     await expect(page.getByRole('link', { name: /E-prescribing notifications/ })).toHaveAttribute('href', '/dosespot');
 
     await nav.getByRole('link', { name: 'Upcoming Appointments' }).click();
-    await expect(page).toHaveURL(/\/Appointment\?status=booked&_count=20$/);
+    await expect(page).toHaveURL(/\/Appointment\?status=booked&_sort=date&_count=20$/);
     await expect(nav.getByRole('link', { name: 'Upcoming Appointments' })).toHaveAttribute('aria-current', 'page');
     await expect(nav.getByRole('link', { name: 'Appointment Requests' })).not.toHaveAttribute('aria-current', 'page');
 
