@@ -1,8 +1,9 @@
 import { Box, Link, Typography } from '@mui/material';
 import { Link as RouterLink } from 'react-router-dom';
-import type { Reference } from '@medplum/fhirtypes';
+import type { CodeableConcept, Coding, Reference } from '@medplum/fhirtypes';
 import { childElements, type ElementSchema, type TypeSchema } from '../resources/typeSchema';
 import { fieldLabel } from '../search/searchColumns';
+import { CodedValue } from './CodedValue';
 import { formatTypedValue } from './formatValue';
 import { NarrativeView } from './NarrativeView';
 import { StatusBadge } from './StatusBadge';
@@ -67,6 +68,9 @@ function SingleValue(props: { value: unknown; type: string; schema: TypeSchema; 
     return div ? <NarrativeView div={div} /> : null;
   }
   if (type === 'Reference') return <ReferenceValue reference={value as Reference} />;
+  if (type === 'Coding' || type === 'CodeableConcept') {
+    return <CodedValue value={value as Coding | CodeableConcept} type={type} />;
+  }
   if (type === 'Attachment') {
     const attachment = value as { url?: string; title?: string; contentType?: string };
     return attachment.url ? (

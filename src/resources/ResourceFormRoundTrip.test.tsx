@@ -54,6 +54,7 @@ describe('ResourceForm saves an untouched resource unchanged', { timeout: 60_000
       'DiagnosticReport',
       'Encounter',
       'ExplanationOfBenefit',
+      'Goal',
       'Immunization',
       'MedicationRequest',
       'Observation',

@@ -1,30 +1,26 @@
 import type { Parameters } from '@medplum/fhirtypes';
 import type { FhirClient } from '../../data-provider/client';
-import { codeKey, type CodeDisplays } from './searchColumns';
 import type { SystemCode } from './unnamedCodes';
 
 /**
- * What the stored code systems call `codes`: one `CodeSystem/$lookup` each, which the client's
- * batching sends together. A code the server does not know (SNOMED CT is not stored) or a failed
- * lookup names nothing: the code is shown as it is.
+ * What the stored code system calls one code: `CodeSystem/$lookup?system=…&code=…`, a GET the
+ * client batches with the other lookups of the same moment and caches by its URL. A code the
+ * server does not know (SNOMED CT is not stored) or a failed lookup names nothing (null): the code
+ * is shown as it is, and the answer is kept like any other so it is not asked again.
  */
-export async function lookUpCodeDisplays(
+export async function lookUpCodeDisplay(
   client: FhirClient,
-  codes: readonly SystemCode[],
+  { system, code }: SystemCode,
   signal?: AbortSignal,
-): Promise<CodeDisplays> {
-  const answers = await Promise.allSettled(
-    codes.map(async ({ system, code }) => {
-      const url = client.fhirUrl('CodeSystem', '$lookup');
-      url.search = new URLSearchParams({ system, code }).toString();
-      const parameters = await client.get<Parameters>(url, { signal });
-      const display = parameters.parameter?.find((parameter) => parameter.name === 'display')?.valueString?.trim();
-      return [codeKey(system, code), display] as const;
-    }),
-  );
-  const displays = new Map<string, string>();
-  for (const answer of answers) {
-    if (answer.status === 'fulfilled' && answer.value[1]) displays.set(answer.value[0], answer.value[1]);
+): Promise<string | null> {
+  const url = client.fhirUrl('CodeSystem', '$lookup');
+  url.search = new URLSearchParams({ system, code }).toString();
+  try {
+    const parameters = await client.get<Parameters>(url, { signal });
+    return parameters.parameter?.find((parameter) => parameter.name === 'display')?.valueString?.trim() || null;
+  } catch (error) {
+    // A cancelled lookup is no answer: TanStack Query drops it and asks again when it is wanted.
+    if (signal?.aborted) throw error;
+    return null;
   }
-  return displays;
 }

@@ -143,11 +143,22 @@ export function unnamedCodings(value: unknown, type: string): Coding[] {
   return codings;
 }
 
-function lookedUpDisplay(value: unknown, type: string, codes: CodeDisplays): string | undefined {
+/** A coding that only its code system names, with that name. */
+export interface LookedUpCoding {
+  system: string;
+  code: string;
+  display: string;
+}
+
+/**
+ * The coding a value is shown by when nothing in the record names it: the first of its codings
+ * that `codes` has a display for. The list's cells and the Details tab both name codes by it.
+ */
+export function lookedUpCoding(value: unknown, type: string, codes: CodeDisplays): LookedUpCoding | undefined {
   if (codes.size === 0) return undefined;
-  for (const coding of unnamedCodings(value, type)) {
-    const display = coding.system && coding.code ? codes.get(codeKey(coding.system, coding.code)) : undefined;
-    if (display) return display;
+  for (const { system, code } of unnamedCodings(value, type)) {
+    const display = system && code ? codes.get(codeKey(system, code)) : undefined;
+    if (system && code && display) return { system, code, display };
   }
   return undefined;
 }
@@ -161,8 +172,8 @@ function formatColumnValue(value: unknown, type: string | undefined, names: Colu
     }
   }
   if (type === 'CodeableConcept' || type === 'Coding') {
-    const display = lookedUpDisplay(value, type, names.codes);
-    if (display) return display;
+    const named = lookedUpCoding(value, type, names.codes);
+    if (named) return named.display;
   }
   return type ? formatTypedValue(value, type) : formatUntypedValue(value);
 }

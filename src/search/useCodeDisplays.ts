@@ -1,27 +1,44 @@
 import { useMemo } from 'react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useQueries, type UseQueryResult } from '@tanstack/react-query';
 import { useFhirClient } from '../resources/useFhirClient';
-import { lookUpCodeDisplays } from './codeDisplayLookup';
+import { lookUpCodeDisplay } from './codeDisplayLookup';
 import { codeKey, type CodeDisplays } from './searchColumns';
 import type { SystemCode } from './unnamedCodes';
 
 const NONE: CodeDisplays = new Map();
 
-/** Displays for a page's codes that nothing names; the codes show until they arrive, or if they do not. */
+/**
+ * The answers in the order the codes were given. TanStack Query shares the array structurally, so
+ * it stays the same object while no answer changes and the displays are not rebuilt on every render.
+ */
+const answersOf = (results: UseQueryResult<string | null, Error>[]): (string | null)[] =>
+  results.map((result) => result.data ?? null);
+
+/**
+ * Displays for codes that nothing names (the list's page, one value on the Details tab); the codes
+ * show until they arrive, or if they do not. One cache entry per `system|code`, so a code the list
+ * looked up is not asked again by the Details tab, nor by the next page; the lookups of one moment
+ * are GETs the client sends as one batch.
+ */
 export function useCodeDisplays(codes: readonly SystemCode[]): CodeDisplays {
   const client = useFhirClient();
-  const sorted = useMemo(
-    () => [...codes].sort((a, b) => codeKey(a.system, a.code).localeCompare(codeKey(b.system, b.code))),
-    [codes],
-  );
-  const displays = useQuery<CodeDisplays, Error>({
-    queryKey: ['hearth-code-displays', sorted.map(({ system, code }) => codeKey(system, code))],
-    queryFn: ({ signal }) => lookUpCodeDisplays(client, sorted, signal),
-    enabled: sorted.length > 0,
-    // A code system's displays do not change while a list is open.
-    staleTime: 10 * 60_000,
-    placeholderData: keepPreviousData,
-    retry: false,
+  const answers = useQueries({
+    queries: codes.map((code) => ({
+      queryKey: ['hearth-code-display', codeKey(code.system, code.code)],
+      queryFn: ({ signal }) => lookUpCodeDisplay(client, code, signal),
+      // A code system's displays do not change while the console is open.
+      staleTime: 10 * 60_000,
+      retry: false,
+    })),
+    combine: answersOf,
   });
-  return sorted.length > 0 ? (displays.data ?? NONE) : NONE;
+  return useMemo(() => {
+    if (!answers.some(Boolean)) return NONE;
+    const displays = new Map<string, string>();
+    codes.forEach(({ system, code }, index) => {
+      const display = answers[index];
+      if (display) displays.set(codeKey(system, code), display);
+    });
+    return displays;
+  }, [codes, answers]);
 }
