@@ -13,6 +13,7 @@ import { ChartTabBar } from './ChartTabBar';
 import { ChartTabRoutes } from './ChartTabRoutes';
 import { ChartViewerContext } from './chartViewer';
 import { AppLaunchMenu, chartLaunchContext } from './apps';
+import { DeceasedNotice } from './deceased';
 import { usePatientSummaryData } from './summary/usePatientSummaryData';
 
 /** Patient sidebar width (app-spec §2.7, §9). */
@@ -40,42 +41,47 @@ export function ChartPage() {
     <ChartPatientContext.Provider value={patient.data as Patient | undefined}>
       <ChartViewerContext.Provider value={viewer}>
         <ResourcePathsContext.Provider value={paths}>
-          <Box sx={{ display: 'flex', flexDirection: { xs: 'column', md: 'row' }, minHeight: '100%' }}>
-            <Box
-              component="aside"
-              aria-label="Patient summary"
-              sx={{
-                width: { xs: '100%', md: PATIENT_SIDEBAR_WIDTH },
-                flexShrink: 0,
-                // Width and style only: a responsive border shorthand would reset the colour to black.
-                borderStyle: 'solid',
-                borderColor: 'divider',
-                borderWidth: { xs: '0 0 1px 0', md: '0 1px 0 0' },
-              }}
-            >
-              {patient.error && (
-                <Alert severity="error" sx={{ m: 2 }}>
-                  {patient.error.message}
-                </Alert>
-              )}
-              {patient.isPending && <CircularProgress aria-label="Loading..." sx={{ m: 2 }} />}
-              {patient.data && <ChartSidebar patient={patient.data as Patient} />}
-            </Box>
-            <Box component="section" aria-label="Chart" sx={{ flex: 1, minWidth: 0 }}>
-              <Box sx={{ borderBottom: 1, borderColor: 'divider' }}>
-                <ChartTabBar
-                  patientId={patientId}
-                  segment={segment}
-                  ePrescribing={ePrescribing}
-                  patientView={patientView}
-                  end={
-                    // A patient's own chart launches nothing: EHR launch is the clinician's. Mounted with the
-                    // chart's first reads, so that its search of the project's apps joins their batch.
-                    !patientView && !patient.error && <AppLaunchMenu context={chartLaunchContext(patientId, rest)} />
-                  }
-                />
+          <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: '100%' }}>
+            {/* Across the whole chart, above the summary and the tabs: seen first, whichever tab is open.
+                The care team's: a patient reading their own record is not asked to close anything. */}
+            {patient.data && !patientView && <DeceasedNotice patient={patient.data as Patient} />}
+            <Box sx={{ display: 'flex', flexDirection: { xs: 'column', md: 'row' }, flex: 1 }}>
+              <Box
+                component="aside"
+                aria-label="Patient summary"
+                sx={{
+                  width: { xs: '100%', md: PATIENT_SIDEBAR_WIDTH },
+                  flexShrink: 0,
+                  // Width and style only: a responsive border shorthand would reset the colour to black.
+                  borderStyle: 'solid',
+                  borderColor: 'divider',
+                  borderWidth: { xs: '0 0 1px 0', md: '0 1px 0 0' },
+                }}
+              >
+                {patient.error && (
+                  <Alert severity="error" sx={{ m: 2 }}>
+                    {patient.error.message}
+                  </Alert>
+                )}
+                {patient.isPending && <CircularProgress aria-label="Loading..." sx={{ m: 2 }} />}
+                {patient.data && <ChartSidebar patient={patient.data as Patient} />}
               </Box>
-              {patient.error ? null : <ChartTabRoutes ePrescribing={ePrescribing} patientView={patientView} />}
+              <Box component="section" aria-label="Chart" sx={{ flex: 1, minWidth: 0 }}>
+                <Box sx={{ borderBottom: 1, borderColor: 'divider' }}>
+                  <ChartTabBar
+                    patientId={patientId}
+                    segment={segment}
+                    ePrescribing={ePrescribing}
+                    patientView={patientView}
+                    end={
+                      // A patient's own chart launches nothing: EHR launch is the clinician's. Mounted with the
+                      // chart's first reads, so that its search of the project's apps joins their batch.
+                      !patientView && !patient.error && <AppLaunchMenu context={chartLaunchContext(patientId, rest)} />
+                    }
+                  />
+                </Box>
+                {patient.error ? null : <ChartTabRoutes ePrescribing={ePrescribing} patientView={patientView} />}
+              </Box>
             </Box>
           </Box>
         </ResourcePathsContext.Provider>

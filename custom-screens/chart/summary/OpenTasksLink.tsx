@@ -6,10 +6,18 @@ export interface OpenTasksLinkProps {
   href: string;
   /** Undefined while loading, or when the count could not be had: the link then names no number. */
   counts?: OpenTaskCounts;
+  /**
+   * False for a deceased patient: the overdue count stays (a death certificate is due too), but not
+   * in the error colour, which says that a patient is waiting for the work.
+   */
+  overdueAsAlarm?: boolean;
 }
 
-/** "3 open tasks · 1 overdue" to the chart's Tasks tab; overdue in the error colour and in words. */
-export function OpenTasksLink({ href, counts }: OpenTasksLinkProps) {
+/**
+ * "3 open tasks · 1 overdue" to the chart's Tasks tab; overdue in the error colour and in words (in
+ * words alone, the link's colour, when not an alarm).
+ */
+export function OpenTasksLink({ href, counts, overdueAsAlarm = true }: OpenTasksLinkProps) {
   if (!counts) {
     return (
       <SummaryLink href={href} variant="body2">
@@ -29,7 +37,7 @@ export function OpenTasksLink({ href, counts }: OpenTasksLinkProps) {
     <SummaryLink href={href} variant="body2">
       {`${counts.open}${atLeast} open ${counts.open === 1 ? 'task' : 'tasks'}`}
       {counts.overdue > 0 && (
-        <Box component="span" sx={{ color: 'error.main', fontWeight: 600 }}>
+        <Box component="span" sx={overdueAsAlarm ? { color: 'error.main', fontWeight: 600 } : undefined}>
           {` · ${counts.overdue}${atLeast} overdue`}
         </Box>
       )}

@@ -105,7 +105,7 @@ export function SummaryHeader(props: SummaryHeaderProps) {
             {countText(props.visitCount, 'documented visit', 'documented visits')}
           </SummaryLink>
         </Box>
-        {props.openTasks && <OpenTasksLink {...props.openTasks} />}
+        {props.openTasks && <OpenTasksLink {...props.openTasks} overdueAsAlarm={!isDeceased(patient)} />}
       </Box>
     </Box>
   );
