@@ -105,5 +105,22 @@ export function formatUntypedValue(value: unknown): string {
       ? formatTypedValue(value, 'ContactPoint')
       : formatTypedValue(value, 'Identifier');
   }
-  return JSON.stringify(value);
+  return formatElementValues(record);
+}
+
+/** Keys that say nothing a reader of one line needs: ids, extensions, primitives' extension twins. */
+const unreadableKey = (key: string) =>
+  key === 'id' || key === 'extension' || key === 'modifierExtension' || key.startsWith('_');
+
+/**
+ * An element of no known shape — a backbone element such as an Appointment's `participant` — as
+ * its values in order ("Chauncey Johnston · accepted"), each formatted by its own shape: a list cell
+ * or a summary line, never the raw JSON.
+ */
+function formatElementValues(record: Record<string, unknown>): string {
+  return Object.entries(record)
+    .filter(([key]) => !unreadableKey(key))
+    .map(([, value]) => formatUntypedValue(value))
+    .filter(Boolean)
+    .join(' · ');
 }

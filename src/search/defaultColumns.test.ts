@@ -29,6 +29,16 @@ describe('default columns of a list', () => {
     ]);
   });
 
+  it('show who an appointment is with: its participants, between its status and its start', () => {
+    expect(defaultColumns(schemaOf('Appointment'))).toEqual([
+      'description',
+      'status',
+      'participant',
+      'start',
+      '_lastUpdated',
+    ]);
+  });
+
   it('fall back to ID and Last Updated while the schema loads or for a type with nothing readable', () => {
     expect(defaultColumns(undefined)).toEqual(['_id', '_lastUpdated']);
     expect(defaultColumns(schemaOf('Binary'))).toEqual(['_id', '_lastUpdated']);

@@ -9,7 +9,8 @@ const READABLE_GROUPS: readonly (readonly string[])[] = [
   ['name', 'title', 'description'],
   ['code', 'type', 'category'],
   ['status', 'active'],
-  ['subject', 'patient', 'for', 'beneficiary', 'individual'],
+  // An Appointment has no subject: its patient is among its participants.
+  ['subject', 'patient', 'for', 'beneficiary', 'individual', 'participant'],
   [
     'birthDate',
     'effective[x]',

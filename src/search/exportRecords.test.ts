@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Patient } from '@medplum/fhirtypes';
+import type { Appointment, Patient } from '@medplum/fhirtypes';
 import { EXPORT_LIMIT, toCsv, toTransactionBundle } from './exportRecords';
 import type { SearchParameterModel, TypeSchema } from '../resources/typeSchema';
 import { buildTypeSchema } from '../../schema-engine/model/buildTypeSchema';
@@ -44,6 +44,22 @@ describe('export', () => {
     const [header, row] = csv.trimEnd().split('\r\n');
     expect(header).toBe('ID,Value Quantity');
     expect(row).toMatch(/^o,72\s?kg$/);
+  });
+
+  it("writes a backbone element column as its values, not as JSON (an Appointment's participants)", () => {
+    const appointment: Appointment = {
+      resourceType: 'Appointment',
+      id: 'ap',
+      status: 'booked',
+      participant: [
+        { actor: { reference: 'Patient/p1', display: 'Wendy Littel' }, status: 'accepted' },
+        { id: 'x', actor: { reference: 'Practitioner/a', display: 'Dr. Alice Carter' }, status: 'needs-action' },
+      ],
+    };
+    const schema = buildTypeSchema(recordedDefinition('http://hl7.org/fhir/StructureDefinition/Appointment'));
+    const [header, row] = toCsv([appointment], ['participant'], schema).trimEnd().split('\r\n');
+    expect(header).toBe('Participant');
+    expect(row).toBe('"Wendy Littel · accepted, Dr. Alice Carter · needs-action"');
   });
 
   it('writes a transaction Bundle of PUTs by id without server metadata', () => {
