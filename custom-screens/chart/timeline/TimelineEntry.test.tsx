@@ -73,6 +73,20 @@ describe('TimelineEntry: who is named beside the date', () => {
     expect(entry).not.toHaveTextContent('last changed by');
   });
 
+  it('names the clinician an imported report names, not only whoever imported it', () => {
+    const entry = renderEntry({
+      resourceType: 'DiagnosticReport',
+      id: 'dr9',
+      status: 'final',
+      code: { text: 'Lipid Panel' },
+      subject: { reference: 'Patient/pat1' },
+      issued: '2011-06-04T10:00:00Z',
+      performer: [{ reference: 'Practitioner/p9', display: 'Dr. Jimmie Harris' }],
+      meta: { lastUpdated: '2026-11-28T07:05:00.000Z', author },
+    });
+    expect(entry).toHaveTextContent('Dr. Jimmie Harris · last changed by Dr. Alice Carter');
+  });
+
   it('never names the last writer of a message: the title names its sender', () => {
     const entry = renderEntry({
       resourceType: 'Communication',

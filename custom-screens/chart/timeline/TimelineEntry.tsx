@@ -24,6 +24,7 @@ import { ListDate } from '../ListDate';
 import { listDateParts } from '../listDateParts';
 import { isPinned, priorityRank, timelineDate, type TimelineItem } from './timelineOrder';
 import { reportSummary } from './reportSummary';
+import { timelineByline } from './recordedAuthor';
 import { TimelineAttachment } from './TimelineAttachment';
 
 type Json = Record<string, unknown>;
@@ -115,12 +116,7 @@ export function TimelineEntry({ item, patientId }: { item: TimelineItem; patient
     : chartPath(patientId, resource.resourceType, resource.id ?? '');
   const status = typeof json.status === 'string' ? json.status : undefined;
   const priority = typeof json.priority === 'string' ? json.priority : undefined;
-  // Who wrote the version shown. A message's is whoever touched it last (the reader marking it
-  // read), which beside the time it was sent read as if they had sent it: its title names the sender.
-  const author = resource.resourceType === 'Communication' ? undefined : resource.meta?.author?.display;
-  // Shown by its own date (ordered, sent, issued) but written last by `author`, perhaps much later
-  // (a task someone paused): named as the last to change it, not as the one who did it then.
-  const byline = author && date !== resource.meta?.lastUpdated ? `last changed by ${author}` : author;
+  const byline = timelineByline(resource, date === resource.meta?.lastUpdated);
   const report = resource.resourceType === 'DiagnosticReport' ? (resource as DiagnosticReport) : undefined;
   const summary = report ? reportSummary(report) : [];
   return (
