@@ -13,6 +13,7 @@ import { MENOPAUSE_NOTE_TASK_CODE, taskBusinessStatusValueSet } from '../../conf
 import type { RepositorySession } from '../fhir/repository';
 import { parseSearchRequest } from '../search/searchRequest';
 import { systemAuthor } from '../definitions/loadDefinitions';
+import { ageOn, inRecordOrder, isAdultOn } from './demoPatientRecord';
 
 /**
  * The clinical content every project starts with: the visit-note questionnaire ("SOAP Note -
@@ -51,9 +52,11 @@ export async function seedDemoQuestionnaireTasks(
   const inProject = <T extends Resource>(resources: Resource[]) =>
     resources.filter((r) => r.meta?.project === options.projectId) as T[];
   await session.flush();
-  const patients = inProject<Patient>(
-    (await session.search(parseSearchRequest('Patient', { _count: '50', _sort: '_id' }, session.registry))).resources,
-  ).slice(0, 3);
+  const patients = inRecordOrder(
+    inProject<Patient>(
+      (await session.search(parseSearchRequest('Patient', { _count: '100' }, session.registry))).resources,
+    ),
+  );
   const practitioners = inProject<Practitioner>(
     (await session.search(parseSearchRequest('Practitioner', { _count: '50' }, session.registry))).resources,
   );
@@ -94,7 +97,16 @@ export async function seedDemoQuestionnaireTasks(
     display: [patient.name?.[0]?.given?.[0], patient.name?.[0]?.family].filter(Boolean).join(' '),
   });
 
-  const [first, second = first, third = first] = patients;
+  // Chosen by their records, not their random ids: the same patients on every fresh start. The
+  // menopause-service visit note is a woman's of menopausal age (Estrella Daugherty, 57, in the
+  // shipped fixtures), else the oldest woman's; the PHQ-9 and the intake are the next adults'.
+  const ageOf = (patient: Patient) => ageOn(patient, now) ?? 0;
+  const women = patients.filter((patient) => patient.gender === 'female');
+  const third =
+    women.find((woman) => ageOf(woman) >= 45 && ageOf(woman) <= 65) ??
+    [...women].sort((a, b) => ageOf(b) - ageOf(a))[0] ??
+    patients[0];
+  const [first = third, second = first] = patients.filter((patient) => patient !== third && isAdultOn(patient, now));
   await create<Task>({
     resourceType: 'Task',
     status: 'ready',

@@ -1,9 +1,21 @@
-import type { Condition, Patient, Practitioner, ProjectMembership, Reference, Resource } from '@medplum/fhirtypes';
+import type {
+  AllergyIntolerance,
+  CarePlan,
+  Condition,
+  DiagnosticReport,
+  MedicationRequest,
+  Patient,
+  Practitioner,
+  ProjectMembership,
+  Reference,
+  Resource,
+} from '@medplum/fhirtypes';
 import type { RepositorySession, RequestContext } from '../fhir/repository';
 import { parseSearchRequest } from '../search/searchRequest';
 import { BinaryStorage, createBinary } from '../binary';
 import { systemAuthor } from '../definitions/loadDefinitions';
 import { LAB_PROCEDURE_CATEGORY } from '../../config/clinical/chartTabs';
+import { CONDITION_CLINICAL_STATUS_SYSTEM, PROBLEM_LIST_CATEGORY } from '../../config/clinical/problemList';
 import {
   BLOOD_PRESSURE,
   DIASTOLIC,
@@ -14,16 +26,19 @@ import {
   VITAL_SIGNS_CATEGORY,
   type VitalKey,
 } from '../../config/clinical/vitals';
-import {
-  hypertensionStoryPatient,
-  LISINOPRIL,
-  seedHypertensionStory,
-  SYNTHEA_HYPERTENSION,
-} from './demoHypertensionHistory';
+import { hypertensionStoryPatient, seedHypertensionStory } from './demoHypertensionHistory';
+import { HYPERTENSION } from './demoClinicalStories';
+import { chooseStory, listedProblemOf, recordedPlanOf } from './demoStoryChoice';
+import { allergyFor } from './demoAllergyChoice';
+import { inRecordOrder, isAdultOn, isTaking, type PatientRecord } from './demoPatientRecord';
 
 const SNOMED = 'http://snomed.info/sct';
 const RXNORM = 'http://www.nlm.nih.gov/research/umls/rxnorm';
 const DAY = 24 * 60 * 60 * 1000;
+/** The vitals history's monthly visits (seedVitalsHistory): the first is this many days ago. */
+const VITALS_VISITS = 12;
+/** The hypertension of the vitals history's patient, diagnosed at its second visit above 140/90. */
+const VITALS_HYPERTENSION_ONSET = -30 * (VITALS_VISITS - 1);
 
 export interface DemoClinicalSummary {
   resources: number;
@@ -32,38 +47,6 @@ export interface DemoClinicalSummary {
   /** The patient with the long medication history and the echocardiogram report (demoHypertensionHistory.ts). */
   historyPatientId?: string;
 }
-
-const LABS = [
-  { code: '57698-3', display: 'Lipid panel with direct LDL' },
-  { code: '4548-4', display: 'Hemoglobin A1c/Hemoglobin.total in Blood' },
-  { code: '58410-2', display: 'CBC panel - Blood by Automated count' },
-  { code: '24323-8', display: 'Comprehensive metabolic panel' },
-];
-const MEDICATIONS = [
-  LISINOPRIL,
-  // RxNorm 860975 is the extended-release tablet (Synthea's code), taken once a day.
-  {
-    code: '860975',
-    display: '24 HR metformin hydrochloride 500 MG Extended Release Oral Tablet',
-    dosage: '1 tablet daily with the evening meal',
-  },
-  { code: '617314', display: 'atorvastatin 10 MG Oral Tablet', dosage: '1 tablet at bedtime' },
-];
-const ALLERGIES = [
-  { code: '91936005', display: 'Allergy to penicillin', reaction: 'Hives' },
-  { code: '91935009', display: 'Allergy to peanuts', reaction: 'Swelling of lips' },
-  { code: '300913006', display: 'Shellfish allergy', reaction: 'Nausea and vomiting' },
-];
-const PROBLEMS = [
-  { code: '59621000', display: 'Essential hypertension' },
-  { code: '44054006', display: 'Diabetes mellitus type 2' },
-  { code: '195967001', display: 'Asthma' },
-];
-const DEVICES = [
-  { code: '706767009', display: 'Patient data recorder', name: 'Home blood pressure monitor' },
-  { code: '337414009', display: 'Blood glucose meters', name: 'Continuous glucose monitor' },
-];
-const CARE_PLANS = ['Hypertension follow-up plan', 'Diabetes self-management plan', 'Asthma action plan'];
 
 // A one-page PDF ("Discharge summary"), small enough to write here; shown inline by the chart.
 const DISCHARGE_PDF = [
@@ -85,15 +68,22 @@ const ref = (resource: Resource, display?: string): Reference<never> => ({
   ...(display ? { display } : {}),
 });
 
+function conditionName({ code }: Condition): string | undefined {
+  return code?.text ?? code?.coding?.[0]?.display;
+}
+
 function patientName(patient: Patient): string {
   const name = patient.name?.[0];
   return [...(name?.given ?? []), name?.family].filter(Boolean).join(' ');
 }
 
 /**
- * What makes every chart tab show something on a fresh start (issue 15): for each of the clinic's
- * patients tasks, messages, appointments, lab orders, devices, documents, care plans, allergies,
- * problems and medications; for the patient account's own record a long vitals history. Dates
+ * What makes every chart tab show something on a fresh start (issue 15), as one coherent story per
+ * patient (demoClinicalStories.ts) chosen from their own imported record: for each of the clinic's
+ * patients tasks, messages, appointments, a lab order, a device or a device request, documents, a
+ * care plan, an allergy, the story's problem (unless the record lists it already) and medication; for
+ * the patient account's own record a long vitals history, and the hypertension that goes with it.
+ * Nothing depends on the random ids: the same record gets the same story on every fresh start. Dates
  * are relative to `now`, so "upcoming" stays upcoming whenever the demo is started.
  */
 export async function seedDemoClinicalData(
@@ -124,7 +114,7 @@ export async function seedDemoClinicalData(
     inProject<T>((await session.search(parseSearchRequest(type, query, session.registry))).resources);
 
   await session.flush();
-  const patients = (await search<Patient>('Patient', { _count: '50', _sort: '_id' })).slice(0, 10);
+  const patients = inRecordOrder(await search<Patient>('Patient', { _count: '100' })).slice(0, 10);
   const practitioners = await search<Practitioner>('Practitioner', { _count: '50' });
   const alice = practitioners.find((p) => p.telecom?.some((t) => t.value?.startsWith('alice@')));
   const memberships = await search<ProjectMembership>('ProjectMembership', { _count: '50' });
@@ -135,48 +125,105 @@ export async function seedDemoClinicalData(
   if (!alice || patients.length === 0) return { resources: 0 };
   const aliceRef = ref(alice, 'Dr. Alice Carter');
   writer = { ...ctx, author: aliceRef };
-  // Read before the loop below adds its own problems: the imported records' hypertension.
-  const story = hypertensionStoryPatient(
-    patients,
-    await search<Condition>('Condition', { code: `${SNOMED}|${SYNTHEA_HYPERTENSION}`, _count: '50' }),
-  );
 
-  for (const [index, patient] of patients.entries()) {
-    const patientRef = ref(patient, patientName(patient));
-    const pick = <T>(list: readonly T[], offset = 0) => list[(index + offset) % list.length];
-
-    const carePlan = await create({
-      resourceType: 'CarePlan',
-      status: 'active',
-      intent: 'plan',
-      title: pick(CARE_PLANS),
-      category: [{ coding: [{ system: SNOMED, code: '734163000', display: 'Care plan' }] }],
-      subject: patientRef,
-      period: { start: day(-30 - index) },
-      author: aliceRef,
-      description: 'Review home readings at each visit; adjust medication if above target.',
+  // Each record as imported, read before anything below adds to it.
+  const records: PatientRecord[] = [];
+  for (const patient of patients) {
+    const subject = `Patient/${patient.id}`;
+    records.push({
+      patient,
+      conditions: await search<Condition>('Condition', { subject, _count: '200' }),
+      allergies: await search<AllergyIntolerance>('AllergyIntolerance', { patient: subject, _count: '200' }),
+      medications: await search<MedicationRequest>('MedicationRequest', { subject, _count: '200' }),
+      carePlans: await search<CarePlan>('CarePlan', { subject, _count: '200' }),
     });
-    const lab = LABS[index % LABS.length];
+  }
+  const adults = records.filter((record) => isAdultOn(record.patient, now));
+  const history = hypertensionStoryPatient(
+    adults.map((record) => record.patient),
+    adults.flatMap((record) => record.conditions),
+  );
+  // The vitals history is an adult's treated hypertension: the patient account's record, unless
+  // that is a child's (then the first adult's).
+  const portal = records.find((record) => record.patient.id === portalPatientId);
+  const vitals = portal && adults.includes(portal) ? portal : adults[0];
+  const told = records.map((record) => ({
+    record,
+    story: chooseStory(record, {
+      today: now,
+      writtenAsHypertensive: record === vitals || record.patient === history?.patient,
+    }),
+  }));
+  // One urgent patient (stat order, urgent task and message): a hypertensive one whose readings are
+  // up, not the vitals patient whose trend is coming down.
+  const urgent =
+    told.find(({ record, story }) => story === HYPERTENSION && record !== vitals)?.record ?? vitals ?? records[0];
+
+  for (const [index, { record, story }] of told.entries()) {
+    const { patient } = record;
+    const isUrgent = record === urgent;
+    const patientRef = ref(patient, patientName(patient));
+
+    // The story's problem: the record's own when the chart lists it already, else a problem-list item.
+    let problem: Condition | undefined;
+    if (story.condition) {
+      const { code, display } = story.condition.problem;
+      problem =
+        listedProblemOf(record, story.condition) ??
+        ((await create({
+          resourceType: 'Condition',
+          clinicalStatus: { coding: [{ system: CONDITION_CLINICAL_STATUS_SYSTEM, code: 'active' }] },
+          category: [{ coding: [{ ...PROBLEM_LIST_CATEGORY }] }],
+          code: { coding: [{ system: SNOMED, code, display }], text: display },
+          subject: patientRef,
+          onsetDateTime: day(record === vitals ? VITALS_HYPERTENSION_ONSET : -700 - index * 20),
+        })) as Condition);
+    }
+    const forProblem = problem ? [ref(problem, conditionName(problem))] : undefined;
+
+    // The record's own plan of the story's kind is the one followed up; else Alice writes one.
+    const carePlan =
+      recordedPlanOf(record, story) ??
+      (await create({
+        resourceType: 'CarePlan',
+        status: 'active',
+        intent: 'plan',
+        title: story.carePlan.title,
+        category: [{ coding: [{ system: SNOMED, code: '734163000', display: 'Care plan' }] }],
+        subject: patientRef,
+        period: { start: day(-30 - index) },
+        author: aliceRef,
+        ...(forProblem ? { addresses: forProblem } : {}),
+        description: story.carePlan.description,
+      }));
+    const { lab } = story;
     const order = await create({
       resourceType: 'ServiceRequest',
       status: index % 3 === 2 ? 'completed' : 'active',
       intent: 'order',
-      priority: index === 0 ? 'stat' : 'routine',
+      priority: isUrgent ? 'stat' : 'routine',
       category: [{ coding: [LAB_PROCEDURE_CATEGORY] }],
-      code: { coding: [{ system: LOINC_SYSTEM, code: lab.code, display: lab.display }], text: lab.display },
+      code: { coding: [{ system: LOINC_SYSTEM, code: lab.code, display: lab.display }], text: lab.name },
       subject: patientRef,
       requester: aliceRef,
       authoredOn: at(-2 - index),
+      ...(lab.monitorsCondition && forProblem ? { reasonReference: forProblem } : {}),
     });
-    const report = (await search('DiagnosticReport', { subject: `Patient/${patient.id}`, _count: '1' }))[0];
+    // The record's latest result of the same test, if any: what the review compares the new one with.
+    const [report] = await search<DiagnosticReport>('DiagnosticReport', {
+      subject: `Patient/${patient.id}`,
+      code: `${LOINC_SYSTEM}|${lab.code}`,
+      _sort: '-date',
+      _count: '1',
+    });
 
     await create({
       resourceType: 'Task',
       status: 'ready',
       intent: 'order',
-      priority: index === 0 ? 'urgent' : 'routine',
+      priority: isUrgent ? 'urgent' : 'routine',
       code: { text: report ? 'Review lab results' : 'Review lab order' },
-      description: `Review ${lab.display}`,
+      description: `Review ${lab.name}`,
       focus: report ? ref(report) : ref(order),
       for: patientRef,
       owner: aliceRef,
@@ -189,7 +236,7 @@ export async function seedDemoClinicalData(
       status: 'in-progress',
       intent: 'order',
       code: { text: 'Care plan follow-up' },
-      description: `Follow up on the ${String(carePlan.title).toLowerCase()}`,
+      description: `Follow up on the ${story.carePlan.title.toLowerCase()}`,
       focus: ref(carePlan),
       for: patientRef,
       requester: aliceRef,
@@ -234,7 +281,7 @@ export async function seedDemoClinicalData(
     await create({
       resourceType: 'Appointment',
       status: 'fulfilled',
-      description: 'Blood pressure check',
+      description: story.pastVisit,
       start: at(-20 - index, 11),
       end: new Date(Date.parse(at(-20 - index, 11)) + 15 * 60 * 1000).toISOString(),
       participant: [
@@ -243,8 +290,8 @@ export async function seedDemoClinicalData(
       ],
     });
 
-    const device = pick(DEVICES);
-    if (index % 2 === 0) {
+    const { device } = story;
+    if (device && index % 2 === 0) {
       await create({
         resourceType: 'Device',
         status: 'active',
@@ -254,19 +301,23 @@ export async function seedDemoClinicalData(
         manufacturer: 'Demo Devices Inc.',
         expirationDate: day(365),
       });
-    } else {
+    } else if (device) {
       await create({
         resourceType: 'DeviceRequest',
         status: 'active',
         intent: 'order',
-        codeCodeableConcept: { text: device.name },
+        codeCodeableConcept: {
+          coding: [{ system: SNOMED, code: device.code, display: device.display }],
+          text: device.name,
+        },
         subject: patientRef,
         requester: aliceRef,
         authoredOn: at(-5),
+        ...(forProblem ? { reasonReference: forProblem } : {}),
       });
     }
 
-    const letter = `Referral letter for ${patientName(patient)}\n\nPlease see this patient for ${pick(PROBLEMS).display.toLowerCase()}.\n\nDr. Alice Carter, Demo Clinic`;
+    const letter = `Referral letter for ${patientName(patient)}\n\nPlease see this patient ${story.referral}\n\nDr. Alice Carter, Demo Clinic`;
     const letterBinary = await createBinary(
       storage,
       session,
@@ -294,7 +345,7 @@ export async function seedDemoClinicalData(
         },
       ],
     });
-    if (index === 0 || patient.id === portalPatientId) {
+    if (isUrgent || patient.id === portalPatientId) {
       const pdf = await createBinary(
         storage,
         session,
@@ -327,58 +378,43 @@ export async function seedDemoClinicalData(
       });
     }
 
-    const allergy = pick(ALLERGIES);
-    await create({
-      resourceType: 'AllergyIntolerance',
-      clinicalStatus: {
-        coding: [{ system: 'http://terminology.hl7.org/CodeSystem/allergyintolerance-clinical', code: 'active' }],
-      },
-      verificationStatus: {
-        coding: [
-          { system: 'http://terminology.hl7.org/CodeSystem/allergyintolerance-verification', code: 'confirmed' },
-        ],
-      },
-      code: { coding: [{ system: SNOMED, code: allergy.code, display: allergy.display }], text: allergy.display },
-      patient: patientRef,
-      onsetDateTime: day(-400 - index * 30),
-      reaction: [{ manifestation: [{ text: allergy.reaction }] }],
-    });
-    const problem = pick(PROBLEMS);
-    await create({
-      resourceType: 'Condition',
-      clinicalStatus: {
-        coding: [{ system: 'http://terminology.hl7.org/CodeSystem/condition-clinical', code: 'active' }],
-      },
-      category: [
-        {
+    const allergy = allergyFor(record);
+    if (allergy) {
+      await create({
+        resourceType: 'AllergyIntolerance',
+        clinicalStatus: {
+          coding: [{ system: 'http://terminology.hl7.org/CodeSystem/allergyintolerance-clinical', code: 'active' }],
+        },
+        verificationStatus: {
           coding: [
-            {
-              system: 'http://terminology.hl7.org/CodeSystem/condition-category',
-              code: 'problem-list-item',
-              display: 'Problem List Item',
-            },
+            { system: 'http://terminology.hl7.org/CodeSystem/allergyintolerance-verification', code: 'confirmed' },
           ],
         },
-      ],
-      code: { coding: [{ system: SNOMED, code: problem.code, display: problem.display }], text: problem.display },
-      subject: patientRef,
-      onsetDateTime: day(-700 - index * 20),
-    });
-    // The story patient's current order is the lisinopril his medication history leads to.
-    const medication = patient.id === story?.patient.id ? LISINOPRIL : pick(MEDICATIONS);
-    await create({
-      resourceType: 'MedicationRequest',
-      status: 'active',
-      intent: 'order',
-      medicationCodeableConcept: {
-        coding: [{ system: RXNORM, code: medication.code, display: medication.display }],
-        text: medication.display,
-      },
-      subject: patientRef,
-      requester: aliceRef,
-      authoredOn: at(-10 - index),
-      dosageInstruction: [{ text: medication.dosage }],
-    });
+        code: { coding: [{ system: SNOMED, code: allergy.code, display: allergy.display }], text: allergy.display },
+        patient: patientRef,
+        onsetDateTime: day(-400 - index * 30),
+        reaction: [{ manifestation: [{ text: allergy.reaction }] }],
+      });
+    }
+    // The story's treatment of its problem; for the history's patient, the lisinopril his history leads to.
+    // Not a second active order of a drug the record has one of (a Synthea diabetic's metformin).
+    const { medication } = story;
+    if (medication && forProblem && !isTaking(record, RXNORM, medication.code)) {
+      await create({
+        resourceType: 'MedicationRequest',
+        status: 'active',
+        intent: 'order',
+        medicationCodeableConcept: {
+          coding: [{ system: RXNORM, code: medication.code, display: medication.display }],
+          text: medication.display,
+        },
+        subject: patientRef,
+        requester: aliceRef,
+        authoredOn: at(-10 - index),
+        reasonReference: forProblem,
+        dosageInstruction: [{ text: medication.dosage }],
+      });
+    }
 
     // Messages both ways; the ones to Alice not yet completed count as unread in her header.
     await create({
@@ -388,43 +424,35 @@ export async function seedDemoClinicalData(
       sender: aliceRef,
       recipient: [patientRef],
       sent: at(-2, 10),
-      payload: [{ contentString: 'Your lab order is in. Please come in fasting tomorrow morning.' }],
+      payload: [{ contentString: story.messages.fromAlice }],
     });
     await create(
       {
         resourceType: 'Communication',
         status: 'in-progress',
-        ...(index === 0 ? { priority: 'urgent' } : {}),
+        ...(isUrgent ? { priority: 'urgent' } : {}),
         subject: patientRef,
         sender: patientRef,
         recipient: [aliceRef],
         sent: at(-1, 16),
-        payload: [
-          {
-            contentString:
-              index === 0
-                ? 'My home blood pressure readings are above 160 this week. Should I come in sooner?'
-                : 'Thank you, I will be there.',
-          },
-        ],
+        payload: [{ contentString: isUrgent ? story.messages.urgentFromPatient : story.messages.fromPatient }],
       },
       { ...ctx, author: patientRef },
     );
   }
 
-  const vitalsPatient = patients.find((p) => p.id === portalPatientId) ?? patients[0];
-  count += await seedVitalsHistory(create, ref(vitalsPatient, patientName(vitalsPatient)), at);
-  if (story) {
+  if (vitals) count += await seedVitalsHistory(create, ref(vitals.patient, patientName(vitals.patient)), at);
+  if (history) {
     // `create` counts what it writes.
     await seedHypertensionStory({
       create,
-      patient: ref(story.patient, patientName(story.patient)),
+      patient: ref(history.patient, patientName(history.patient)),
       alice: aliceRef,
-      hypertension: ref(story.hypertension, 'Hypertension'),
+      hypertension: ref(history.hypertension, 'Hypertension'),
       at,
     });
   }
-  return { resources: count, vitalsPatientId: vitalsPatient.id, historyPatientId: story?.patient.id };
+  return { resources: count, vitalsPatientId: vitals?.patient.id, historyPatientId: history?.patient.id };
 }
 
 /** Twelve monthly visits of every vital (8 Observations each): trends worth looking at. */
@@ -433,7 +461,6 @@ async function seedVitalsHistory(
   subject: Reference,
   at: (days: number, hour?: number) => string,
 ): Promise<number> {
-  const VISITS = 12;
   const wave = (visit: number, base: number, spread: number) =>
     Math.round((base + spread * Math.sin(visit / 2) + (visit % 3) - 1) * 10) / 10;
   const values = (visit: number): Partial<Record<VitalKey, number>> => ({
@@ -446,8 +473,8 @@ async function seedVitalsHistory(
     oxygen: Math.round(wave(visit, 97, 1.5)),
   });
   let created = 0;
-  for (let visit = 0; visit < VISITS; visit++) {
-    const effectiveDateTime = at(-30 * (VISITS - visit), 10);
+  for (let visit = 0; visit < VITALS_VISITS; visit++) {
+    const effectiveDateTime = at(-30 * (VITALS_VISITS - visit), 10);
     const base = {
       resourceType: 'Observation' as const,
       status: 'final' as const,

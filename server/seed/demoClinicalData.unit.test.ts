@@ -2,42 +2,111 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type {
+  AllergyIntolerance,
   Bundle,
+  CarePlan,
+  Communication,
+  Condition,
+  Device,
+  DeviceRequest,
   DiagnosticReport,
   MedicationRequest,
+  Observation,
   Patient,
   Resource,
   ServiceRequest,
+  Task,
 } from '@medplum/fhirtypes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedTestDatabase } from '../../tests/setup/embeddedTestDatabase';
 import { PAST_MEDICATIONS_LISTED_UP_TO } from '../../config/clinical/medicationStatus';
 import { medicationListOf, otherOrdersNote } from '../../custom-screens/chart/summary/rules/medicationGroups';
+import { isCurrentCondition, isProblemListEntry } from '../../custom-screens/chart/summary/rules/problemListEntries';
 import { inlineTextOf } from '../../data-provider/formatting';
 import { processBundle } from '../fhir/bundleProcessor';
 import { Repository } from '../fhir/repository';
 import { parseSearchRequest } from '../search/searchRequest';
 import { definitionSearchParameters } from '../serverRuntime';
 import { systemAuthor } from '../definitions/loadDefinitions';
+import { BLOOD_PRESSURE, SYSTOLIC } from '../../config/clinical/vitals';
+import { MENOPAUSE_NOTE_TASK_CODE } from '../../config/clinical/taskTerminology';
 import { seedDemoClinicalData, type DemoClinicalSummary } from './demoClinicalData';
+import { seedBundledQuestionnaires, seedDemoQuestionnaireTasks } from './bundledQuestionnaires';
 import { ECHO_CONCLUSION, ECHO_REPORT_TEXT } from './demoHypertensionHistory';
 
 /**
- * The demo clinic's clinical data as a fresh start seeds it, on the Synthea patients it ships with:
- * what the chart's sidebar and report view are given to show.
+ * The demo clinic's clinical data as a fresh start seeds it, on the Synthea patients it ships with
+ * (and two children): what the chart's sidebar and report view are given to show, and that each
+ * patient's problem, medication, care plan, lab, device, allergy and messages tell one story that
+ * their own record supports, the same whatever random ids the import drew.
  */
 
 const fixturesDir = join(import.meta.dirname, '../../tests/fixtures/synthea');
+const SNOMED = 'http://snomed.info/sct';
 const RXNORM = 'http://www.nlm.nih.gov/research/umls/rxnorm';
 const DAY = 24 * 60 * 60 * 1000;
 const now = new Date('2026-06-15T12:00:00Z');
 const projectId = 'demo-clinical-data';
+/** The same clinic again, its patients given ids in another order (and different from the first's). */
+const reorderedProjectId = 'demo-clinical-data-reordered';
 const database = embeddedTestDatabase('demo-clinical-data');
 const dataDir = mkdtempSync(join(tmpdir(), 'hearth-demo-clinical-binaries-'));
 const registry = definitionSearchParameters();
 let repository: Repository;
+
+interface SeededClinic {
+  projectId: string;
+  summary: DemoClinicalSummary;
+  aliceId: string;
+  /** What seedDemoQuestionnaireTasks wrote after the clinical data, as demoSeed.ts runs it. */
+  questionnaireResources: number;
+}
+let clinic: SeededClinic;
+let reordered: SeededClinic;
+// The first clinic's, as the tests of the history and the echocardiogram name them.
 let summary: DemoClinicalSummary;
 let aliceId: string;
+
+/** Two children beside the Synthea adults: one whose record has asthma, one whose has hypertension. */
+const CHILDREN: { patient: Patient; condition: { code: string; display: string; onset: string } }[] = [
+  {
+    patient: {
+      resourceType: 'Patient',
+      name: [{ given: ['Ava'], family: 'Brennan' }],
+      gender: 'female',
+      birthDate: '2017-03-02',
+    },
+    condition: { code: '233678006', display: 'Childhood asthma', onset: '2021-04-12' },
+  },
+  {
+    patient: {
+      resourceType: 'Patient',
+      name: [{ given: ['Noah'], family: 'Brennan' }],
+      gender: 'male',
+      birthDate: '2018-09-10',
+    },
+    condition: { code: '38341003', display: 'Hypertension', onset: '2024-02-20' },
+  },
+];
+
+/**
+ * The reordered clinic's `_id` order: one in which the demo's former pick-by-position gave the
+ * patient account's hypertensive Wendy a diabetes, the Asthma patient atorvastatin, Geoffrey
+ * (amoxicillin twice) a penicillin allergy and a second hypertension, a child metformin, and the
+ * urgent "above 160" message to Malcolm, whose blood pressure is normal. Other fixtures come last.
+ */
+const REORDERED = [
+  'Malcolm Dach',
+  'Wendy Littel',
+  'Chauncey Johnston',
+  'Geoffrey Abbott',
+  'Noah Brennan',
+  'Lemuel Hodkiewicz',
+  'Clemente Kreiger',
+  'Ava Brennan',
+];
+
+const nameOf = (patient: Patient) => `${patient.name?.[0]?.given?.join(' ')} ${patient.name?.[0]?.family}`;
 
 const search = <T extends Resource>(type: string, query: Record<string, string>) =>
   repository.transaction(
@@ -45,30 +114,92 @@ const search = <T extends Resource>(type: string, query: Record<string, string>)
       (await session.search(parseSearchRequest(type, { _count: '200', ...query }, session.registry))).resources as T[],
   );
 const authorOf = (resource: Resource) => (resource.meta as { author?: { reference?: string } } | undefined)?.author;
-const patientsNamed = async (family: string) =>
-  (await search<Patient>('Patient', { family })).filter((p) => p.meta?.project === projectId);
+const inProject = <T extends Resource>(resources: T[], project: string) =>
+  resources.filter((resource) => resource.meta?.project === project);
+const patientsNamed = async (family: string) => inProject(await search<Patient>('Patient', { family }), projectId);
+const patientsOf = async (project: string) => inProject(await search<Patient>('Patient', {}), project);
+
+/**
+ * A clinic as the demo seeds it (demoSeed.ts): the bundled questionnaires, the Synthea fixtures and
+ * the children, the patient account's membership (Wendy Littel's record, as demoAccounts.ts gives
+ * it), Alice, then the clinical data and the questionnaire work.
+ * `idOf` gives a patient the id to store them under; without it the server draws random ones.
+ */
+async function seedClinic(project: string, idOf?: (name: string) => string): Promise<SeededClinic> {
+  const ctx = { projectId: project, author: systemAuthor };
+  const env = { repository, registry, ctx, fhirBase: 'http://localhost/fhir/R4/' };
+  await repository.transaction((session) =>
+    session.create(ctx, { resourceType: 'Project', name: 'Demo Clinic' } as Resource, { id: project, fresh: true }),
+  );
+  await repository.transaction((session) => seedBundledQuestionnaires(session, project));
+  for (const file of readdirSync(fixturesDir).filter((name) => name.endsWith('.json'))) {
+    let bundle = JSON.parse(readFileSync(join(fixturesDir, file), 'utf8')) as Bundle;
+    if (idOf) {
+      // The patient stored under the chosen id; the bundle's references to it point there.
+      const [first, ...rest] = bundle.entry ?? [];
+      const patient = first.resource as Patient;
+      const id = idOf(nameOf(patient));
+      await repository.transaction((session) => session.create(ctx, patient, { id, fresh: true }));
+      const text = JSON.stringify({ ...bundle, entry: rest });
+      bundle = JSON.parse(text.split(JSON.stringify(first.fullUrl)).join(JSON.stringify(`Patient/${id}`))) as Bundle;
+    }
+    await processBundle(env, bundle);
+  }
+  for (const child of CHILDREN) {
+    await repository.transaction(async (session) => {
+      const id = idOf?.(nameOf(child.patient));
+      const patient = await session.create(ctx, child.patient, id ? { id, fresh: true } : {});
+      await session.create(ctx, {
+        resourceType: 'Condition',
+        clinicalStatus: {
+          coding: [{ system: 'http://terminology.hl7.org/CodeSystem/condition-clinical', code: 'active' }],
+        },
+        code: {
+          coding: [{ system: SNOMED, code: child.condition.code, display: child.condition.display }],
+          text: child.condition.display,
+        },
+        subject: { reference: `Patient/${patient.id}` },
+        onsetDateTime: child.condition.onset,
+      } as Resource);
+    });
+  }
+  const [wendy] = inProject(await search<Patient>('Patient', { family: 'Littel' }), project);
+  await repository.transaction((session) =>
+    session.create(ctx, {
+      resourceType: 'ProjectMembership',
+      project: { reference: `Project/${project}` },
+      user: { reference: 'User/demo-patient-account' },
+      profile: { reference: `Patient/${wendy.id}`, display: nameOf(wendy) },
+    } as Resource),
+  );
+  const alice = await repository.transaction((session) =>
+    session.create(ctx, {
+      resourceType: 'Practitioner',
+      name: [{ prefix: ['Dr.'], given: ['Alice'], family: 'Carter' }],
+      telecom: [{ system: 'email', use: 'work', value: 'alice@demo.hearth.example' }],
+    } as Resource),
+  );
+  const seeded = await repository.transaction((session) =>
+    seedDemoClinicalData(session, { projectId: project, dataDir, now }),
+  );
+  const questionnaireResources = await repository.transaction((session) =>
+    seedDemoQuestionnaireTasks(session, { projectId: project, now }),
+  );
+  return { projectId: project, summary: seeded, aliceId: alice.id as string, questionnaireResources };
+}
 
 beforeAll(async () => {
   repository = new Repository(database(), registry);
-  const ctx = { projectId, author: systemAuthor };
-  await repository.transaction((session) =>
-    session.create(ctx, { resourceType: 'Project', name: 'Demo Clinic' } as Resource, { id: projectId, fresh: true }),
-  );
-  for (const file of readdirSync(fixturesDir).filter((name) => name.endsWith('.json'))) {
-    const bundle = JSON.parse(readFileSync(join(fixturesDir, file), 'utf8')) as Bundle;
-    await processBundle({ repository, registry, ctx, fhirBase: 'http://localhost/fhir/R4/' }, bundle);
-  }
-  aliceId = (
-    await repository.transaction((session) =>
-      session.create(ctx, {
-        resourceType: 'Practitioner',
-        name: [{ prefix: ['Dr.'], given: ['Alice'], family: 'Carter' }],
-        telecom: [{ system: 'email', use: 'work', value: 'alice@demo.hearth.example' }],
-      } as Resource),
-    )
-  ).id as string;
-  summary = await repository.transaction((session) => seedDemoClinicalData(session, { projectId, dataDir, now }));
-}, 180_000);
+  clinic = await seedClinic(projectId);
+  ({ summary, aliceId } = clinic);
+  // Ids sorting in REORDERED's order, then any other fixture's.
+  const others: string[] = [];
+  reordered = await seedClinic(reorderedProjectId, (name) => {
+    const position = REORDERED.indexOf(name);
+    if (position < 0) others.push(name);
+    return `reordered-${String(position < 0 ? REORDERED.length + others.length : position).padStart(2, '0')}`;
+  });
+}, 300_000);
 
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
@@ -121,7 +252,7 @@ describe('the demo clinic on a fresh start', { timeout: 60_000 }, () => {
   });
 
   it('gives no other patient a folded medication list', async () => {
-    for (const patient of (await search<Patient>('Patient', {})).filter((p) => p.meta?.project === projectId)) {
+    for (const patient of await patientsOf(projectId)) {
       if (patient.id === summary.historyPatientId) continue;
       const orders = await search<MedicationRequest>('MedicationRequest', { subject: `Patient/${patient.id}` });
       expect(medicationListOf(orders).foldPast, patient.name?.[0]?.family).toBe(false);
@@ -129,7 +260,10 @@ describe('the demo clinic on a fresh start', { timeout: 60_000 }, () => {
   });
 
   it('answers an echocardiogram order of Alice with a final report carrying its text as a presented form', async () => {
-    const [report, ...more] = await search<DiagnosticReport>('DiagnosticReport', { code: 'http://loinc.org|34552-0' });
+    const [report, ...more] = inProject(
+      await search<DiagnosticReport>('DiagnosticReport', { code: 'http://loinc.org|34552-0' }),
+      projectId,
+    );
     expect(more).toEqual([]);
     expect(report).toMatchObject({
       status: 'final',
@@ -160,6 +294,288 @@ describe('the demo clinic on a fresh start', { timeout: 60_000 }, () => {
       [projectId, aliceId],
     );
     // Alice's Practitioner is the one resource written before the seed in that window.
-    expect(summary.resources).toBe(Number(rows[0].count) - 1);
+    expect(summary.resources + clinic.questionnaireResources).toBe(Number(rows[0].count) - 1);
+  });
+});
+
+/** What the tests below know of medicine, apart from the seed's own story data. */
+const CONDITIONS = {
+  hypertension: ['38341003', '59621000'],
+  diabetes: ['44054006'],
+  asthma: ['195967001', '233678006'],
+  hayFever: ['367498001'],
+} as const;
+type ConditionName = keyof typeof CONDITIONS;
+/** The condition each drug the demo may order is for (RxNorm). */
+const TREATS: Record<string, ConditionName> = {
+  '314076': 'hypertension', // lisinopril 10 MG
+  '860975': 'diabetes', // metformin 500 MG extended release
+  '745679': 'asthma', // albuterol inhaler
+  '311372': 'hayFever', // loratadine 10 MG
+};
+/** What a care plan's title or a home device's name is about. */
+const ABOUT: [RegExp, ConditionName][] = [
+  [/hypertension|blood pressure/i, 'hypertension'],
+  [/diabetes|glucose/i, 'diabetes'],
+  [/asthma|peak flow/i, 'asthma'],
+];
+/** What a message's words are about. */
+const MENTIONS: [RegExp, ConditionName][] = [
+  [/blood pressure|lisinopril/i, 'hypertension'],
+  [/sugar|metformin|HbA1c/i, 'diabetes'],
+  [/inhaler|wheez/i, 'asthma'],
+];
+const NOT_FOR_CHILDREN: ConditionName[] = ['hypertension', 'diabetes'];
+const PENICILLINS = /penicillin|amoxicillin|ampicillin/i;
+
+interface Chart {
+  name: string;
+  patient: Patient;
+  age: number;
+  /** The chart's Problem List, current entries only (its own rule). */
+  problems: Condition[];
+  /** What the seed wrote as Alice (and the patient's devices and device requests). */
+  alices: {
+    conditions: Condition[];
+    activeOrders: MedicationRequest[];
+    carePlans: CarePlan[];
+    devices: string[];
+    allergies: AllergyIntolerance[];
+  };
+  record: { orders: MedicationRequest[]; allergies: AllergyIntolerance[] };
+  /** The active care plans' names (title, or Synthea's category), the imported ones too. */
+  activePlans: string[];
+  messages: Communication[];
+}
+
+const codesOf = (resource: { code?: Condition['code'] }) => (resource.code?.coding ?? []).map((c) => c.code ?? '');
+const isAbout = (condition: Condition, name: ConditionName) =>
+  codesOf(condition).some((code) => (CONDITIONS[name] as readonly string[]).includes(code));
+const hasProblem = (chart: Chart, name: ConditionName) => chart.problems.some((c) => isAbout(c, name));
+const ageOf = (patient: Patient) => Math.floor((now.getTime() - Date.parse(patient.birthDate ?? '')) / (365.25 * DAY));
+
+async function chartsOf({ projectId: project, aliceId: alice }: SeededClinic): Promise<Chart[]> {
+  const byAlice = <T extends Resource>(resources: T[]) =>
+    resources.filter((r) => authorOf(r)?.reference === `Practitioner/${alice}`);
+  const charts: Chart[] = [];
+  for (const patient of await patientsOf(project)) {
+    const subject = `Patient/${patient.id}`;
+    const conditions = await search<Condition>('Condition', { subject });
+    const orders = await search<MedicationRequest>('MedicationRequest', { subject });
+    const allergies = await search<AllergyIntolerance>('AllergyIntolerance', { patient: subject });
+    const carePlans = await search<CarePlan>('CarePlan', { subject });
+    const devices = [
+      ...(await search<Device>('Device', { patient: subject })).map((d) => d.deviceName?.[0]?.name ?? ''),
+      ...(await search<DeviceRequest>('DeviceRequest', { subject })).map((d) => d.codeCodeableConcept?.text ?? ''),
+    ];
+    charts.push({
+      name: nameOf(patient),
+      patient,
+      age: ageOf(patient),
+      problems: conditions.filter((c) => isProblemListEntry(c) && isCurrentCondition(c)),
+      alices: {
+        conditions: byAlice(conditions),
+        activeOrders: byAlice(orders).filter((order) => order.status === 'active'),
+        carePlans: byAlice(carePlans),
+        devices,
+        allergies: byAlice(allergies),
+      },
+      record: {
+        orders: orders.filter((o) => !byAlice([o]).length),
+        allergies: allergies.filter((a) => !byAlice([a]).length),
+      },
+      activePlans: carePlans
+        .filter((plan) => plan.status === 'active')
+        .map((plan) => plan.title ?? plan.category?.[0]?.coding?.[0]?.display ?? ''),
+      messages: await search<Communication>('Communication', { subject }),
+    });
+  }
+  return charts;
+}
+
+/** The newest systolic pressure of the patient, imported or seeded. */
+async function latestSystolic(patientId: string): Promise<number | undefined> {
+  const readings = await search<Observation>('Observation', {
+    subject: `Patient/${patientId}`,
+    code: BLOOD_PRESSURE.readCodes.map((code) => `http://loinc.org|${code}`).join(','),
+    _sort: '-date',
+    _count: '1',
+  });
+  return readings[0]?.component?.find((c) => c.code.coding?.some((coding) => coding.code === SYSTOLIC.code))
+    ?.valueQuantity?.value;
+}
+
+describe('each patient’s story, told from their own record', { timeout: 120_000 }, () => {
+  const clinics = () => [clinic, reordered];
+
+  it('gives the patient account’s record the hypertension its vitals history shows, and lisinopril for it', async () => {
+    for (const seeded of clinics()) {
+      const wendy = (await chartsOf(seeded)).find((chart) => chart.name === 'Wendy Littel')!;
+      expect(seeded.summary.vitalsPatientId).toBe(wendy.patient.id);
+      expect(hasProblem(wendy, 'hypertension'), seeded.projectId).toBe(true);
+      expect(
+        wendy.alices.activeOrders.map((o) => TREATS[o.medicationCodeableConcept?.coding?.[0]?.code ?? '']),
+      ).toEqual(['hypertension']);
+      // Diagnosed when the vitals history's readings were first above 140/90, a year ago.
+      const [problem] = wendy.alices.conditions;
+      expect(now.getTime() - Date.parse(problem.onsetDateTime ?? '')).toBeGreaterThan(300 * DAY);
+      expect(wendy.alices.carePlans.map((plan) => plan.title)).toEqual(['Hypertension follow-up plan']);
+    }
+  });
+
+  it('orders each patient only medicines for a problem on their problem list; no problem or plan twice', async () => {
+    for (const seeded of clinics()) {
+      for (const chart of await chartsOf(seeded)) {
+        const context = `${chart.name} (${seeded.projectId})`;
+        for (const order of chart.alices.activeOrders) {
+          const treats = TREATS[order.medicationCodeableConcept?.coding?.[0]?.code ?? ''];
+          expect(treats, `${context}: ${order.medicationCodeableConcept?.text}`).toBeDefined();
+          expect(hasProblem(chart, treats), `${context}: ${treats}`).toBe(true);
+          // The order names the problem as its reason.
+          const reason = order.reasonReference?.[0]?.reference?.replace('Condition/', '');
+          expect(
+            chart.problems.find((c) => c.id === reason && isAbout(c, treats)),
+            context,
+          ).toBeDefined();
+        }
+        // The care plan and the home device are about a problem the patient has.
+        for (const about of [...chart.alices.carePlans.map((plan) => plan.title ?? ''), ...chart.alices.devices]) {
+          for (const [words, name] of ABOUT) {
+            if (words.test(about)) expect(hasProblem(chart, name), `${context}: ${about}`).toBe(true);
+          }
+        }
+        // Synthea's "Diabetes self management plan" is followed up, not written again by Alice.
+        const plans = chart.activePlans.map((name) => name.toLowerCase().replace(/[^a-z]+/g, ' '));
+        expect(plans, context).toEqual([...new Set(plans)]);
+        // An imported hypertension is not listed again as the demo's "Essential hypertension".
+        for (const name of Object.keys(CONDITIONS) as ConditionName[]) {
+          expect(chart.problems.filter((c) => isAbout(c, name)).length, `${context}: ${name}`).toBeLessThanOrEqual(1);
+        }
+      }
+    }
+  });
+
+  it('tells no child an adult’s story', async () => {
+    for (const seeded of clinics()) {
+      const charts = await chartsOf(seeded);
+      const children = charts.filter((chart) => chart.age < 18);
+      expect(children.map((chart) => chart.name).sort()).toEqual(['Ava Brennan', 'Noah Brennan']);
+      for (const child of children) {
+        // What the seed's problems, orders and care plans are about.
+        const told: (ConditionName | undefined)[] = [
+          ...child.alices.conditions.flatMap((c) => NOT_FOR_CHILDREN.filter((name) => isAbout(c, name))),
+          ...child.alices.activeOrders.map((o) => TREATS[o.medicationCodeableConcept?.coding?.[0]?.code ?? '']),
+          ...child.alices.carePlans.flatMap((plan) =>
+            ABOUT.filter(([words]) => words.test(plan.title ?? '')).map(([, name]) => name),
+          ),
+        ];
+        expect(
+          told.filter((name) => name !== undefined && NOT_FOR_CHILDREN.includes(name)),
+          child.name,
+        ).toEqual([]);
+      }
+      // Ava's own childhood asthma is her story: her reliever and action plan, no second asthma.
+      const ava = children.find((chart) => chart.name === 'Ava Brennan')!;
+      expect(ava.alices.activeOrders.map((o) => o.medicationCodeableConcept?.coding?.[0]?.code)).toEqual(['745679']);
+      expect(ava.alices.carePlans.map((plan) => plan.title)).toEqual(['Asthma action plan']);
+      expect(ava.alices.conditions).toEqual([]);
+    }
+  });
+
+  it('adds no allergy the record contradicts', async () => {
+    for (const seeded of clinics()) {
+      for (const chart of await chartsOf(seeded)) {
+        const tookPenicillin = chart.record.orders.some((o) =>
+          PENICILLINS.test(o.medicationCodeableConcept?.text ?? ''),
+        );
+        for (const allergy of chart.alices.allergies) {
+          if (tookPenicillin) expect(allergy.code?.text, chart.name).not.toMatch(/penicillin/i);
+          const recorded = chart.record.allergies.flatMap((a) => codesOf(a));
+          expect(recorded, chart.name).not.toContain(codesOf(allergy)[0]);
+        }
+      }
+    }
+    // Geoffrey Abbott's record has amoxicillin with clavulanate twice.
+    const geoffrey = (await chartsOf(reordered)).find((chart) => chart.name === 'Geoffrey Abbott')!;
+    expect(geoffrey.record.orders.some((o) => PENICILLINS.test(o.medicationCodeableConcept?.text ?? ''))).toBe(true);
+  });
+
+  it('has one urgent patient, whose readings are up, and writes about the problem each patient has', async () => {
+    for (const seeded of clinics()) {
+      const charts = await chartsOf(seeded);
+      const urgent = charts.flatMap((chart) => chart.messages.filter((m) => m.priority === 'urgent'));
+      expect(urgent).toHaveLength(1);
+      const patientId = urgent[0].subject?.reference?.replace('Patient/', '') ?? '';
+      const chart = charts.find((c) => c.patient.id === patientId)!;
+      expect(urgent[0].payload?.[0]?.contentString).toMatch(/blood pressure readings are above 160/);
+      expect(hasProblem(chart, 'hypertension')).toBe(true);
+      expect(await latestSystolic(patientId), chart.name).toBeGreaterThanOrEqual(140);
+      // The stat order and the urgent task are the same patient's.
+      const inClinic = <T extends Resource>(resources: T[]) => inProject(resources, seeded.projectId);
+      const stat = inClinic(await search<ServiceRequest>('ServiceRequest', { priority: 'stat' }));
+      expect(stat.map((order) => order.subject?.reference)).toEqual([`Patient/${patientId}`]);
+      const tasks = inClinic(await search<Task>('Task', { priority: 'urgent' }));
+      expect(tasks.map((task) => task.for?.reference)).toEqual([`Patient/${patientId}`]);
+
+      for (const each of charts) {
+        for (const message of each.messages) {
+          const text = message.payload?.[0]?.contentString ?? '';
+          for (const [words, name] of MENTIONS) {
+            if (words.test(text)) expect(hasProblem(each, name), `${each.name}: ${text}`).toBe(true);
+          }
+        }
+      }
+    }
+  });
+
+  it('gives the menopause-service visit note to a woman of menopausal age', async () => {
+    for (const seeded of clinics()) {
+      const charts = await chartsOf(seeded);
+      const [note] = inProject(
+        await search<Task>('Task', {
+          code: `${MENOPAUSE_NOTE_TASK_CODE.coding?.[0]?.system}|${MENOPAUSE_NOTE_TASK_CODE.coding?.[0]?.code}`,
+        }),
+        seeded.projectId,
+      );
+      const patient = charts.find((chart) => note.for?.reference === `Patient/${chart.patient.id}`)!;
+      expect(patient.patient.gender, seeded.projectId).toBe('female');
+      const ofAge = charts.filter((chart) => chart.patient.gender === 'female' && chart.age >= 45 && chart.age <= 65);
+      if (ofAge.length > 0) expect(ofAge.map((chart) => chart.name)).toContain(patient.name);
+    }
+  });
+
+  it('tells the same story about the same record whatever its random id', async () => {
+    const storiesOf = async ({ projectId: project, aliceId: alice }: SeededClinic) => {
+      const patients = await patientsOf(project);
+      const labels = new Map(patients.map((patient) => [patient.id ?? '', nameOf(patient)]));
+      // Everything the seed wrote (from Alice on), with ids and metadata taken out.
+      const rows = await database().query<{ content: Resource }>(
+        "SELECT content FROM resources WHERE project_id = $1 AND NOT deleted AND id <> $2 AND last_updated >= (SELECT last_updated FROM resources WHERE resource_type = 'Practitioner' AND id = $2)",
+        [project, alice],
+      );
+      const byPatient = new Map<string, string[]>();
+      for (const { content } of rows) {
+        const { id: _id, meta: _meta, ...rest } = content;
+        let text = JSON.stringify(rest);
+        let owner = '';
+        for (const [id, label] of labels) {
+          if (!text.includes(id)) continue;
+          owner ||= label;
+          text = text.split(id).join(label);
+        }
+        // Other references: to what the seed or the import created, under random ids.
+        text = text.replace(/"(\w+)\/[0-9a-f-]{36}"/g, '"$1/…"');
+        byPatient.set(owner, [...(byPatient.get(owner) ?? []), text].sort());
+      }
+      return Object.fromEntries([...byPatient].sort(([a], [b]) => a.localeCompare(b)));
+    };
+    // Sanity: the two clinics' patients are in different _id orders.
+    const idOrder = async (project: string) =>
+      inProject(await search<Patient>('Patient', { _sort: '_id' }), project).map(nameOf);
+    expect(await idOrder(projectId)).not.toEqual(await idOrder(reorderedProjectId));
+
+    const [first, second] = [await storiesOf(clinic), await storiesOf(reordered)];
+    expect(Object.keys(first).sort()).toEqual(Object.keys(second).sort());
+    for (const name of Object.keys(first)) expect(second[name], name).toEqual(first[name]);
   });
 });

@@ -4,10 +4,13 @@ import { LOINC_SYSTEM, UCUM_SYSTEM } from '../../config/clinical/vitals';
 const SNOMED = 'http://snomed.info/sct';
 const RXNORM = 'http://www.nlm.nih.gov/research/umls/rxnorm';
 
-/** Synthea's "Hypertension" (SNOMED CT 38341003): what picks the patient whose chart tells this story. */
+/** Synthea's "Hypertension" (SNOMED CT 38341003), in the records of the shipped fixtures. */
 export const SYNTHEA_HYPERTENSION = '38341003';
+/** "Essential hypertension" (SNOMED CT 59621000): newer Synthea's code, and the demo's problem-list entry. */
+export const ESSENTIAL_HYPERTENSION = '59621000';
+const HYPERTENSION_CODES = [SYNTHEA_HYPERTENSION, ESSENTIAL_HYPERTENSION];
 
-/** The current antihypertensive the demo's generic medication list gives this patient (MEDICATIONS[0]). */
+/** The antihypertensive of the demo's hypertension story (demoClinicalStories.ts): this patient's current order. */
 export const LISINOPRIL = {
   code: '314076',
   display: 'lisinopril 10 MG Oral Tablet',
@@ -30,7 +33,7 @@ interface StoryContext {
  * Lemuel Hodkiewicz in the shipped fixtures: hypertension since 2007, on hydrochlorothiazide, blood
  * pressure still about 174/106 at his last imported visit): the chart the medication history and
  * the echocardiogram belong to. Chosen by the record, not by its random id, so that it is the same
- * patient on every fresh start.
+ * patient on every fresh start. The caller passes adults only: the story is an adult's.
  */
 export function hypertensionStoryPatient(
   patients: readonly Patient[],
@@ -39,7 +42,7 @@ export function hypertensionStoryPatient(
   const candidates = conditions
     .filter(
       (condition) =>
-        condition.code?.coding?.some((c) => c.system === SNOMED && c.code === SYNTHEA_HYPERTENSION) &&
+        condition.code?.coding?.some((c) => c.system === SNOMED && HYPERTENSION_CODES.includes(c.code ?? '')) &&
         condition.clinicalStatus?.coding?.some((c) => c.code === 'active') &&
         condition.onsetDateTime,
     )
@@ -66,7 +69,7 @@ const LOW_BACK_PAIN = concept(SNOMED, '279039007', 'Low back pain');
 /**
  * About two years of this patient's prescriptions before today, written by Dr. Alice Carter: the
  * blood pressure treatment added to his hydrochlorothiazide (amlodipine, renewed twice, stopped for
- * ankle swelling; then lisinopril, renewed, whose current order is the demo's generic one), and the
+ * ankle swelling; then lisinopril, renewed, whose current order is his hypertension story's), and the
  * short courses of the episodes between (acute bronchitis, seasonal allergic rhinitis twice, a low
  * back strain whose naproxen raised his blood pressure). With the imported stopped orders, seven past
  * medications: the sidebar folds them behind "Show 7 past medications". Then the echocardiogram
@@ -166,7 +169,7 @@ export async function seedHypertensionStory(story: StoryContext): Promise<void> 
       chronic: true,
     });
   }
-  // Lisinopril instead; its current order is the demo's own (seedDemoClinicalData), these came before it.
+  // Lisinopril instead; its current order is his hypertension story's (seedDemoClinicalData), these came before it.
   for (const authored of [-200, -110]) {
     await order({
       medication: rxnorm(LISINOPRIL.code, LISINOPRIL.display),
