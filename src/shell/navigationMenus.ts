@@ -13,8 +13,14 @@ export const DEFAULT_MENUS: UserConfigurationMenu[] = [
     title: 'Scheduling',
     link: [
       { name: 'New Appointment', target: '/Appointment/new' },
-      { name: 'Appointment Requests', target: `/Appointment?status=proposed&_sort=date&_count=${APPOINTMENT_PAGE_SIZE}` },
-      { name: 'Upcoming Appointments', target: `/Appointment?status=booked&_sort=date&_count=${APPOINTMENT_PAGE_SIZE}` },
+      {
+        name: 'Appointment Requests',
+        target: `/Appointment?status=proposed&_sort=date&_count=${APPOINTMENT_PAGE_SIZE}`,
+      },
+      {
+        name: 'Upcoming Appointments',
+        target: `/Appointment?status=booked&_sort=date&_count=${APPOINTMENT_PAGE_SIZE}`,
+      },
     ],
   },
   { title: 'Onboarding', link: [{ name: 'New Patient', target: '/onboarding' }] },
