@@ -1,2 +1,2 @@
-// A deceased patient's chart: when they died and what is still open for them (app-spec §2.2).
+// A deceased patient's chart: when they died and what is still open for them (docs/chart.md, "A patient who has died").
 export { DeceasedNotice } from './DeceasedNotice';
