@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Bundle, CodeableConcept, Patient, PractitionerRole, Task } from '@medplum/fhirtypes';
+import { canReadResourceType } from '../../data-provider/access';
 import { useFhirClient } from '../../src/resources/useFhirClient';
 import { OPEN_TASK_STATUSES } from './myTaskRules';
 
@@ -30,6 +31,9 @@ export function useMyTasks(profileReference: string | undefined) {
     queryKey: ['hearth-my-tasks', profileReference],
     queryFn: async ({ signal }) => {
       const options = { signal, cache: 'no-cache' as const };
+      // A member whose policy does not grant PractitionerRole (the demo's front desk) has no roles to
+      // match: asking would fail the whole page with a 403 instead of showing their tasks.
+      const mayReadRoles = client.isSuperAdmin() || canReadResourceType(client.getAccessPolicy(), 'PractitionerRole');
       const [mine, unassigned, roles] = await Promise.all([
         client.search(
           'Task',
@@ -47,7 +51,7 @@ export function useMyTasks(profileReference: string | undefined) {
           { 'owner:missing': 'true', status: OPEN, _include: 'Task:patient', _count: '100', _sort: '-_lastUpdated' },
           options,
         ),
-        profileReference?.startsWith('Practitioner/')
+        mayReadRoles && profileReference?.startsWith('Practitioner/')
           ? client.searchResources('PractitionerRole', { practitioner: profileReference, _count: '50' }, options)
           : Promise.resolve([] as PractitionerRole[]),
       ]);
