@@ -82,10 +82,9 @@ export function useAppointmentCancellation(
 
   const run = useCallback(async () => {
     setRunning(true);
-    const todo = rows.map((row) => (isPending(row) ? row : undefined));
     setRows((current) => current.map((row) => (isPending(row) ? { ...row, state: { kind: 'working' } } : row)));
-    const done = await Promise.all(todo.map((row) => (row ? cancelOne(row) : undefined)));
-    const next = rows.map((row, index) => done[index] ?? row);
+    // Each pending row tried once, in parallel; the others (cancelled, left as they are) kept as they stand.
+    const next = await Promise.all(rows.map((row) => (isPending(row) ? cancelOne(row) : row)));
     setRows(next);
     setRunning(false);
     return {
