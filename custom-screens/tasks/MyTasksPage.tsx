@@ -70,7 +70,7 @@ export function MyTasksPage() {
         {tasks.error.message}
       </Alert>
     );
-  const { mine, unassigned, roles, patients } = tasks.data;
+  const { mine, unassigned, roles, rolesReadable, patients } = tasks.data;
   const open = [...mine].sort((a, b) => byDueDate(a, b));
   const claimable = unassigned.filter((task) => isForMyRoles(task, roles)).sort((a, b) => byDueDate(a, b));
   return (
@@ -98,7 +98,9 @@ export function MyTasksPage() {
         </Typography>
         {roles.length === 0 && (
           <Typography variant="body2" color="text.secondary" sx={{ px: 2 }}>
-            You have no PractitionerRole yet, so only tasks that name no role are listed.
+            {rolesReadable
+              ? 'You have no PractitionerRole yet, so only tasks that name no role are listed.'
+              : 'Your access policy does not include roles (PractitionerRole), so only tasks that name no role are listed.'}
           </Typography>
         )}
         {claimable.length === 0 ? (

@@ -39,6 +39,7 @@ describe('useMyTasks', () => {
     const { result, searchResources } = renderMyTasks(frontDesk);
     await waitFor(() => expect(result.current.isSuccess).toBe(true));
     expect(result.current.data?.roles).toEqual([]);
+    expect(result.current.data?.rolesReadable).toBe(false);
     expect(searchResources).not.toHaveBeenCalled();
   });
 
@@ -46,6 +47,7 @@ describe('useMyTasks', () => {
     const { result, searchResources } = renderMyTasks(clinician);
     await waitFor(() => expect(result.current.isSuccess).toBe(true));
     expect(result.current.data?.roles).toEqual([{ text: 'Doctor' }]);
+    expect(result.current.data?.rolesReadable).toBe(true);
     expect(searchResources).toHaveBeenCalledWith(
       'PractitionerRole',
       { practitioner: 'Practitioner/ben', _count: '50' },

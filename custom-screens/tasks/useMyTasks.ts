@@ -8,6 +8,8 @@ export interface MyTasks {
   mine: Task[];
   unassigned: Task[];
   roles: CodeableConcept[];
+  /** False when the caller's policy does not grant PractitionerRole: no roles were asked, none is known. */
+  rolesReadable: boolean;
   patients: Map<string, Patient>;
 }
 
@@ -61,6 +63,7 @@ export function useMyTasks(profileReference: string | undefined) {
         mine: a.tasks,
         unassigned: b.tasks,
         roles: roles.flatMap((role) => role.code ?? []),
+        rolesReadable: mayReadRoles,
         patients: new Map([...a.patients, ...b.patients]),
       };
     },
