@@ -13,7 +13,7 @@ import { ChartTabBar } from './ChartTabBar';
 import { ChartTabRoutes } from './ChartTabRoutes';
 import { ChartViewerContext } from './chartViewer';
 import { AppLaunchMenu, chartLaunchContext } from './apps';
-import { DeceasedNotice } from './deceased';
+import { DeceasedNotice, deceasedNoticeShown } from './deceased';
 import { usePatientSummaryData } from './summary/usePatientSummaryData';
 
 /** Patient sidebar width (app-spec §2.7, §9). */
@@ -44,7 +44,9 @@ export function ChartPage() {
           <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: '100%' }}>
             {/* Across the whole chart, above the summary and the tabs: seen first, whichever tab is open.
                 The care team's: a patient reading their own record is not asked to close anything. */}
-            {patient.data && !patientView && <DeceasedNotice patient={patient.data as Patient} />}
+            {deceasedNoticeShown(patient.data as Patient | undefined, patientView) && (
+              <DeceasedNotice patient={patient.data as Patient} />
+            )}
             <Box sx={{ display: 'flex', flexDirection: { xs: 'column', md: 'row' }, flex: 1 }}>
               <Box
                 component="aside"

@@ -28,6 +28,7 @@ import { useFhirClient } from '../../src/resources/useFhirClient';
 import { TaskDueChip } from '../tasks/TaskDueChip';
 import { chartPath } from './chartPaths';
 import { useChartViewer } from './chartViewer';
+import { DeceasedTasksLine } from './deceased';
 import { ListDate } from './ListDate';
 import { chartColumns, type ChartCell } from './tabColumns';
 import { useChartTabSearch } from './useChartTabSearch';
@@ -86,10 +87,11 @@ export function ChartTabList() {
     if (!known) navigate('..', { replace: true });
   }, [known, navigate]);
   const results = useChartTabSearch(resourceType, patientId, tab?.filters, offset, tab?.includes);
+  // Before the early return: the same component goes from an unknown type to a known one.
+  const { patientView } = useChartViewer();
   if (!known) return null;
 
   const columns = chartColumns(resourceType);
-  const { patientView } = useChartViewer();
   const canCreate = !patientView && canEditResourceType(client.getAccessPolicy(), client.isSuperAdmin(), resourceType);
   const rows = results.data?.resources ?? [];
   const names = results.data?.names;
@@ -136,6 +138,7 @@ export function ChartTabList() {
           <ChevronRightIcon />
         </IconButton>
       </Box>
+      {resourceType === 'Task' && <DeceasedTasksLine patientId={patientId} />}
       {results.isFetching && <LinearProgress aria-label="Loading..." />}
       {results.error && isAccessDenied(results.error) && (
         <Alert severity="info">

@@ -1,13 +1,13 @@
 import { lazy, Suspense, useEffect, type ReactElement } from 'react';
 import { Route, Routes, useNavigate } from 'react-router-dom';
 import { CircularProgress } from '@mui/material';
+import { ChartCommunicationTab } from './ChartCommunicationTab';
 import { ChartTabList } from './ChartTabList';
 import { TimelineTab } from './timeline/TimelineTab';
 
 // The other clinical screens and the editor are their own chunks: the chart opens without them.
 const VisitNotePage = lazy(() => import('../visit-note').then((m) => ({ default: m.VisitNotePage })));
 const TaskPage = lazy(() => import('../tasks').then((m) => ({ default: m.TaskPage })));
-const PatientChatPage = lazy(() => import('../chat').then((m) => ({ default: m.PatientChatPage })));
 const EPrescribingPage = lazy(() => import('../eprescribing').then((m) => ({ default: m.EPrescribingPage })));
 const PatientEditTab = lazy(() => import('./PatientEditTab').then((m) => ({ default: m.PatientEditTab })));
 const ChartCreatePage = lazy(() => import('./ChartCreatePage').then((m) => ({ default: m.ChartCreatePage })));
@@ -41,8 +41,8 @@ export function ChartTabRoutes({ ePrescribing, patientView }: { ePrescribing: bo
       {/* Not `Encounter`: that path lists the patient's visits (the summary's "documented visits"). */}
       <Route path="encounter" caseSensitive element={staff(<VisitNotePage />)} />
       <Route path="task/:taskId/*" element={staff(<TaskPage />)} />
-      <Route path="communication" element={staff(<PatientChatPage />)} />
-      <Route path="communication/:communicationId" element={staff(<PatientChatPage />)} />
+      <Route path="communication" element={staff(<ChartCommunicationTab />)} />
+      <Route path="communication/:communicationId" element={staff(<ChartCommunicationTab />)} />
       <Route path="dosespot" element={ePrescribing && !patientView ? screen(<EPrescribingPage />) : <UpOneLevel />} />
       <Route path=":resourceType" element={<ChartTabList />} />
       <Route path=":resourceType/new" element={staff(<ChartCreatePage />)} />

@@ -6,7 +6,7 @@ import { ShellClientContext, ToastProvider } from '../../src/shell';
 import { DRAFT_KEPT } from './ChatInput';
 import { chatTestClient, type ChatTestClient } from './chatTestClient';
 import { STAFF_DECEASED_DETAIL, STAFF_DECEASED_REASON } from './deceasedMessaging';
-import { PatientChatPage } from './PatientChatPage';
+import { PatientChatPage, type PatientChatPageProps } from './PatientChatPage';
 import { CHAT_DRAFT_KEY_PREFIX } from './useMessageDraft';
 
 const alice: Practitioner = {
@@ -28,14 +28,14 @@ const lastMessage: Communication = {
   payload: [{ contentString: 'Thank you for everything, doctor' }],
 };
 
-function renderChat(patient: Patient): ChatTestClient {
+function renderChat(patient: Patient, props: PatientChatPageProps = {}): ChatTestClient {
   const fake = chatTestClient({ patient, profile: alice, messages: [lastMessage] });
   render(
     <ShellClientContext.Provider value={fake.client}>
       <ToastProvider>
         <MemoryRouter initialEntries={['/Patient/pat-1/communication']}>
           <Routes>
-            <Route path="/Patient/:patientId/communication" element={<PatientChatPage />} />
+            <Route path="/Patient/:patientId/communication" element={<PatientChatPage {...props} />} />
           </Routes>
         </MemoryRouter>
       </ToastProvider>
@@ -107,6 +107,24 @@ describe('PatientChatPage for a patient who has died', () => {
     expect(fake.freshPatientReads()).toBe(1);
     expect(fake.posted).toEqual([]);
     expect(window.sessionStorage.getItem(draftKey)).toBe('Reminder: your appointment is tomorrow');
+  });
+});
+
+describe('PatientChatPage under a notice of the death (the chart’s)', () => {
+  it('adds no banner of its own: the closed box says in one line why', async () => {
+    const fake = renderChat({ ...wendy, deceasedDateTime: '2024-03-03' }, { deathShownAbove: true });
+    const box = await closedBox();
+    expect(box).toBeDisabled();
+    expect(box).toHaveAccessibleDescription('Messaging is closed: the patient has died.');
+    expect(screen.getByText('Messaging is closed: the patient has died.')).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
+    expect(await screen.findByText('Thank you for everything, doctor')).toBeInTheDocument();
+    expect(screen.queryByTestId('chat-closed-notice')).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.queryByText(/Died 3 Mar 2024/)).toBeNull();
+    fireEvent.submit(box.closest('form') as HTMLFormElement);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(fake.posted).toEqual([]);
   });
 });
 

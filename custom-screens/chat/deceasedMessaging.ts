@@ -22,6 +22,11 @@ export function deceasedTitle(patient: VitalStatus): string {
 export const STAFF_DECEASED_DETAIL =
   'This patient has died. Earlier messages stay readable; new messages and files cannot be sent.';
 export const STAFF_DECEASED_REASON = 'Messages cannot be sent to a patient who has died.';
+/**
+ * The box's line where the page already says above the chat that the patient died, and when (the
+ * chart's notice): a second banner of the same death, in other words, would read as a second problem.
+ */
+export const STAFF_CLOSED_BELOW_DEATH_NOTICE = 'Messaging is closed: the patient has died.';
 
 /*
  * A portal login of a patient recorded as deceased is someone else using their account (a relative)

@@ -6,16 +6,15 @@ import { canEditResourceType } from '../../../src/resources/accessRules';
 import { useFhirClient } from '../../../src/resources/useFhirClient';
 import { useToast } from '../../../src/shell/toasts';
 import { chartPath } from '../chartPaths';
-import { openTaskCounts } from '../summary/rules/openTasks';
-import { SUMMARY_COUNT } from '../summary/summaryQueries';
+import { summaryQueryKey } from '../summary/summaryQueries';
 import { SummaryLink } from '../summary/SummaryLink';
-import { usePatientSummaryData } from '../summary/usePatientSummaryData';
+import { useRecountOnWrite } from '../useRecountOnWrite';
 import { CancelAppointmentsDialog } from './CancelAppointmentsDialog';
 import { deathLine } from './deathLine';
 import { countOf, stillOpenWords, type OpenCount } from './stillOpenWords';
 import type { CancellationTally } from './useAppointmentCancellation';
-import { useAppointmentsKeptCurrent } from './useAppointmentsKeptCurrent';
-import { useAppointmentsLeftOpen } from './useAppointmentsLeftOpen';
+import { appointmentsLeftOpenKey, useAppointmentsLeftOpen } from './useAppointmentsLeftOpen';
+import { useOpenTaskCount } from './useOpenTaskCount';
 
 /** The toast after the last appointment is dealt with: how many were cancelled, and any someone else closed first. */
 function doneMessage({ cancelled, leftAsItIs }: CancellationTally): string {
@@ -37,19 +36,22 @@ function DeceasedPatientNotice({ patient }: { patient: Patient }) {
   const client = useFhirClient();
   const toast = useToast();
   const appointments = useAppointmentsLeftOpen(patient);
-  useAppointmentsKeptCurrent(patientId);
-  // The header's own search (shared by key, no request of its own): the same open statuses it counts.
-  const tasks = usePatientSummaryData(patientId).openTasks;
+  // An appointment cancelled here, or edited in the Appointments tab, counts again at once: in this
+  // notice, the header's upcoming appointments and the Appointments tab's list (the console's searches).
+  useRecountOnWrite('Appointment', [
+    appointmentsLeftOpenKey(patientId),
+    summaryQueryKey(patientId, 'appointments'),
+    ['hearth-search', 'Appointment'],
+  ]);
+  const tasks = useOpenTaskCount(patientId);
   const [dialog, setDialog] = useState<{ opening: number; open: boolean }>({ opening: 0, open: false });
 
   const appointmentCount: OpenCount | undefined =
     appointments && !appointments.loading && !appointments.error
       ? { count: appointments.items.length, capped: appointments.capped }
       : undefined;
-  const taskCounts = tasks && !tasks.loading && !tasks.error ? openTaskCounts(tasks.items, SUMMARY_COUNT) : undefined;
-  const taskCount: OpenCount | undefined = taskCounts && { count: taskCounts.open, capped: taskCounts.capped };
-  const loading = Boolean(appointments?.loading || tasks?.loading);
-  const words = loading ? undefined : stillOpenWords(appointmentCount, taskCount);
+  const loading = Boolean(appointments?.loading || tasks.loading);
+  const words = loading ? undefined : stillOpenWords(appointmentCount, tasks.count);
   const canCancel = canEditResourceType(client.getAccessPolicy(), client.isSuperAdmin(), 'Appointment');
   const toCancel = appointments?.items ?? [];
 

@@ -6,7 +6,9 @@ import { appointmentsLeftOpen, certainlyAfterDeath, isLeftOpenAfterDeath } from 
 import { cancelFailure, leftAsItIsMessage } from './cancelOutcomeMessages';
 import { cancelledForDeath } from './cancelledForDeath';
 import { deathLine } from './deathLine';
+import { deceasedNoticeShown } from './deceasedNoticeShown';
 import { stillOpenWords } from './stillOpenWords';
+import { tasksLeftOpenWords } from './tasksLeftOpenWords';
 
 const now = new Date(2026, 5, 15, 12, 0);
 const appointment = (id: string, status: Appointment['status'], start?: string): Appointment => ({
@@ -137,5 +139,34 @@ describe('the notice’s words', () => {
     expect(cancelFailure(new Error('Network down'))).toEqual({ message: 'Network down' });
     expect(leftAsItIsMessage(appointment('a', 'cancelled'))).toBe('Already cancelled by someone else: left as it is.');
     expect(leftAsItIsMessage(appointment('a', 'fulfilled'))).toBe('Now fulfilled: left as it is.');
+  });
+});
+
+describe('the Tasks tab’s line', () => {
+  it('asks to close the open tasks no longer needed, without repeating the notice’s name and date', () => {
+    expect(tasksLeftOpenWords({ count: 3, capped: false })).toBe(
+      'The patient has died and 3 tasks are still open: close the ones no longer needed.',
+    );
+    expect(tasksLeftOpenWords({ count: 1, capped: false })).toBe(
+      'The patient has died and 1 task is still open: close it if it is no longer needed.',
+    );
+    expect(tasksLeftOpenWords({ count: 100, capped: true })).toBe(
+      'The patient has died and 100+ tasks are still open: close the ones no longer needed.',
+    );
+  });
+
+  it('says nothing when no task is open (the notice says the death) or while the count is not known', () => {
+    expect(tasksLeftOpenWords({ count: 0, capped: false })).toBeUndefined();
+    expect(tasksLeftOpenWords(undefined)).toBeUndefined();
+  });
+});
+
+describe('where the chart shows its deceased notice', () => {
+  it('for a patient recorded dead, to the care team only', () => {
+    expect(deceasedNoticeShown({ deceasedDateTime: '2026-11-18' }, false)).toBe(true);
+    expect(deceasedNoticeShown({ deceasedBoolean: true }, false)).toBe(true);
+    expect(deceasedNoticeShown({ deceasedDateTime: '2026-11-18' }, true)).toBe(false);
+    expect(deceasedNoticeShown({ deceasedBoolean: false }, false)).toBe(false);
+    expect(deceasedNoticeShown(undefined, false)).toBe(false);
   });
 });

@@ -2,14 +2,14 @@ import { Box } from '@mui/material';
 import type { Patient, Task } from '@medplum/fhirtypes';
 import { SEXUAL_ORIENTATION_CHOICES, SEXUAL_ORIENTATION_CODE } from '../../../config/clinical/sexualOrientation';
 import { SMOKING_STATUS_CHOICES, SMOKING_STATUS_CODE } from '../../../config/clinical/smokingStatus';
+import { useRecountOnWrite } from '../useRecountOnWrite';
 import { AllergiesSection } from './AllergiesSection';
 import { MedicationsSection } from './MedicationsSection';
 import { ProblemListSection } from './ProblemListSection';
 import { SocialHistorySection } from './SocialHistorySection';
 import { openTaskCounts } from './rules/openTasks';
-import { SUMMARY_COUNT } from './summaryQueries';
+import { SUMMARY_COUNT, summaryQueryKey } from './summaryQueries';
 import { SummaryHeader } from './SummaryHeader';
-import { useOpenTasksKeptCurrent } from './useOpenTasksKeptCurrent';
 import { usePatientSummaryData, type SummaryList } from './usePatientSummaryData';
 import { useProviderLine } from './useProviderLine';
 import { VitalsSection } from './VitalsSection';
@@ -40,7 +40,9 @@ function openTasksLine(tasks: SummaryList<Task> | undefined, href: string) {
 export function PatientSummary(props: PatientSummaryProps) {
   const { patient } = props;
   const data = usePatientSummaryData(patient.id as string);
-  useOpenTasksKeptCurrent(patient.id as string);
+  // The sidebar stays mounted while the tabs change: a task completed or added in the Tasks tab (or
+  // anywhere through this client) counts again in the header at once.
+  useRecountOnWrite('Task', [summaryQueryKey(patient.id as string, 'openTasks')]);
   const provider = useProviderLine(patient, data.generalPractitioner);
   return (
     // The chart frame's <aside aria-label="Patient summary"> is the landmark; this is its content.
