@@ -2,8 +2,8 @@ import type {
   AllergyIntolerance,
   CarePlan,
   Condition,
-  DiagnosticReport,
   MedicationRequest,
+  Observation,
   Patient,
   Practitioner,
   ProjectMembership,
@@ -27,10 +27,12 @@ import {
   type VitalKey,
 } from '../../config/clinical/vitals';
 import { hypertensionStoryPatient, seedHypertensionStory } from './demoHypertensionHistory';
-import { HYPERTENSION } from './demoClinicalStories';
+import { isHypertensionStory } from './demoClinicalStories';
 import { chooseStory, listedProblemOf, recordedPlanOf } from './demoStoryChoice';
 import { allergyFor } from './demoAllergyChoice';
 import { inRecordOrder, isAdultOn, isTaking, type PatientRecord } from './demoPatientRecord';
+import { ageInYears, bodySizeSeries, latestBodySize } from './demoBodySize';
+import { labResultsFor, seedLabReport } from './demoLabResults';
 
 const SNOMED = 'http://snomed.info/sct';
 const RXNORM = 'http://www.nlm.nih.gov/research/umls/rxnorm';
@@ -39,6 +41,8 @@ const DAY = 24 * 60 * 60 * 1000;
 const VITALS_VISITS = 12;
 /** The hypertension of the vitals history's patient, diagnosed at its second visit above 140/90. */
 const VITALS_HYPERTENSION_ONSET = -30 * (VITALS_VISITS - 1);
+/** LOINC body height and body weight: what the vitals history's height and weight continue from. */
+const BODY_SIZE_CODES = ['8302-2', '29463-7'];
 
 export interface DemoClinicalSummary {
   resources: number;
@@ -142,6 +146,7 @@ export async function seedDemoClinicalData(
   const history = hypertensionStoryPatient(
     adults.map((record) => record.patient),
     adults.flatMap((record) => record.conditions),
+    now,
   );
   // The vitals history is an adult's treated hypertension: the patient account's record, unless
   // that is a child's (then the first adult's).
@@ -157,7 +162,7 @@ export async function seedDemoClinicalData(
   // One urgent patient (stat order, urgent task and message): a hypertensive one whose readings are
   // up, not the vitals patient whose trend is coming down.
   const urgent =
-    told.find(({ record, story }) => story === HYPERTENSION && record !== vitals)?.record ?? vitals ?? records[0];
+    told.find(({ record, story }) => isHypertensionStory(story) && record !== vitals)?.record ?? vitals ?? records[0];
 
   for (const [index, { record, story }] of told.entries()) {
     const { patient } = record;
@@ -197,25 +202,33 @@ export async function seedDemoClinicalData(
         description: story.carePlan.description,
       }));
     const { lab } = story;
+    // A third of the orders are done: drawn the morning after the order, reported that afternoon.
+    const ordered = -2 - index;
+    const completed = index % 3 === 2;
     const order = await create({
       resourceType: 'ServiceRequest',
-      status: index % 3 === 2 ? 'completed' : 'active',
+      status: completed ? 'completed' : 'active',
       intent: 'order',
       priority: isUrgent ? 'stat' : 'routine',
       category: [{ coding: [LAB_PROCEDURE_CATEGORY] }],
       code: { coding: [{ system: LOINC_SYSTEM, code: lab.code, display: lab.display }], text: lab.name },
       subject: patientRef,
       requester: aliceRef,
-      authoredOn: at(-2 - index),
+      authoredOn: at(ordered),
       ...(lab.monitorsCondition && forProblem ? { reasonReference: forProblem } : {}),
     });
-    // The record's latest result of the same test, if any: what the review compares the new one with.
-    const [report] = await search<DiagnosticReport>('DiagnosticReport', {
-      subject: `Patient/${patient.id}`,
-      code: `${LOINC_SYSTEM}|${lab.code}`,
-      _sort: '-date',
-      _count: '1',
-    });
+    // A completed order has its results, for the review the task asks for; an open one is followed up.
+    const report = completed
+      ? await seedLabReport({
+          create,
+          order,
+          patient: patientRef,
+          lab,
+          results: labResultsFor(lab.code, patient, now),
+          collected: at(ordered + 1, 8),
+          issued: at(ordered + 1, 14),
+        })
+      : undefined;
 
     await create({
       resourceType: 'Task',
@@ -228,7 +241,7 @@ export async function seedDemoClinicalData(
       for: patientRef,
       owner: aliceRef,
       requester: aliceRef,
-      authoredOn: at(-1 - index),
+      authoredOn: report ? at(ordered + 1, 15) : at(-1 - index),
       restriction: { period: { end: day(3 + index) } },
     });
     await create({
@@ -416,14 +429,15 @@ export async function seedDemoClinicalData(
       });
     }
 
-    // Messages both ways; the ones to Alice not yet completed count as unread in her header.
+    // Messages both ways; the ones to Alice not yet completed count as unread in her header. Both on
+    // the day of the order, which Alice's message announces ("come in tomorrow morning").
     await create({
       resourceType: 'Communication',
       status: 'completed',
       subject: patientRef,
       sender: aliceRef,
       recipient: [patientRef],
-      sent: at(-2, 10),
+      sent: at(ordered, 10),
       payload: [{ contentString: story.messages.fromAlice }],
     });
     await create(
@@ -434,14 +448,21 @@ export async function seedDemoClinicalData(
         subject: patientRef,
         sender: patientRef,
         recipient: [aliceRef],
-        sent: at(-1, 16),
+        sent: at(ordered, 16),
         payload: [{ contentString: isUrgent ? story.messages.urgentFromPatient : story.messages.fromPatient }],
       },
       { ...ctx, author: patientRef },
     );
   }
 
-  if (vitals) count += await seedVitalsHistory(create, ref(vitals.patient, patientName(vitals.patient)), at);
+  if (vitals) {
+    const bodySize = await search<Observation>('Observation', {
+      subject: `Patient/${vitals.patient.id}`,
+      code: BODY_SIZE_CODES.map((code) => `${LOINC_SYSTEM}|${code}`).join(','),
+      _count: '1000',
+    });
+    count += await seedVitalsHistory(create, vitals.patient, latestBodySize(vitals.patient, bodySize), at);
+  }
   if (history) {
     // `create` counts what it writes.
     await seedHypertensionStory({
@@ -455,26 +476,38 @@ export async function seedDemoClinicalData(
   return { resources: count, vitalsPatientId: vitals?.patient.id, historyPatientId: history?.patient.id };
 }
 
-/** Twelve monthly visits of every vital (8 Observations each): trends worth looking at. */
+/**
+ * Twelve monthly visits of every vital (8 Observations each): trends worth looking at. Height and
+ * weight continue the patient's own latest measurement (the median for age and sex without one,
+ * demoBodySize.ts), and the BMI is the visit's weight over its height squared.
+ */
 async function seedVitalsHistory(
   create: (resource: { resourceType: string } & Record<string, unknown>) => Promise<Resource>,
-  subject: Reference,
+  patient: Patient,
+  measured: ReturnType<typeof latestBodySize>,
   at: (days: number, hour?: number) => string,
 ): Promise<number> {
+  const subject = ref(patient, patientName(patient));
+  const visitDay = (visit: number) => -30 * (VITALS_VISITS - visit);
+  const bodySize = bodySizeSeries(
+    patient,
+    measured,
+    Array.from({ length: VITALS_VISITS }, (_, visit) => ageInYears(patient, new Date(at(visitDay(visit), 10)))),
+  );
   const wave = (visit: number, base: number, spread: number) =>
     Math.round((base + spread * Math.sin(visit / 2) + (visit % 3) - 1) * 10) / 10;
   const values = (visit: number): Partial<Record<VitalKey, number>> => ({
     heartRate: Math.round(wave(visit, 76, 8)),
     temperature: wave(visit, 36.8, 0.3),
     respiratoryRate: Math.round(wave(visit, 15, 2)),
-    height: 172,
-    weight: wave(visit, 88 - visit * 0.6, 1),
-    bmi: Math.round(((88 - visit * 0.6) / 1.72 ** 2) * 10) / 10,
+    height: bodySize[visit].heightCm,
+    weight: bodySize[visit].weightKg,
+    bmi: bodySize[visit].bmi,
     oxygen: Math.round(wave(visit, 97, 1.5)),
   });
   let created = 0;
   for (let visit = 0; visit < VITALS_VISITS; visit++) {
-    const effectiveDateTime = at(-30 * (VITALS_VISITS - visit), 10);
+    const effectiveDateTime = at(visitDay(visit), 10);
     const base = {
       resourceType: 'Observation' as const,
       status: 'final' as const,

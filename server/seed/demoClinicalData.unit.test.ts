@@ -28,11 +28,15 @@ import { Repository } from '../fhir/repository';
 import { parseSearchRequest } from '../search/searchRequest';
 import { definitionSearchParameters } from '../serverRuntime';
 import { systemAuthor } from '../definitions/loadDefinitions';
-import { BLOOD_PRESSURE, SYSTOLIC } from '../../config/clinical/vitals';
+import { BLOOD_PRESSURE, SPARKLINE_READINGS, SYSTOLIC } from '../../config/clinical/vitals';
+import { LAB_PROCEDURE_CATEGORY } from '../../config/clinical/chartTabs';
 import { MENOPAUSE_NOTE_TASK_CODE } from '../../config/clinical/taskTerminology';
+import { summarySearches } from '../../custom-screens/chart/summary/summaryQueries';
+import { vitalReadings } from '../../custom-screens/chart/summary/rules/vitalReadings';
 import { seedDemoClinicalData, type DemoClinicalSummary } from './demoClinicalData';
 import { seedBundledQuestionnaires, seedDemoQuestionnaireTasks } from './bundledQuestionnaires';
 import { ECHO_CONCLUSION, ECHO_REPORT_TEXT } from './demoHypertensionHistory';
+import { AMLODIPINE, antihypertensiveFor, LISINOPRIL } from './demoAntihypertensiveChoice';
 
 /**
  * The demo clinic's clinical data as a fresh start seeds it, on the Synthea patients it ships with
@@ -309,6 +313,7 @@ type ConditionName = keyof typeof CONDITIONS;
 /** The condition each drug the demo may order is for (RxNorm). */
 const TREATS: Record<string, ConditionName> = {
   '314076': 'hypertension', // lisinopril 10 MG
+  '197361': 'hypertension', // amlodipine 5 MG
   '860975': 'diabetes', // metformin 500 MG extended release
   '745679': 'asthma', // albuterol inhaler
   '311372': 'hayFever', // loratadine 10 MG
@@ -321,7 +326,7 @@ const ABOUT: [RegExp, ConditionName][] = [
 ];
 /** What a message's words are about. */
 const MENTIONS: [RegExp, ConditionName][] = [
-  [/blood pressure|lisinopril/i, 'hypertension'],
+  [/blood pressure|lisinopril|amlodipine/i, 'hypertension'],
   [/sugar|metformin|HbA1c/i, 'diabetes'],
   [/inhaler|wheez/i, 'asthma'],
 ];
@@ -408,14 +413,15 @@ async function latestSystolic(patientId: string): Promise<number | undefined> {
 describe('each patient’s story, told from their own record', { timeout: 120_000 }, () => {
   const clinics = () => [clinic, reordered];
 
-  it('gives the patient account’s record the hypertension its vitals history shows, and lisinopril for it', async () => {
+  it('gives the patient account’s record the hypertension its vitals history shows, and amlodipine for it', async () => {
     for (const seeded of clinics()) {
       const wendy = (await chartsOf(seeded)).find((chart) => chart.name === 'Wendy Littel')!;
       expect(seeded.summary.vitalsPatientId).toBe(wendy.patient.id);
       expect(hasProblem(wendy, 'hypertension'), seeded.projectId).toBe(true);
-      expect(
-        wendy.alices.activeOrders.map((o) => TREATS[o.medicationCodeableConcept?.coding?.[0]?.code ?? '']),
-      ).toEqual(['hypertension']);
+      // 25 and on a combined pill (Trinessa): not an ACE inhibitor.
+      expect(wendy.alices.activeOrders.map((o) => o.medicationCodeableConcept?.coding?.[0]?.code)).toEqual([
+        AMLODIPINE.code,
+      ]);
       // Diagnosed when the vitals history's readings were first above 140/90, a year ago.
       const [problem] = wendy.alices.conditions;
       expect(now.getTime() - Date.parse(problem.onsetDateTime ?? '')).toBeGreaterThan(300 * DAY);
@@ -577,5 +583,156 @@ describe('each patient’s story, told from their own record', { timeout: 120_00
     const [first, second] = [await storiesOf(clinic), await storiesOf(reordered)];
     expect(Object.keys(first).sort()).toEqual(Object.keys(second).sort());
     for (const name of Object.keys(first)) expect(second[name], name).toEqual(first[name]);
+  });
+  it('starts each hypertensive patient on the drug that suits them, and names no other drug in their story', async () => {
+    const drugs = [LISINOPRIL, AMLODIPINE];
+    const firstWord = (display: string) => display.split(' ')[0].toLowerCase();
+    for (const seeded of clinics()) {
+      const charts = await chartsOf(seeded);
+      const started = charts.flatMap((chart) =>
+        chart.alices.activeOrders
+          .filter((o) => TREATS[o.medicationCodeableConcept?.coding?.[0]?.code ?? ''] === 'hypertension')
+          .map((order) => ({ chart, order })),
+      );
+      expect(started.map(({ chart }) => chart.name).sort(), seeded.projectId).toEqual([
+        'Geoffrey Abbott',
+        'Lemuel Hodkiewicz',
+        'Wendy Littel',
+      ]);
+      for (const { chart, order } of started) {
+        const drug = antihypertensiveFor(chart.patient, now);
+        expect(order.medicationCodeableConcept?.coding?.[0], chart.name).toMatchObject({ code: drug.code });
+        // What Alice writes them and plans with them names that drug, never the other one.
+        const written = [
+          ...chart.messages.filter((m) => m.sender?.reference?.startsWith('Practitioner/')),
+          ...chart.alices.carePlans,
+        ].map((resource) => JSON.stringify(resource).toLowerCase());
+        const other = drugs.find((d) => d !== drug)!;
+        expect(written.join('\n'), chart.name).toContain(firstWord(drug.display));
+        expect(written.join('\n'), chart.name).not.toContain(firstWord(other.display));
+      }
+      // The medication history's patient: his history leads to lisinopril, his current order.
+      const lemuel = started.find(({ chart }) => chart.name === 'Lemuel Hodkiewicz')!;
+      expect(lemuel.chart.patient.id).toBe(seeded.summary.historyPatientId);
+      expect(lemuel.order.medicationCodeableConcept?.coding?.[0]?.code).toBe(LISINOPRIL.code);
+    }
+  });
+
+  it('continues the vitals patient’s own height and weight, so the sidebar’s trends go on from the record', async () => {
+    for (const seeded of clinics()) {
+      const patientId = seeded.summary.vitalsPatientId!;
+      const bodySize = await search<Observation>('Observation', {
+        subject: `Patient/${patientId}`,
+        code: 'http://loinc.org|8302-2,http://loinc.org|29463-7,http://loinc.org|39156-5',
+      });
+      const seededByAlice = (o: Observation) => authorOf(o)?.reference === `Practitioner/${seeded.aliceId}`;
+      const series = (code: string, seededOnes: boolean) =>
+        bodySize
+          .filter((o) => o.code?.coding?.[0]?.code === code && seededByAlice(o) === seededOnes)
+          .sort((a, b) => Date.parse(a.effectiveDateTime ?? '') - Date.parse(b.effectiveDateTime ?? ''))
+          .map((o) => o.valueQuantity?.value as number);
+      const [recordHeight, recordWeight] = [series('8302-2', false).at(-1)!, series('29463-7', false).at(-1)!];
+      // Wendy Littel's last visit in her record: 165.8 cm, 68.5 kg.
+      expect([recordHeight, recordWeight].map((value) => Math.round(value * 10) / 10)).toEqual([165.8, 68.5]);
+      const [heights, weights, bmis] = [series('8302-2', true), series('29463-7', true), series('39156-5', true)];
+      expect(heights).toHaveLength(12);
+      expect(new Set(heights)).toEqual(new Set([Math.round(recordHeight * 10) / 10]));
+      expect(weights[0]).toBeCloseTo(recordWeight, 1);
+      for (const [visit, weight] of weights.entries()) {
+        if (visit > 0) expect(Math.abs(weight - weights[visit - 1]), `visit ${visit}`).toBeLessThan(1.5);
+        expect(bmis[visit]).toBeCloseTo(weight / (heights[visit] / 100) ** 2, 1);
+      }
+
+      // What the summary's vitals section loads and draws (its own search and reading rule).
+      const [query] = summarySearches(patientId, now.toISOString().slice(0, 10), { openTasks: false })
+        .filter((part) => part.part === 'observations')
+        .map((part) => part.query as Record<string, string>);
+      const readings = vitalReadings(await search<Observation>('Observation', query));
+      const drawn = (key: 'height' | 'weight' | 'bmi') =>
+        (readings.get(key) ?? []).slice(-SPARKLINE_READINGS).map((reading) => reading.value);
+      expect(drawn('height')).toHaveLength(SPARKLINE_READINGS);
+      for (const height of drawn('height')) expect(Math.abs(height - recordHeight)).toBeLessThan(0.1);
+      for (const weight of drawn('weight')) expect(Math.abs(weight - recordWeight)).toBeLessThan(2);
+      for (const bmi of drawn('bmi')) expect(Math.abs(bmi - recordWeight / (recordHeight / 100) ** 2)).toBeLessThan(1);
+    }
+  });
+
+  it('gives every completed lab order its report and results, and the review task that report', async () => {
+    for (const seeded of clinics()) {
+      const inClinic = <T extends Resource>(resources: T[]) => inProject(resources, seeded.projectId);
+      const orders = inClinic(
+        await search<ServiceRequest>('ServiceRequest', { category: LAB_PROCEDURE_CATEGORY.code }),
+      ).filter((order) => order.requester?.reference === `Practitioner/${seeded.aliceId}`);
+      const reports = inClinic(await search<DiagnosticReport>('DiagnosticReport', {}));
+      const tasks = inClinic(await search<Task>('Task', {}));
+      const completed = orders.filter((order) => order.status === 'completed');
+      expect(completed, seeded.projectId).toHaveLength(3);
+      for (const order of orders) {
+        const context = `${order.subject?.reference} ${order.code?.text}`;
+        const answering = reports.filter((r) => r.basedOn?.some((b) => b.reference === `ServiceRequest/${order.id}`));
+        const review = tasks.filter(
+          (task) => task.for?.reference === order.subject?.reference && /^Review lab/.test(task.code?.text ?? ''),
+        );
+        expect(review, context).toHaveLength(1);
+        if (order.status !== 'completed') {
+          expect(answering, context).toEqual([]);
+          expect(review[0], context).toMatchObject({
+            code: { text: 'Review lab order' },
+            focus: { reference: `ServiceRequest/${order.id}` },
+          });
+          continue;
+        }
+        expect(answering, context).toHaveLength(1);
+        const [report] = answering;
+        expect(report, context).toMatchObject({
+          status: 'final',
+          subject: order.subject,
+          code: { coding: [expect.objectContaining({ code: order.code?.coding?.[0]?.code })] },
+        });
+        expect(Date.parse(report.effectiveDateTime ?? '')).toBeGreaterThan(Date.parse(order.authoredOn ?? ''));
+        expect(Date.parse(report.issued ?? '')).toBeLessThan(now.getTime());
+        expect(review[0], context).toMatchObject({
+          code: { text: 'Review lab results' },
+          focus: { reference: `DiagnosticReport/${report.id}` },
+        });
+        expect(Date.parse(review[0].authoredOn ?? '')).toBeGreaterThanOrEqual(Date.parse(report.issued ?? ''));
+
+        const ids = (report.result ?? []).map((r) => r.reference?.replace('Observation/', '') ?? '');
+        expect(ids.length, context).toBeGreaterThan(0);
+        const results = await search<Observation>('Observation', { _id: ids.join(',') });
+        expect(results.map((o) => o.id).sort()).toEqual([...ids].sort());
+        for (const result of results) {
+          const name = `${context}: ${result.code?.text}`;
+          expect(result, name).toMatchObject({
+            status: 'final',
+            subject: order.subject,
+            basedOn: [{ reference: `ServiceRequest/${order.id}` }],
+            category: [{ coding: [expect.objectContaining({ code: 'laboratory' })] }],
+            code: { coding: [expect.objectContaining({ system: 'http://loinc.org' })] },
+          });
+          expect(typeof result.valueQuantity?.value, name).toBe('number');
+          const [range] = result.referenceRange ?? [];
+          expect(range?.low ?? range?.high, name).toBeDefined();
+          const flag = result.interpretation?.[0]?.coding?.[0];
+          expect(flag?.system, name).toBe('http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation');
+          const value = result.valueQuantity?.value as number;
+          const expected =
+            range.low?.value !== undefined && value < range.low.value
+              ? 'L'
+              : range.high?.value !== undefined && value > range.high.value
+                ? 'H'
+                : 'N';
+          expect(flag?.code, name).toBe(expected);
+        }
+        // The report names its results, as the timeline's summary of it lists them.
+        expect((report.result ?? []).every((r) => r.display)).toBe(true);
+      }
+      // Three of the nine patients' orders are done: Noah's blood count, Lemuel's and Wendy's panels.
+      expect(completed.map((order) => order.code?.text).sort(), seeded.projectId).toEqual([
+        'Basic metabolic panel',
+        'Basic metabolic panel',
+        'Complete blood count',
+      ]);
+    }
   });
 });

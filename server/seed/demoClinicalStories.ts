@@ -1,4 +1,5 @@
-import { ESSENTIAL_HYPERTENSION, LISINOPRIL, SYNTHEA_HYPERTENSION } from './demoHypertensionHistory';
+import { AMLODIPINE, LISINOPRIL, type Antihypertensive } from './demoAntihypertensiveChoice';
+import { ESSENTIAL_HYPERTENSION, SYNTHEA_HYPERTENSION } from './demoHypertensionHistory';
 
 /** A code of SNOMED CT, LOINC or RxNorm with its display, as the terminology (or Synthea) names it. */
 export interface CodedConcept {
@@ -60,39 +61,78 @@ const SYNTHEA_ASTHMA = '195967001';
 const SYNTHEA_CHILDHOOD_ASTHMA = '233678006';
 const SEASONAL_ALLERGIC_RHINITIS = '367498001';
 
-export const HYPERTENSION: ClinicalStory = {
-  ages: 'adults',
-  condition: {
-    problem: { code: ESSENTIAL_HYPERTENSION, display: 'Essential hypertension' },
-    recordedAs: [ESSENTIAL_HYPERTENSION, SYNTHEA_HYPERTENSION],
-  },
-  medication: LISINOPRIL,
-  carePlan: {
-    title: 'Hypertension follow-up plan',
-    description:
-      'Home blood pressure twice a day, reviewed at each visit; adjust treatment if the average is above 130/80.',
-  },
-  // Kidney function and potassium, checked on an ACE inhibitor.
-  lab: {
-    code: '24323-8',
-    display: 'Comprehensive metabolic 2000 panel - Serum or Plasma',
-    name: 'Comprehensive metabolic panel',
-    monitorsCondition: true,
-  },
-  device: {
-    code: '466086009',
-    display: 'Automatic-inflation electronic sphygmomanometer, portable, arm/wrist',
-    name: 'Home blood pressure monitor',
-  },
-  pastVisit: 'Blood pressure check',
-  referral: 'for a review of their blood pressure treatment.',
-  messages: {
-    fromAlice:
-      'Your blood test is ordered: it checks your kidneys and potassium on lisinopril. Please come in fasting tomorrow morning.',
-    fromPatient: 'Thank you, I will be there and bring my home blood pressure log.',
-    urgentFromPatient: 'My home blood pressure readings are above 160 this week. Should I come in sooner?',
-  },
+const HYPERTENSION_CONDITION: StoryCondition = {
+  problem: { code: ESSENTIAL_HYPERTENSION, display: 'Essential hypertension' },
+  recordedAs: [ESSENTIAL_HYPERTENSION, SYNTHEA_HYPERTENSION],
 };
+
+/** What the hypertension story says about its drug: only these parts differ from one drug to the other. */
+interface HypertensionTreatment {
+  medication: Antihypertensive;
+  /** The care plan's words on the drug, between the home readings and the target. */
+  planNote: string;
+  /** Why Alice orders the blood test, in her words to the patient. */
+  testChecks: string;
+}
+
+/**
+ * The hypertension story, told with the drug the patient is started on (antihypertensiveFor): the
+ * order, the care plan and Alice's message about the blood test all name that drug and no other.
+ * The test is the basic metabolic panel whatever the drug: creatinine and potassium are checked when
+ * blood pressure treatment starts and each year, and on an ACE inhibitor after each dose change.
+ */
+function hypertensionStory({ medication, planNote, testChecks }: HypertensionTreatment): ClinicalStory {
+  return {
+    ages: 'adults',
+    condition: HYPERTENSION_CONDITION,
+    medication,
+    carePlan: {
+      title: 'Hypertension follow-up plan',
+      description: `Home blood pressure twice a day, reviewed at each visit; ${planNote}; adjust treatment if the average is above 130/80.`,
+    },
+    lab: {
+      code: '24321-2',
+      display: 'Basic metabolic 2000 panel - Serum or Plasma',
+      name: 'Basic metabolic panel',
+      monitorsCondition: true,
+    },
+    device: {
+      code: '466086009',
+      display: 'Automatic-inflation electronic sphygmomanometer, portable, arm/wrist',
+      name: 'Home blood pressure monitor',
+    },
+    pastVisit: 'Blood pressure check',
+    referral: 'for a review of their blood pressure treatment.',
+    messages: {
+      fromAlice: `Your blood test is ordered: ${testChecks}. Please come in fasting tomorrow morning.`,
+      fromPatient: 'Thank you, I will be there and bring my home blood pressure log.',
+      urgentFromPatient: 'My home blood pressure readings are above 160 this week. Should I come in sooner?',
+    },
+  };
+}
+
+export const HYPERTENSION: ClinicalStory = hypertensionStory({
+  medication: LISINOPRIL,
+  planNote: 'lisinopril 10 mg once daily, with kidney function and potassium checked every year',
+  testChecks: 'it checks your kidneys and potassium on lisinopril',
+});
+
+/** The same story for a woman who may become pregnant: amlodipine, as no ACE inhibitor is started for her. */
+export const HYPERTENSION_ON_AMLODIPINE: ClinicalStory = hypertensionStory({
+  medication: AMLODIPINE,
+  planNote:
+    'amlodipine 5 mg once daily, no ACE inhibitor or ARB while a pregnancy is possible (to tell the clinic before trying for one)',
+  testChecks: 'it is the yearly check of your kidneys and salt levels on blood pressure treatment',
+});
+
+/** The hypertension story with the given drug (antihypertensiveFor's choice). */
+export function hypertensionStoryWith(medication: Antihypertensive): ClinicalStory {
+  return medication === AMLODIPINE ? HYPERTENSION_ON_AMLODIPINE : HYPERTENSION;
+}
+
+export function isHypertensionStory(story: ClinicalStory): boolean {
+  return story.condition === HYPERTENSION_CONDITION;
+}
 
 export const TYPE_2_DIABETES: ClinicalStory = {
   ages: 'adults',

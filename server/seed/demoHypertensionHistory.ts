@@ -1,5 +1,6 @@
 import type { Condition, Patient, Reference, Resource } from '@medplum/fhirtypes';
 import { LOINC_SYSTEM, UCUM_SYSTEM } from '../../config/clinical/vitals';
+import { antihypertensiveFor, LISINOPRIL } from './demoAntihypertensiveChoice';
 
 const SNOMED = 'http://snomed.info/sct';
 const RXNORM = 'http://www.nlm.nih.gov/research/umls/rxnorm';
@@ -9,13 +10,6 @@ export const SYNTHEA_HYPERTENSION = '38341003';
 /** "Essential hypertension" (SNOMED CT 59621000): newer Synthea's code, and the demo's problem-list entry. */
 export const ESSENTIAL_HYPERTENSION = '59621000';
 const HYPERTENSION_CODES = [SYNTHEA_HYPERTENSION, ESSENTIAL_HYPERTENSION];
-
-/** The antihypertensive of the demo's hypertension story (demoClinicalStories.ts): this patient's current order. */
-export const LISINOPRIL = {
-  code: '314076',
-  display: 'lisinopril 10 MG Oral Tablet',
-  dosage: '1 tablet by mouth once daily',
-};
 
 type Create = (resource: { resourceType: string } & Record<string, unknown>) => Promise<Resource>;
 
@@ -33,11 +27,13 @@ interface StoryContext {
  * Lemuel Hodkiewicz in the shipped fixtures: hypertension since 2007, on hydrochlorothiazide, blood
  * pressure still about 174/106 at his last imported visit): the chart the medication history and
  * the echocardiogram belong to. Chosen by the record, not by its random id, so that it is the same
- * patient on every fresh start. The caller passes adults only: the story is an adult's.
+ * patient on every fresh start. The caller passes adults only: the story is an adult's. The history
+ * ends on lisinopril, so a woman who may become pregnant (antihypertensiveFor) is not its patient.
  */
 export function hypertensionStoryPatient(
   patients: readonly Patient[],
   conditions: readonly Condition[],
+  today: Date,
 ): { patient: Patient; hypertension: Condition } | undefined {
   const candidates = conditions
     .filter(
@@ -49,7 +45,7 @@ export function hypertensionStoryPatient(
     .sort((a, b) => Date.parse(a.onsetDateTime as string) - Date.parse(b.onsetDateTime as string));
   for (const hypertension of candidates) {
     const patient = patients.find((p) => hypertension.subject?.reference === `Patient/${p.id}`);
-    if (patient) return { patient, hypertension };
+    if (patient && antihypertensiveFor(patient, today) === LISINOPRIL) return { patient, hypertension };
   }
   return undefined;
 }

@@ -1,7 +1,9 @@
 import type { CarePlan, Condition } from '@medplum/fhirtypes';
 import { CURRENT_CONDITION_STATUSES, isProblemListEntry } from '../../config/clinical/problemList';
+import { antihypertensiveFor } from './demoAntihypertensiveChoice';
 import {
   HYPERTENSION,
+  hypertensionStoryWith,
   PREVENTIVE_CARE,
   RECORDED_STORIES,
   WELL_CHILD,
@@ -49,14 +51,18 @@ function fitsAge(story: ClinicalStory, adult: boolean): boolean {
  * current on the record and that fits their age; the hypertension story for an adult whose chart the
  * demo writes as hypertensive (the vitals history's patient, so that the chart's blood pressure
  * trend, problem list and medication agree; the medication history's, whose current order is the
- * story's lisinopril); else the yearly check-up of an adult or a child.
+ * story's lisinopril); else the yearly check-up of an adult or a child. The hypertension story is
+ * told with the drug this patient would be started on (antihypertensiveFor).
  */
 export function chooseStory(
   record: PatientRecord,
   options: { today: Date; writtenAsHypertensive: boolean },
 ): ClinicalStory {
   const adult = isAdultOn(record.patient, options.today);
-  if (options.writtenAsHypertensive && adult) return HYPERTENSION;
-  const recorded = RECORDED_STORIES.find((story) => fitsAge(story, adult) && hasCurrent(record, story.condition));
+  const recorded =
+    options.writtenAsHypertensive && adult
+      ? HYPERTENSION
+      : RECORDED_STORIES.find((story) => fitsAge(story, adult) && hasCurrent(record, story.condition));
+  if (recorded === HYPERTENSION) return hypertensionStoryWith(antihypertensiveFor(record.patient, options.today));
   return recorded ?? (adult ? PREVENTIVE_CARE : WELL_CHILD);
 }
