@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { DiagnosticReport, Reference, Resource } from '@medplum/fhirtypes';
 import type { FhirClient } from '../../data-provider/client';
 import { DiagnosticReportView, isCritical } from './DiagnosticReportView';
+import { resultFlag } from './resultFlag';
 import { FhirClientContext } from './useFhirClient';
 
 const stored: Record<string, Resource> = {
@@ -23,6 +24,14 @@ const stored: Record<string, Resource> = {
     code: { text: 'Sodium' },
     valueQuantity: { value: 140, unit: 'mmol/L' },
     interpretation: [{ coding: [{ code: 'N' }] }],
+  },
+  'Observation/o5': {
+    resourceType: 'Observation',
+    id: 'o5',
+    status: 'final',
+    code: { text: 'Glucose' },
+    valueQuantity: { value: 132, unit: 'mg/dL' },
+    interpretation: [{ coding: [{ code: 'H', display: 'High' }] }],
   },
   'Observation/o3': {
     resourceType: 'Observation',
@@ -66,6 +75,7 @@ const report: DiagnosticReport = {
     { reference: 'Observation/o2' },
     { reference: 'Observation/o3' },
     { reference: 'Observation/o4' },
+    { reference: 'Observation/o5' },
   ],
   specimen: [{ reference: 'Specimen/s1' }],
 };
@@ -87,6 +97,29 @@ describe('DiagnosticReportView', () => {
     expect(within(potassium).getByText('Critical')).toBeInTheDocument();
     const sodium = screen.getByText('Sodium').closest('tr') as HTMLElement;
     expect(sodium).not.toHaveAttribute('data-critical');
+    expect(sodium).not.toHaveAttribute('data-flag');
+    // A high value stands out in bold with an arrow, without the critical row's red.
+    const glucose = (await screen.findByText('Glucose')).closest('tr') as HTMLElement;
+    expect(glucose).toHaveAttribute('data-flag', 'high');
+    expect(glucose).not.toHaveAttribute('data-critical');
+    expect(within(glucose).getByText('↑')).toBeInTheDocument();
+    expect(getComputedStyle(within(glucose).getByText('132 mg/dL')).fontWeight).toBe('700');
+  });
+
+  it('tells high and low from the interpretation, critical first', () => {
+    const observation = (...codes: string[]) => ({
+      resourceType: 'Observation' as const,
+      status: 'final' as const,
+      code: {},
+      interpretation: codes.map((code) => ({ coding: [{ code }] })),
+    });
+    expect(resultFlag(observation('H'))).toBe('high');
+    expect(resultFlag(observation('HU'))).toBe('high');
+    expect(resultFlag(observation('L'))).toBe('low');
+    expect(resultFlag(observation('<'))).toBe('low');
+    expect(resultFlag(observation('H', 'HH'))).toBe('critical');
+    expect(resultFlag(observation('N'))).toBeUndefined();
+    expect(resultFlag(observation())).toBeUndefined();
   });
 
   it('shows the presented form decoded: a note as its text (UTF-8), a file as a link', async () => {

@@ -1,5 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
-import { Box, Chip, Link, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import {
+  Box,
+  Chip,
+  Link,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+  type Theme,
+} from '@mui/material';
 import type { Attachment, DiagnosticReport, Observation, Reference, Resource, Specimen } from '@medplum/fhirtypes';
 import {
   formatCodeableConcept,
@@ -11,16 +22,10 @@ import {
 } from '../../data-provider/formatting';
 import { formatTypedValue } from '../datatypes/formatValue';
 import { StatusBadge } from '../datatypes/StatusBadge';
+import { resultFlag } from './resultFlag';
 import { useFhirClient } from './useFhirClient';
 
-/** Interpretation codes that flag a result row as critical (app-spec §5). */
-export const CRITICAL_INTERPRETATIONS: readonly string[] = ['AA', 'LL', 'HH', 'A'];
-
-export function isCritical(observation: Observation): boolean {
-  return (observation.interpretation ?? []).some((concept) =>
-    (concept.coding ?? []).some((coding) => CRITICAL_INTERPRETATIONS.includes(coding.code ?? '')),
-  );
-}
+export { CRITICAL_INTERPRETATIONS, isCritical } from './resultFlag';
 
 function useReferences<T>(references: Reference[] | undefined, key: string) {
   const client = useFhirClient();
@@ -122,19 +127,31 @@ export function DiagnosticReportView(props: { report: DiagnosticReport }) {
           </TableHead>
           <TableBody>
             {(results.data ?? []).map((observation) => {
-              const critical = isCritical(observation);
+              const flag = resultFlag(observation);
+              const critical = flag === 'critical';
+              // High or low in the vitals' amber, in bold, with an arrow: seen without reading the column.
+              const outOfRange =
+                flag === 'high' || flag === 'low'
+                  ? {
+                      fontWeight: 700,
+                      color: (t: Theme) => (t.palette.mode === 'dark' ? '#ffcc80' : '#8a4b00'),
+                    }
+                  : undefined;
               return (
                 <TableRow
                   key={observation.id}
                   data-critical={critical || undefined}
+                  data-flag={flag}
                   sx={critical ? { bgcolor: (t) => (t.palette.mode === 'dark' ? '#4a1515' : '#ffe5e5') } : undefined}
                 >
                   <TableCell>{formatCodeableConcept(observation.code)}</TableCell>
-                  <TableCell>{formatObservationValue(observation)}</TableCell>
+                  <TableCell sx={outOfRange}>{formatObservationValue(observation)}</TableCell>
                   <TableCell>
                     {(observation.referenceRange ?? []).map((r) => r.text ?? formatRange(r as never)).join(', ')}
                   </TableCell>
-                  <TableCell>
+                  <TableCell sx={outOfRange}>
+                    {flag === 'high' && <span aria-hidden="true">↑ </span>}
+                    {flag === 'low' && <span aria-hidden="true">↓ </span>}
                     {(observation.interpretation ?? []).map(formatCodeableConcept).join(', ')}
                     {critical && <Chip size="small" color="error" label="Critical" sx={{ ml: 1 }} />}
                   </TableCell>
