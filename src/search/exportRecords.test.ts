@@ -28,6 +28,20 @@ describe('export', () => {
     expect(lines[2]).toBe('b,male,"Al, ""Jr"" X"');
   });
 
+  it('says which of a patient’s names is a former one (maiden, old), as the table does', () => {
+    const schema = buildTypeSchema(recordedDefinition('http://hl7.org/fhir/StructureDefinition/Patient'));
+    const estrella: Patient = {
+      resourceType: 'Patient',
+      id: 'e',
+      name: [
+        { use: 'official', given: ['Estrella'], family: 'Daugherty', prefix: ['Mrs.'] },
+        { use: 'maiden', given: ['Estrella'], family: 'Friesen', prefix: ['Mrs.'] },
+      ],
+    };
+    const lines = toCsv([estrella], ['name'], schema).trimEnd().split('\r\n');
+    expect(lines[1]).toBe('"Mrs. Estrella Daugherty, Mrs. Estrella Friesen [maiden]"');
+  });
+
   it('fills a search-parameter column as the table does (the parameters reach the formatter)', () => {
     const observation = {
       resourceType: 'Observation',

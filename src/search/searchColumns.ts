@@ -1,5 +1,5 @@
-import type { CodeableConcept, Coding, Reference, Resource } from '@medplum/fhirtypes';
-import { formatDateTime } from '../../data-provider/formatting';
+import type { CodeableConcept, Coding, HumanName, Reference, Resource } from '@medplum/fhirtypes';
+import { formatDateTime, formatHumanName } from '../../data-provider/formatting';
 import { formatTypedValue, formatUntypedValue } from '../datatypes/formatValue';
 import { choiceKey, findElement, searchColumn, searchParameterPaths, valuesAtPath } from '../../schema-engine';
 import type { SearchParameterModel, TypeSchema } from '../resources/typeSchema';
@@ -163,7 +163,13 @@ export function lookedUpCoding(value: unknown, type: string, codes: CodeDisplays
   return undefined;
 }
 
+/** Names a person no longer goes by: said as such, or a list reads "Ada King, Ada Byron" as two people. */
+const FORMER_NAME_USES = new Set(['old', 'maiden']);
+
 function formatColumnValue(value: unknown, type: string | undefined, names: ColumnNames): string {
+  if (type === 'HumanName' && FORMER_NAME_USES.has((value as HumanName).use ?? '')) {
+    return formatHumanName(value as HumanName, { prefix: true, suffix: true, use: true });
+  }
   if (type === 'Reference') {
     const reference = value as Reference;
     if (!reference.display && reference.reference) {
