@@ -7,7 +7,10 @@ import { UploadNotice, useMediaUpload } from './attachments';
 import { ChatInput } from './ChatInput';
 import { MessageList } from './MessageList';
 import { replyRecipient } from './chatMessages';
-import { useConversation } from './useConversation';
+import { CHAT_POLL_MS, useConversation } from './useConversation';
+
+/** Said quietly: the chat still works, only less promptly. */
+export const POLLED_CHAT_NOTICE = `Live updates are not available: new messages are checked every ${CHAT_POLL_MS / 1000} seconds.`;
 
 /** The chat panel's height (app-spec §9). */
 export const CHAT_PANEL_HEIGHT = 600;
@@ -88,6 +91,11 @@ export function ChatPanel({
         </Typography>
       </Box>
       {notice}
+      {conversation.polled && (
+        <Typography variant="caption" color="text.secondary" role="status" sx={{ px: 2, pt: 0.5 }}>
+          {POLLED_CHAT_NOTICE}
+        </Typography>
+      )}
       {conversation.error && (
         <Alert severity="error" sx={{ m: 1 }}>
           {conversation.error}

@@ -7,6 +7,8 @@ import { DRAFT_KEPT } from './ChatInput';
 import { chatTestClient, type ChatTestClient } from './chatTestClient';
 import { STAFF_DECEASED_DETAIL, STAFF_DECEASED_REASON } from './deceasedMessaging';
 import { PatientChatPage, type PatientChatPageProps } from './PatientChatPage';
+import { POLLED_CHAT_NOTICE } from './ChatPanel';
+import { CHAT_POLL_MS } from './useConversation';
 import { CHAT_DRAFT_KEY_PREFIX } from './useMessageDraft';
 
 const alice: Practitioner = {
@@ -125,6 +127,25 @@ describe('PatientChatPage under a notice of the death (the chart’s)', () => {
     fireEvent.submit(box.closest('form') as HTMLFormElement);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(fake.posted).toEqual([]);
+  });
+});
+
+describe('PatientChatPage without its live subscription', () => {
+  it('says so quietly and reads the conversation again every 30 seconds', async () => {
+    // Only the poll's interval is faked: the rest of the page runs on real timers.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const fake = renderChat(wendy);
+      // The test client refuses the Subscription, as the server does for a policy without it.
+      expect(await screen.findByText(POLLED_CHAT_NOTICE)).toHaveAttribute('role', 'status');
+      const search = vi.mocked(fake.client.searchResources);
+      const before = search.mock.calls.length;
+      vi.advanceTimersByTime(CHAT_POLL_MS);
+      await waitFor(() => expect(search.mock.calls.length).toBe(before + 1));
+      expect(search.mock.calls.at(-1)?.[0]).toBe('Communication');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

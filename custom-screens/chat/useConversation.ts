@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Attachment, Communication, Reference } from '@medplum/fhirtypes';
 import { normalizeErrorString } from '../../data-provider/outcomes';
 import { subscriptionManagerFor, useShellClient } from '../../src/shell';
+import { isCriteriaBound } from '../../src/shell/realtime';
 import {
   conversationCriteria,
   conversationQuery,
@@ -12,11 +13,19 @@ import {
 } from './chatMessages';
 import { useLiveChatNotices } from './useLiveChatNotices';
 
+/** How often a conversation without its live subscription is read again. */
+export const CHAT_POLL_MS = 30_000;
+
 export interface Conversation {
   messages: Communication[];
   loading: boolean;
   /** The conversation could not be loaded. */
   error?: string;
+  /**
+   * The live subscription could not be made (the reader's policy does not allow Subscriptions, the
+   * server refused it): the conversation is read again every `CHAT_POLL_MS` instead.
+   */
+  polled: boolean;
   /** Sends a message; rejects (and changes nothing shown) when the server refuses it. */
   send(message: { text: string; attachment?: Attachment; recipient?: Reference }): Promise<Communication>;
 }
@@ -32,6 +41,7 @@ export function useConversation(patientId: string | undefined, sender: Reference
   const [messages, setMessages] = useState<Communication[]>([]);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | undefined>();
+  const [polled, setPolled] = useState(false);
   const active = useRef(true);
 
   const load = useCallback(async () => {
@@ -71,14 +81,30 @@ export function useConversation(patientId: string | undefined, sender: Reference
     });
     // Bound (first time or after a reconnect): whatever changed before the binding is read now.
     const offBound = manager.on('bound', (event) => {
-      if (event.criteria === criteria) void load();
+      if (event.criteria !== criteria) return;
+      setPolled(false);
+      void load();
+    });
+    // Not bound and failing: the subscription or its binding was refused. A listener's own failure
+    // comes while bound and changes nothing here.
+    const offError = manager.on('error', (event) => {
+      if (event.criteria === criteria && !isCriteriaBound(manager, criteria)) setPolled(true);
     });
     return () => {
       active.current = false;
       stopListening();
       offBound();
+      offError();
+      setPolled(false);
     };
   }, [client, patientId, load]);
+
+  // Without live updates a message from the other side would wait for a reload: read again instead.
+  useEffect(() => {
+    if (!polled) return undefined;
+    const timer = setInterval(() => void load(), CHAT_POLL_MS);
+    return () => clearInterval(timer);
+  }, [polled, load]);
 
   // Whatever is addressed to the reader is read once it is shown (the Mail icon counts the rest).
   const marking = useRef(new Set<string>());
@@ -113,5 +139,5 @@ export function useConversation(patientId: string | undefined, sender: Reference
     [client, patientId, sender],
   );
 
-  return { messages, loading, error, send };
+  return { messages, loading, error, polled, send };
 }
