@@ -6,7 +6,10 @@ import { formatCodeableConcept, formatDate, formatDateTime, getDisplayString } f
 import { StatusBadge } from '../../src/datatypes/StatusBadge';
 import { TASK_DETAIL_ANSWERS } from '../../config/clinical/taskLayout';
 import { answeredQuestions } from './responseAnswers';
-import { isQuestionnaireResponse, useFocus } from './useTask';
+import { ResponseSummary } from './ResponseSummary';
+import { useFocus } from './useTask';
+import { useResponseQuestionnaire } from './useResponseQuestionnaire';
+import { useTaskResponse } from './useTaskResponse';
 import { dueDateState } from './taskDueDate';
 import { usePatient } from './usePatient';
 import type { Resource } from '@medplum/fhirtypes';
@@ -77,6 +80,8 @@ function focusLabel(resource: Resource | undefined): string | undefined {
 /** The Details tab: what the task is, whose it is, when it is due and what it is about. */
 export function TaskDetails({ task, patientId }: { task: Task; patientId: string | undefined }) {
   const focus = useFocus(task);
+  const response = useTaskResponse(task);
+  const questionnaire = useResponseQuestionnaire(response.data, focus.data);
   const patient = usePatient(task.for?.display ? undefined : task.for?.reference);
   const due = task.restriction?.period?.end;
   const dueState = dueDateState(due);
@@ -123,7 +128,17 @@ export function TaskDetails({ task, patientId }: { task: Task; patientId: string
           Could not load the focus: {focus.error.message}
         </Typography>
       )}
-      {isQuestionnaireResponse(focus.data) && <ResponseAnswers response={focus.data} />}
+      {response.error && (
+        <Typography variant="body2" color="error" sx={{ mt: 1 }}>
+          Could not load the response: {response.error.message}
+        </Typography>
+      )}
+      {response.data && (
+        <>
+          <ResponseSummary response={response.data} questionnaire={questionnaire} patientId={patientId} />
+          <ResponseAnswers response={response.data} />
+        </>
+      )}
     </Box>
   );
 }

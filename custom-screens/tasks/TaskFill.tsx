@@ -15,6 +15,7 @@ import { isTaskConflict } from './taskConflict';
 import { fillTaskTransaction } from './taskTransaction';
 import { taskQueryKey, useFocus } from './useTask';
 import { usePatient } from './usePatient';
+import { taskResponseQueryKey } from './useTaskResponse';
 
 /**
  * The "fill" action: the task's Questionnaire, answered for the task's patient; submitting
@@ -22,7 +23,16 @@ import { usePatient } from './usePatient';
  * the browser until the submit succeeds: a reload, a page left by mistake or a failed submit
  * finds the answers again, with a notice and a way to discard them.
  */
-export function TaskFill({ task, detailsPath }: { task: Task; detailsPath: string }) {
+export function TaskFill({
+  task,
+  detailsPath,
+  onCompleted,
+}: {
+  task: Task;
+  detailsPath: string;
+  /** Called once the task is completed and its Details are being opened. */
+  onCompleted?: () => void;
+}) {
   const focus = useFocus(task);
   const patient = usePatient(task.for?.reference);
   const session = useSession();
@@ -87,11 +97,16 @@ export function TaskFill({ task, detailsPath }: { task: Task; detailsPath: strin
             backup.forget();
             // The transaction answers with the stored task: show that rather than re-reading it
             // (a GET right after may be served from the browser's HTTP cache).
-            const saved = answer.entry?.map((entry) => entry.resource).find((r) => r?.resourceType === 'Task');
+            const resources = answer.entry?.map((entry) => entry.resource) ?? [];
+            const saved = resources.find((r) => r?.resourceType === 'Task');
+            const stored = resources.find((r) => r?.resourceType === 'QuestionnaireResponse');
+            // The Details show the stored response at once, before their search for it answers.
+            if (stored) queryClient.setQueryData(taskResponseQueryKey(task.id as string), stored);
             if (saved) queryClient.setQueryData(taskQueryKey(task.id as string), saved);
             else await queryClient.invalidateQueries({ queryKey: taskQueryKey(task.id as string) });
             toast.success(TASK_TOASTS.completed);
             navigate(detailsPath);
+            onCompleted?.();
           } catch (error) {
             if (isTaskConflict(error)) {
               toast.error(TASK_CONFLICT_MESSAGE);

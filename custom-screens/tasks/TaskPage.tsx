@@ -10,6 +10,7 @@ import { TaskFill } from './TaskFill';
 import { TaskNotes } from './TaskNotes';
 import { TaskTimeline } from './TaskTimeline';
 import { useTask } from './useTask';
+import { useReturnToTop } from './useReturnToTop';
 import { TABS, TAB_LABELS as LABELS, taskTab } from './taskTabs';
 
 /**
@@ -27,6 +28,7 @@ export function TaskPage() {
   const task = useTask(taskId);
   const tab = taskTab(rest);
   const base = patientId ? `/Patient/${patientId}/task/${taskId}` : `/Task/${taskId}`;
+  const heading = useReturnToTop<HTMLHeadingElement>();
 
   if (task.isPending) return <CircularProgress aria-label="Loading..." sx={{ m: 2 }} />;
   if (task.error)
@@ -56,7 +58,8 @@ export function TaskPage() {
       >
         <Box sx={{ flex: '1 1 auto', maxWidth: TASK_CONTENT_MAX_WIDTH, minWidth: 0 }}>
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 1, flexWrap: 'wrap' }}>
-            <Typography variant="h5" component="h1">
+            {/* Focused after a submit: the form and its button are gone, the heading says where the user is. */}
+            <Typography variant="h5" component="h1" ref={heading.ref} tabIndex={-1}>
               {formatCodeableConcept(current.code) || current.description || 'Task'}
             </Typography>
             <StatusBadge status={current.status} />
@@ -74,7 +77,9 @@ export function TaskPage() {
             {tab === 'details' && <TaskDetails task={current} patientId={patientId} />}
             {tab === 'timeline' && <TaskTimeline task={current} />}
             {tab === 'notes' && <TaskNotes task={current} />}
-            {tab === 'fill' && <TaskFill task={current} detailsPath={`${base}/details`} />}
+            {tab === 'fill' && (
+              <TaskFill task={current} detailsPath={`${base}/details`} onCompleted={heading.returnToTop} />
+            )}
           </Paper>
         </Box>
         <Box sx={{ flexShrink: 0, maxWidth: TASK_CONTENT_MAX_WIDTH, [SIDE_BY_SIDE]: { width: TASK_ACTIONS_WIDTH } }}>

@@ -163,20 +163,17 @@ function BooleanInput(props: AnswerInputProps) {
       />
     );
   }
-  // Yes / No: an unanswered question stays distinguishable from a "No".
+  // Yes / No: an unanswered question stays distinguishable from a "No". Required is said by the
+  // group (a required Radio would put an asterisk on "Yes"; the question's label has the one).
   return (
     <RadioGroup
       row
       aria-labelledby={`${props.id}-label`}
+      aria-required={props.required || undefined}
       value={value === undefined ? '' : String(value)}
       onChange={(event) => props.onChange({ valueBoolean: event.target.value === 'true' })}
     >
-      <FormControlLabel
-        value="true"
-        control={<Radio required={props.required} />}
-        label="Yes"
-        disabled={props.disabled || props.item.readOnly}
-      />
+      <FormControlLabel value="true" control={<Radio />} label="Yes" disabled={props.disabled || props.item.readOnly} />
       <FormControlLabel value="false" control={<Radio />} label="No" disabled={props.disabled || props.item.readOnly} />
       {value !== undefined && !props.item.readOnly && !props.disabled && (
         <Button size="small" onClick={() => props.onChange(undefined)} aria-label={`Clear ${props.label}`}>

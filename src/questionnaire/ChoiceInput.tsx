@@ -147,9 +147,21 @@ export function ChoiceInput(props: ChoiceInputProps) {
   const other = item.type === 'open-choice' && <OtherText {...props} options={options} />;
 
   if (item.repeats) {
+    // A group has no aria-required (ARIA 1.2), so a required check-box group says it in its name.
+    const requiredId = `${props.id}-required`;
     return (
       <Box>
-        <FormGroup aria-labelledby={`${props.id}-label`} row={options.length > 4}>
+        {/* Hidden, yet named by aria-labelledby: part of the group's name, not read as text of its own. */}
+        {props.required && (
+          <span id={requiredId} hidden>
+            required
+          </span>
+        )}
+        <FormGroup
+          role="group"
+          aria-labelledby={props.required ? `${props.id}-label ${requiredId}` : `${props.id}-label`}
+          row={options.length > 4}
+        >
           {options.map((option) => {
             const key = answerComparisonKey(option);
             return (
@@ -219,8 +231,11 @@ export function ChoiceInput(props: ChoiceInputProps) {
   }
   return (
     <Box>
+      {/* Required on the group, not on each Radio: MUI marks every option's label with an asterisk
+          for a required control, and the question's label already carries the one asterisk. */}
       <RadioGroup
         aria-labelledby={`${props.id}-label`}
+        aria-required={props.required || undefined}
         value={currentKey}
         onChange={(event) => pick(event.target.value)}
       >
@@ -230,7 +245,7 @@ export function ChoiceInput(props: ChoiceInputProps) {
             value={answerComparisonKey(option)}
             label={answerLabel(option)}
             disabled={disabled}
-            control={<Radio required={props.required} />}
+            control={<Radio />}
           />
         ))}
       </RadioGroup>
