@@ -150,7 +150,7 @@ async function processTransaction(env: BundleEnvironment, entries: BundleEntry[]
       const entry = entries[index];
       const resolved = entry.resource ? (rewriteReferences(entry.resource, references) as Resource) : undefined;
       const result = await withEntryPath(index, () =>
-        runEntry(opEnv, { ...entry, resource: resolved }, assigned.get(index)),
+        runEntry(opEnv, { ...entry, resource: resolved }, assigned.get(index), references),
       );
       responses[index] = toResponseEntry(result, env.fhirBase);
     }
@@ -239,6 +239,8 @@ async function runEntry(
   env: OperationEnvironment,
   entry: BundleEntry,
   assigned: Assigned | undefined,
+  /** A transaction's fullUrls and the ids they were given: a PATCH's values may name them too. */
+  references: ReadonlyMap<string, string> = new Map(),
 ): Promise<OperationResult> {
   const request = entry.request!;
   const { resourceType, id, versionId, history, query, plain } = parseUrl(request.url, env.fhirBase);
@@ -281,7 +283,13 @@ async function runEntry(
       if (resourceType) return conditionalUpdateOperation(env, resourceType, query, entry.resource, request.ifMatch);
       break;
     case 'PATCH':
-      if (resourceType && id) return patchOperation(env, resourceType, id, patchBody(entry.resource), request.ifMatch);
+      if (resourceType && id) {
+        // The patch is base64 inside a Binary, out of reach of the rewrite of the entry's resource:
+        // a value naming a resource created in the same transaction (a Task's output naming the
+        // response just filled) gets its id here.
+        const patch = rewriteReferences(patchBody(entry.resource), references);
+        return patchOperation(env, resourceType, id, patch, request.ifMatch);
+      }
       break;
     case 'DELETE':
       if (resourceType && id) return deleteOperation(env, resourceType, id);

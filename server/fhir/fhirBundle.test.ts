@@ -439,6 +439,45 @@ describe('transaction Bundles', () => {
     expect((await http('GET', `fhir/R4/Patient/${doomed.body.id}`)).status).toBe(410);
   });
 
+  it('gives a PATCH value naming a resource created in the same transaction its id', async () => {
+    const task = await http<{ id: string }>('POST', 'fhir/R4/Task', {
+      body: { resourceType: 'Task', status: 'ready', intent: 'order' },
+    });
+    const fullUrl = `urn:uuid:${randomUUID()}`;
+    const patch = [
+      { op: 'replace', path: '/status', value: 'completed' },
+      { op: 'add', path: '/output', value: [{ type: { text: 'Response' }, valueReference: { reference: fullUrl } }] },
+    ];
+    const answer = await http<Bundle>('POST', 'fhir/R4', {
+      body: {
+        resourceType: 'Bundle',
+        type: 'transaction',
+        entry: [
+          {
+            fullUrl,
+            resource: { resourceType: 'QuestionnaireResponse', status: 'completed' },
+            request: { method: 'POST', url: 'QuestionnaireResponse' },
+          },
+          {
+            resource: {
+              resourceType: 'Binary',
+              contentType: 'application/json-patch+json',
+              data: Buffer.from(JSON.stringify(patch)).toString('base64'),
+            },
+            request: { method: 'PATCH', url: `Task/${task.body.id}` },
+          },
+        ],
+      },
+    });
+    expect(answer.status).toBe(200);
+    const responseId = answer.body.entry[0].resource?.id;
+    const stored = await http<{ output?: { valueReference?: { reference?: string } }[] }>(
+      'GET',
+      `fhir/R4/Task/${task.body.id}`,
+    );
+    expect(stored.body.output?.[0].valueReference?.reference).toBe(`QuestionnaireResponse/${responseId}`);
+  });
+
   it('refuses Bundles that are not batch or transaction, and malformed entries', async () => {
     const collection = await http('POST', 'fhir/R4', {
       body: { resourceType: 'Bundle', type: 'collection', entry: [] },
