@@ -1,4 +1,4 @@
-import type { Bundle, BundleEntry, QuestionnaireResponse, Task } from '@medplum/fhirtypes';
+import type { Bundle, BundleEntry, QuestionnaireResponse, Task, TaskOutput } from '@medplum/fhirtypes';
 import type { PatchOperation } from '../../data-provider/client';
 import { completePatch } from './taskPatch';
 
@@ -28,16 +28,25 @@ export function patchEntry(resourceType: string, id: string, operations: PatchOp
  * the task meanwhile nothing is written and the response is not orphaned.
  */
 export function fillTaskTransaction(task: Task, response: QuestionnaireResponse): Bundle {
+  const fullUrl = 'urn:uuid:' + crypto.randomUUID();
+  // The task names what it produced (the server gives the urn:uuid the response's id), so its
+  // Details find the response by reading, not by searching `based-on`.
+  const output: TaskOutput = { type: { text: 'QuestionnaireResponse' }, valueReference: { reference: fullUrl } };
   return {
     resourceType: 'Bundle',
     type: 'transaction',
     entry: [
       {
-        fullUrl: 'urn:uuid:' + crypto.randomUUID(),
+        fullUrl,
         resource: { ...response, basedOn: [...(response.basedOn ?? []), { reference: `Task/${task.id}` }] },
         request: { method: 'POST', url: 'QuestionnaireResponse' },
       },
-      patchEntry('Task', task.id as string, completePatch(task)),
+      patchEntry('Task', task.id as string, [
+        ...completePatch(task),
+        task.output?.length
+          ? { op: 'add', path: '/output/-', value: output }
+          : { op: 'add', path: '/output', value: [output] },
+      ]),
     ],
   };
 }

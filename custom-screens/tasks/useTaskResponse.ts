@@ -20,9 +20,8 @@ function outputResponseId(task: Task): string | undefined {
 
 /**
  * The QuestionnaireResponse a task is about: its focus (a response to review), else the one its
- * output names, else — for a completed questionnaire task — the newest response based on it.
- * Filling a task here cannot name the new response in the task (the transaction's PATCH body is
- * not rewritten from the response's urn:uuid), so `basedOn` is the link those tasks have.
+ * output names (a task filled here names it), else — for a completed questionnaire task filled
+ * elsewhere or before the output was written — the newest response based on it.
  */
 export function useTaskResponse(task: Task) {
   const client = useFhirClient();

@@ -226,9 +226,14 @@ describe('questionnaire responses', () => {
     const current = (await api<Task>('GET', `Task/${task.id}`)).body;
     const done = await api<Bundle>('POST', '', fillTaskTransaction(current, response));
     expect(done.status, JSON.stringify(done.body)).toBe(200);
-    expect((await api<Task>('GET', `Task/${task.id}`)).body.status).toBe('completed');
+    const completed = (await api<Task>('GET', `Task/${task.id}`)).body;
+    expect(completed.status).toBe('completed');
     const stored = await api<Bundle<QuestionnaireResponse>>('GET', `QuestionnaireResponse?based-on=Task/${task.id}`);
     expect(stored.body.entry).toHaveLength(1);
+    // The task names the response it produced, by its stored id.
+    expect(completed.output?.map((output) => output.valueReference?.reference)).toEqual([
+      `QuestionnaireResponse/${stored.body.entry?.[0].resource?.id}`,
+    ]);
   });
 
   it('submits a visit note: a drafted response completed in place with its follow-up task, or neither', async () => {
