@@ -1,8 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Attachment, Communication, Reference } from '@medplum/fhirtypes';
 import { normalizeErrorString } from '../../data-provider/outcomes';
-import { subscriptionManagerFor, useShellClient } from '../../src/shell';
-import { isCriteriaBound } from '../../src/shell/realtime';
+import { isCriteriaBound, subscriptionManagerFor, useShellClient } from '../../src/shell';
 import {
   conversationCriteria,
   conversationQuery,

@@ -1,3 +1,4 @@
+import type { RefObject } from 'react';
 import { AppBar, Box, IconButton, Toolbar, Tooltip, Typography } from '@mui/material';
 import LocalHospitalIcon from '@mui/icons-material/LocalHospital';
 import type { Reference } from '@medplum/fhirtypes';
@@ -5,16 +6,18 @@ import { GlobalSearch } from './GlobalSearch';
 import { NotificationIcons } from './NotificationIcons';
 import { UserMenu } from './UserMenu';
 import { HEADER_HEIGHT } from './themes';
+import { NAVBAR_ID } from './ShellNavigation';
 
 interface HeaderProps {
   navbarOpen: boolean;
   onToggleNavbar: () => void;
+  menuButtonRef: RefObject<HTMLButtonElement | null>;
   profile: Reference | undefined;
   ePrescribing: boolean;
 }
 
 /** The 60 px header: logo button (toggles the navbar), global search, notifications, user menu. */
-export function Header({ navbarOpen, onToggleNavbar, profile, ePrescribing }: HeaderProps) {
+export function Header({ navbarOpen, onToggleNavbar, menuButtonRef, profile, ePrescribing }: HeaderProps) {
   return (
     <AppBar
       position="static"
@@ -22,14 +25,24 @@ export function Header({ navbarOpen, onToggleNavbar, profile, ePrescribing }: He
       elevation={0}
       sx={{ height: HEADER_HEIGHT, borderBottom: 1, borderColor: 'divider', bgcolor: 'background.paper' }}
     >
-      <Toolbar sx={{ minHeight: `${HEADER_HEIGHT}px !important`, height: HEADER_HEIGHT, gap: 1.5, px: 1.5 }}>
+      <Toolbar
+        // Tighter spacing below md: at 390 px the wide spacing pushed the user menu 5 px off-screen,
+        // so the whole page scrolled sideways.
+        sx={{
+          minHeight: `${HEADER_HEIGHT}px !important`,
+          height: HEADER_HEIGHT,
+          gap: { xs: 1, md: 1.5 },
+          px: { xs: 1, md: 1.5 },
+        }}
+      >
         <Tooltip title={navbarOpen ? 'Hide navigation' : 'Show navigation'}>
           <IconButton
+            ref={menuButtonRef}
             onClick={onToggleNavbar}
             // The logo's title is part of the name, so the name includes it (WCAG 2.5.3 label in name).
             aria-label={navbarOpen ? 'Hearth EMR: hide navigation' : 'Hearth EMR: show navigation'}
             aria-expanded={navbarOpen}
-            aria-controls="shell-navbar"
+            aria-controls={NAVBAR_ID}
             color="primary"
           >
             <LocalHospitalIcon titleAccess="Hearth EMR" />

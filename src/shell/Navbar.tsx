@@ -22,8 +22,8 @@ import { BookmarkDialog } from './BookmarkDialog';
 
 interface NavbarProps {
   menus: UserConfigurationMenu[];
-  /** Called after a link is chosen (the shell closes the navbar on narrow screens). */
-  onNavigate: () => void;
+  /** Called after a link or a resource type is chosen (the narrow layout's drawer closes). */
+  onNavigate?: () => void;
 }
 
 /** The side navigation: resource-type picker, the user's menus, and 'Add Bookmark' (app-spec §2.5). */
@@ -66,7 +66,7 @@ export function Navbar({ menus, onNavigate }: NavbarProps) {
             if (!value) return;
             navigate(`/${value}`);
             setPickerKey((key) => key + 1);
-            onNavigate();
+            onNavigate?.();
           }}
           renderInput={(params) => <TextField {...params} variant="outlined" label="Resource Type" />}
         />

@@ -1,28 +1,34 @@
 import { useEffect, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
-import { Box, useMediaQuery } from '@mui/material';
+import { Box } from '@mui/material';
 import { Header } from './Header';
-import { Navbar } from './Navbar';
+import { ShellNavigation } from './ShellNavigation';
 import { ContentErrorBoundary } from './ContentErrorBoundary';
 import { FullScreenSpinner } from './FullScreenSpinner';
 import { useSession } from './useSession';
 import { useNavbarOpen } from './navbarState';
+import { useNarrowLayout } from './useNarrowLayout';
+import { useNavbarDrawer } from './useNavbarDrawer';
 import { menusOf } from './navigationMenus';
 import { isEPrescribingEnabled } from './notificationQueries';
 import { signInRedirectPath } from './signedOutPaths';
-import { HEADER_HEIGHT, NARROW_BREAKPOINT } from './themes';
+import { HEADER_HEIGHT } from './themes';
 import { useToast } from './toasts';
 import { useShellSlots } from './shellSlots';
 
 /**
- * The signed-in frame of every page (app-spec §2.5): header, collapsible side navigation and the
- * page, which shows a red alert instead of crashing. Signed-out visitors go to the sign-in screen.
+ * The signed-in frame of every page (app-spec §2.5): header, side navigation and the page, which
+ * shows a red alert instead of crashing. Signed-out visitors go to the sign-in screen. The
+ * navigation is a remembered, collapsible column on wide windows and a closed-by-default overlay
+ * drawer below the `md` breakpoint, where a column would leave the page too little room.
  */
 export function ShellLayout({ children }: { children?: ReactNode }) {
   const location = useLocation();
   const session = useSession();
-  const [navbarOpen, setNavbarOpen] = useNavbarOpen();
-  const narrow = useMediaQuery(`(max-width:${NARROW_BREAKPOINT - 0.05}px)`, { noSsr: true });
+  const [columnOpen, setColumnOpen] = useNavbarOpen();
+  const narrow = useNarrowLayout();
+  const drawer = useNavbarDrawer(narrow);
+  const navbarOpen = narrow ? drawer.open : columnOpen;
   const toast = useToast();
   const { PatientLayout } = useShellSlots();
 
@@ -50,21 +56,18 @@ export function ShellLayout({ children }: { children?: ReactNode }) {
     <Box sx={{ height: '100vh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
       <Header
         navbarOpen={navbarOpen}
-        onToggleNavbar={() => setNavbarOpen(!navbarOpen)}
+        onToggleNavbar={() => (narrow ? drawer.setOpen(!drawer.open) : setColumnOpen(!columnOpen))}
+        menuButtonRef={drawer.menuButtonRef}
         profile={profile}
         ePrescribing={isEPrescribingEnabled(session.membership)}
       />
       <Box sx={{ display: 'flex', flexGrow: 1, minHeight: 0, height: `calc(100vh - ${HEADER_HEIGHT}px)` }}>
-        {navbarOpen && (
-          <Box id="shell-navbar" sx={{ height: '100%' }}>
-            <Navbar
-              menus={menusOf(session.config)}
-              onNavigate={() => {
-                if (narrow) setNavbarOpen(false);
-              }}
-            />
-          </Box>
-        )}
+        <ShellNavigation
+          menus={menusOf(session.config)}
+          overlay={narrow}
+          open={navbarOpen}
+          onClose={() => drawer.setOpen(false)}
+        />
         <Box component="main" sx={{ flexGrow: 1, minWidth: 0, overflow: 'auto' }}>
           <ContentErrorBoundary locationKey={`${location.pathname}${location.search}`}>{children}</ContentErrorBoundary>
         </Box>

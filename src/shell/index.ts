@@ -11,9 +11,9 @@ export { isSignedOutPath, signInRedirectPath, SIGN_IN_PATH } from './signedOutPa
 export { ShellClientContext, useShellClient } from './shellClient';
 export { useSession, type SessionSnapshot } from './useSession';
 export { useLiveCount } from './useLiveCount';
-export { subscriptionManagerFor } from './realtime';
+export { isCriteriaBound, subscriptionManagerFor } from './realtime';
 export { effectiveColorScheme, useColorSchemeChoice, type ColorSchemeChoice } from './colorScheme';
-export { HEADER_HEIGHT, NAVBAR_WIDTH, NARROW_BREAKPOINT } from './themes';
+export { HEADER_HEIGHT, NAVBAR_WIDTH } from './themes';
 export { ShellSlotsContext, useShellSlots, type ShellSlots } from './shellSlots';
 export { CountBadge } from './CountBadge';
 export { isEPrescribingEnabled } from './notificationQueries';

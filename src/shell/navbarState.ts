@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 
-/** localStorage key remembering whether the side navigation is open (app-spec §2.5). */
+/** localStorage key remembering whether the wide layout's side navigation is open (app-spec §2.5). */
 export const NAVBAR_OPEN_STORAGE_KEY = 'navbarOpen';
 
 function readNavbarOpen(): boolean {
@@ -11,7 +11,10 @@ function readNavbarOpen(): boolean {
   }
 }
 
-/** Open by default; the last choice is remembered across visits. */
+/**
+ * The wide layout's column: open by default, the last choice remembered across visits. The narrow
+ * layout's drawer (useNavbarDrawer) neither reads nor writes it.
+ */
 export function useNavbarOpen(): [boolean, (open: boolean) => void] {
   const [open, setOpenState] = useState(readNavbarOpen);
   const setOpen = useCallback((next: boolean) => {

@@ -4,7 +4,6 @@ import { defaultDarkTheme, defaultLightTheme, type RaThemeOptions } from 'react-
 /** Sizes of the shell (app-spec §9). */
 export const HEADER_HEIGHT = 60;
 export const NAVBAR_WIDTH = 250;
-export const NARROW_BREAKPOINT = 768;
 
 // A disabled field's helper text still informs (format, time zone, 'Read Only'): keep it at the
 // secondary text colour, which meets WCAG AA, instead of the disabled grey, which does not.

@@ -110,7 +110,7 @@ test.describe('application shell', () => {
     expect(errors).toEqual([]);
   });
 
-  test('the navbar state is remembered, and a link closes it on narrow screens', async ({ page }) => {
+  test('the navbar state is remembered on wide windows; below md it is a drawer a link closes', async ({ page }) => {
     await signIn(page, 'alice@demo.hearth.example');
     const nav = page.getByRole('navigation', { name: 'Main navigation' });
     await page.getByRole('button', { name: 'Hide navigation' }).click();
@@ -122,11 +122,37 @@ test.describe('application shell', () => {
     await page.getByRole('button', { name: 'Show navigation' }).click();
     await expect(nav).toBeVisible();
 
+    // Below md (900 px) the navigation is an overlay drawer: closed whatever the wide choice, opened
+    // by the header button, closed by choosing a link, with the focus back on the button.
     await page.setViewportSize({ width: 700, height: 800 });
+    await expect(nav).toBeHidden();
+    const menuButton = page.getByRole('button', { name: 'Show navigation' });
+    await menuButton.click();
     await nav.getByRole('link', { name: 'New Patient' }).click();
     await expect(page).toHaveURL(/\/onboarding$/);
     await expect(nav).toBeHidden();
+    await expect(menuButton).toBeFocused();
     await expect(page.getByRole('heading', { name: 'New Patient' })).toBeVisible();
+    // The phone's drawer leaves the wide layout's choice alone.
+    expect(await page.evaluate(() => localStorage.getItem('navbarOpen'))).toBe('true');
+  });
+
+  test('on a phone the drawer is closed on every direct address, Escape closes it, nothing scrolls sideways', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn(page, 'alice@demo.hearth.example');
+    const nav = page.getByRole('navigation', { name: 'Main navigation' });
+    const menuButton = page.getByRole('button', { name: 'Show navigation' });
+    await page.goto('/Patient');
+    await expect(page.getByRole('columnheader', { name: /Gender/ })).toBeInViewport();
+    await expect(nav).toBeHidden();
+    await menuButton.click();
+    await expect(page.getByRole('dialog', { name: 'Navigation menu' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(nav).toBeHidden();
+    await expect(menuButton).toBeFocused();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 
   test('global search finds a patient by name and opens it with the keyboard', async ({ page }) => {
