@@ -6,6 +6,7 @@ import { parseSearchRequest } from '../search/searchRequest';
 import { generatePassword, hashPassword } from '../auth/passwordHash';
 import { accountsProjectId } from '../auth/authEnvironment';
 import type { AdminState } from './adminBootstrap';
+import { frontDeskPolicy } from './frontDeskPolicy';
 import { patientPortalPolicy } from './patientPortalPolicy';
 import { systemAuthor } from '../definitions/loadDefinitions';
 
@@ -36,21 +37,7 @@ export async function seedDemoAccounts(
   const ctx = { projectId: options.projectId, author: systemAuthor };
   const project: Reference = { reference: `Project/${options.projectId}`, display: 'Demo Clinic' };
 
-  const frontDesk = (await session.create(ctx, {
-    resourceType: 'AccessPolicy',
-    name: 'Front desk',
-    resource: [
-      { resourceType: 'Patient', readonlyFields: ['identifier'] },
-      { resourceType: 'Appointment' },
-      { resourceType: 'Schedule' },
-      { resourceType: 'Slot' },
-      { resourceType: 'Communication' },
-      { resourceType: 'Task', criteria: 'Task?status=requested,ready,in-progress,on-hold,completed' },
-      { resourceType: 'Practitioner', readonly: true },
-      { resourceType: 'Organization', readonly: true },
-      { resourceType: 'Encounter', readonly: true, hiddenFields: ['reasonCode', 'diagnosis'] },
-    ],
-  } as AccessPolicy)) as AccessPolicy;
+  const frontDesk = (await session.create(ctx, frontDeskPolicy)) as AccessPolicy;
   const patientPortal = (await session.create(ctx, patientPortalPolicy)) as AccessPolicy;
   await session.flush();
   const projectResource = await session.read('Project', options.projectId);

@@ -13,7 +13,8 @@ import { seedDoseSpotBots } from './dosespotBots';
 import { seedBundledQuestionnaires, seedDemoQuestionnaireTasks } from './bundledQuestionnaires';
 import { seedDemoClinicalData } from './demoClinicalData';
 import { seedLaunchCheckApp } from './launchCheckApp';
-import { PATIENT_PORTAL_POLICY_VERSION, upgradePatientPortalPolicy } from './patientPortalPolicy';
+import { FRONT_DESK_POLICY_VERSION, frontDeskLiveChatEntry, upgradeFrontDeskPolicy } from './frontDeskPolicy';
+import { PATIENT_PORTAL_POLICY_VERSION, patientPortalPolicy, upgradePatientPortalPolicy } from './patientPortalPolicy';
 
 export interface DemoState {
   projectId: string;
@@ -27,6 +28,8 @@ export interface DemoState {
    * (patientPortalPolicy.ts); absent in demo databases from before it was recorded (version 1 or 2).
    */
   patientPortalPolicyVersion?: number;
+  /** The same for the "Front desk" policy (frontDeskPolicy.ts); absent in demo databases from before (version 1). */
+  frontDeskPolicyVersion?: number;
   /** Set only on the run that generated the demo password. */
   generatedPassword?: string;
   passwordFile?: string;
@@ -46,8 +49,8 @@ interface DemoSeedOptions {
 /**
  * The demo clinic: its project and the Synthea patients shipped in tests/fixtures, seeded on the
  * first start; on every start, its SMART launch check registered for this BASE_URL (demo databases
- * from before the app get it too), and once per policy version, the patient portal policy of a
- * demo database seeded before brought up to date (unless the clinic edited it).
+ * from before the app get it too), and once per policy version, the patient portal and front desk
+ * policies of a demo database seeded before brought up to date (unless the clinic edited them).
  */
 export async function seedDemo(
   repository: Repository,
@@ -59,6 +62,7 @@ export async function seedDemo(
   const state: DemoState = existing ?? {
     ...(await seedDemoClinic(repository, registry, options)),
     patientPortalPolicyVersion: PATIENT_PORTAL_POLICY_VERSION,
+    frontDeskPolicyVersion: FRONT_DESK_POLICY_VERSION,
   };
   const launchCheckClientId = state.launchCheckClientId ?? randomUUID();
   await repository.transaction((session) =>
@@ -71,13 +75,31 @@ export async function seedDemo(
     if (upgrade === 'upgraded') options.log('Brought the Demo Clinic\'s "Patient portal" access policy up to date');
     if (upgrade === 'edited') {
       options.log(
-        'The Demo Clinic\'s "Patient portal" access policy was edited, so it was left as it is: to let patients ' +
-          'see the names of their medications, add { "resourceType": "Medication", "readonly": true } to it',
+        'The Demo Clinic\'s "Patient portal" access policy was edited, so it was left as it is: a policy that ' +
+          'lets patients write their compartment lets them make up, change and delete their clinical records. ' +
+          "The seed's lets them read it and write only their messages and live-chat Subscription: " +
+          `${JSON.stringify(patientPortalPolicy.resource)}`,
       );
     }
   }
-  const current = { ...state, launchCheckClientId, patientPortalPolicyVersion: PATIENT_PORTAL_POLICY_VERSION };
-  if (!existing?.launchCheckClientId || policyOutdated) {
+  const frontDeskOutdated = (state.frontDeskPolicyVersion ?? 1) < FRONT_DESK_POLICY_VERSION;
+  if (frontDeskOutdated) {
+    const upgrade = await repository.transaction((session) => upgradeFrontDeskPolicy(session, state.projectId));
+    if (upgrade === 'upgraded') options.log('Brought the Demo Clinic\'s "Front desk" access policy up to date');
+    if (upgrade === 'edited') {
+      options.log(
+        'The Demo Clinic\'s "Front desk" access policy was edited, so it was left as it is: for the chat to ' +
+          `show new messages live, add ${JSON.stringify(frontDeskLiveChatEntry)} to it`,
+      );
+    }
+  }
+  const current = {
+    ...state,
+    launchCheckClientId,
+    patientPortalPolicyVersion: PATIENT_PORTAL_POLICY_VERSION,
+    frontDeskPolicyVersion: FRONT_DESK_POLICY_VERSION,
+  };
+  if (!existing?.launchCheckClientId || policyOutdated || frontDeskOutdated) {
     // The generated password is shown once, never stored.
     const { generatedPassword: _password, passwordFile: _file, ...kept } = current;
     await writeState(repository.db, 'demo', kept);

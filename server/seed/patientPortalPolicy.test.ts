@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { http } from '../../tests/integration/fhirClient';
+import { baseUrl, http } from '../../tests/integration/fhirClient';
 import { registerProjectOwner } from '../../tests/integration/accounts';
 import { registerPatient } from '../../tests/integration/patientAccounts';
+import { SocketTestClient } from '../realtime/socketTestClient.test-support';
 import { patientPortalPolicy } from './patientPortalPolicy';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- FHIR answers of many shapes */
@@ -211,6 +212,393 @@ describe('the demo patient portal policy', () => {
         body: orderFor(bob.patient, drugs.alice),
       });
       expect(aboutBob.status).toBe(403);
+    });
+  });
+});
+
+/** A clinic whose default patient policy is the seed's, with two registered patients and a clinician's message. */
+async function portalClinic(name: string) {
+  const owner = await registerProjectOwner(name);
+  const token = owner.tokens.access_token;
+  const policy = await http<any>('POST', 'fhir/R4/AccessPolicy', { token, body: patientPortalPolicy });
+  expect(policy.status).toBe(201);
+  const project = await http<any>('GET', `fhir/R4/Project/${owner.projectId}`, { token });
+  await http('PUT', `fhir/R4/Project/${owner.projectId}`, {
+    token,
+    body: { ...project.body, defaultPatientAccessPolicy: { reference: `AccessPolicy/${policy.body.id}` } },
+  });
+  const clinician = { reference: owner.tokens.profile.reference as string, display: 'Dr. Owner' };
+  return {
+    owner,
+    token,
+    clinician,
+    alice: await registerPatient(owner.projectId),
+    bob: await registerPatient(owner.projectId),
+  };
+}
+
+/** A chat message as custom-screens/chat/chatMessages.ts newChatMessage makes it. */
+const message = (
+  from: { reference: string },
+  about: string,
+  to: { reference: string } | undefined,
+  text: string,
+  attachment?: { contentType: string; url: string; title: string },
+) => ({
+  resourceType: 'Communication',
+  status: 'in-progress',
+  sender: from,
+  subject: { reference: about },
+  ...(to ? { recipient: [to] } : {}),
+  sent: new Date().toISOString(),
+  payload: [{ contentString: text }, ...(attachment ? [{ contentAttachment: attachment }] : [])],
+});
+
+const jsonPatch = { 'content-type': 'application/json-patch+json' };
+
+describe('the demo patient portal policy: her record is hers to read, her messages hers to write', () => {
+  let clinic: Awaited<ReturnType<typeof portalClinic>>;
+  /** Her record as the clinic wrote it. */
+  const record = { observation: '', condition: '', order: '', medication: '' };
+  /** The clinic's message to her with a file, and the file. */
+  const shared = { message: '', binary: '' };
+
+  const as = (token: string) => ({
+    get: (path: string) => http<any>('GET', `fhir/R4/${path}`, { token }),
+    post: (path: string, body: unknown) => http<any>('POST', `fhir/R4/${path}`, { token, body }),
+    put: (path: string, body: unknown) => http<any>('PUT', `fhir/R4/${path}`, { token, body }),
+    patch: (path: string, body: unknown) => http<any>('PATCH', `fhir/R4/${path}`, { token, body, headers: jsonPatch }),
+    delete: (path: string) => http<any>('DELETE', `fhir/R4/${path}`, { token }),
+  });
+  const staff = () => as(clinic.token);
+  const alice = () => as(clinic.alice.token);
+  const created = async (answer: Promise<{ status: number; body: any }>) => {
+    const done = await answer;
+    expect(done.status, JSON.stringify(done.body)).toBe(201);
+    return done.body.id as string;
+  };
+
+  beforeAll(async () => {
+    clinic = await portalClinic('Portal Writes Clinic');
+    const patient = clinic.alice.patient;
+    record.observation = await created(
+      staff().post('Observation', {
+        resourceType: 'Observation',
+        status: 'final',
+        code: { coding: [{ system: 'http://loinc.org', code: '2823-3', display: 'Potassium' }] },
+        subject: { reference: patient },
+        valueQuantity: { value: 4.1, unit: 'mmol/L', system: 'http://unitsofmeasure.org', code: 'mmol/L' },
+      }),
+    );
+    record.condition = await created(
+      staff().post('Condition', {
+        resourceType: 'Condition',
+        clinicalStatus: {
+          coding: [{ system: 'http://terminology.hl7.org/CodeSystem/condition-clinical', code: 'active' }],
+        },
+        code: { text: 'Essential hypertension' },
+        subject: { reference: patient },
+      }),
+    );
+    record.medication = await created(staff().post('Medication', medication('197361', 'Amlodipine 5 MG Oral Tablet')));
+    record.order = await created(staff().post('MedicationRequest', orderFor(patient, record.medication)));
+
+    // What the chat's paperclip does (custom-screens/chat/attachments/useMediaUpload.ts), then the message.
+    const media = await created(
+      staff().post('Media', {
+        resourceType: 'Media',
+        status: 'completed',
+        subject: { reference: patient },
+        content: { contentType: 'text/plain' },
+      }),
+    );
+    const upload = await fetch(new URL('fhir/R4/Binary', baseUrl()), {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${clinic.token}`,
+        'content-type': 'text/plain',
+        'x-security-context': `Media/${media}`,
+        accept: 'application/fhir+json',
+      },
+      body: 'Your results are normal',
+    });
+    expect(upload.status).toBe(201);
+    shared.binary = ((await upload.json()) as { id: string }).id;
+    const withFile = message(clinic.clinician, patient, { reference: patient }, 'Your results', {
+      contentType: 'text/plain',
+      url: `Binary/${shared.binary}`,
+      title: 'results.txt',
+    });
+    shared.message = await created(staff().post('Communication', withFile));
+  });
+
+  /** Her record as the clinic reads it: what the attempts below must leave as it is. */
+  const snapshot = async () =>
+    Promise.all(
+      [
+        `Observation/${record.observation}`,
+        `Condition/${record.condition}`,
+        `MedicationRequest/${record.order}`,
+        `Patient/${clinic.alice.patient.split('/')[1]}`,
+      ].map(async (path) => (await staff().get(path)).body),
+    );
+  const observationsOfAlice = async () =>
+    ids((await staff().get(`Observation?subject=${clinic.alice.patient}&_count=100`)).body).sort();
+
+  describe('replays of the QA walk: none of her clinical record is hers to write', () => {
+    it('refuses a made-up result, a changed order, a deleted result and a patched problem (403), and changes nothing', async () => {
+      const before = await snapshot();
+      const observations = await observationsOfAlice();
+      const order = (await staff().get(`MedicationRequest/${record.order}`)).body;
+      const ownPatient = (await alice().get(clinic.alice.patient)).body;
+      const attempts = [
+        alice().post('Observation', {
+          resourceType: 'Observation',
+          status: 'final',
+          code: { coding: [{ system: 'http://loinc.org', code: '2823-3', display: 'Potassium' }] },
+          subject: { reference: clinic.alice.patient },
+          valueQuantity: { value: 9.9, unit: 'mmol/L', system: 'http://unitsofmeasure.org', code: 'mmol/L' },
+        }),
+        alice().put(`MedicationRequest/${record.order}`, { ...order, status: 'stopped' }),
+        alice().delete(`Observation/${record.observation}`),
+        alice().patch(`Condition/${record.condition}`, [
+          { op: 'replace', path: '/clinicalStatus/coding/0/code', value: 'resolved' },
+        ]),
+        // Nor her demographics, nor files of her own (the portal has no paperclip).
+        alice().put(clinic.alice.patient, { ...ownPatient, birthDate: '1900-01-01' }),
+        alice().post('Media', {
+          resourceType: 'Media',
+          status: 'preparation',
+          subject: { reference: clinic.alice.patient },
+          content: { contentType: 'text/plain' },
+        }),
+        alice().post('Binary', {
+          resourceType: 'Binary',
+          contentType: 'text/plain',
+          securityContext: { reference: clinic.alice.patient },
+          data: Buffer.from('a file of her own').toString('base64'),
+        }),
+      ];
+      for (const attempt of await Promise.all(attempts)) expect(attempt.status, JSON.stringify(attempt.body)).toBe(403);
+      expect(await snapshot()).toEqual(before);
+      expect(await observationsOfAlice()).toEqual(observations);
+    });
+
+    it('refuses the same in a transaction, all or nothing: not even its message is written', async () => {
+      const before = await snapshot();
+      const observations = await observationsOfAlice();
+      const order = (await staff().get(`MedicationRequest/${record.order}`)).body;
+      const patch = [{ op: 'replace', path: '/clinicalStatus/coding/0/code', value: 'resolved' }];
+      const bundle = await http<any>('POST', 'fhir/R4', {
+        token: clinic.alice.token,
+        body: {
+          resourceType: 'Bundle',
+          type: 'transaction',
+          entry: [
+            {
+              request: { method: 'POST', url: 'Communication' },
+              resource: message(
+                { reference: clinic.alice.patient },
+                clinic.alice.patient,
+                clinic.clinician,
+                'In a bundle',
+              ),
+            },
+            {
+              request: { method: 'POST', url: 'Observation' },
+              resource: {
+                resourceType: 'Observation',
+                status: 'final',
+                code: { text: 'Potassium' },
+                subject: { reference: clinic.alice.patient },
+                valueQuantity: { value: 9.9, unit: 'mmol/L' },
+              },
+            },
+            {
+              request: { method: 'PUT', url: `MedicationRequest/${record.order}` },
+              resource: { ...order, status: 'stopped' },
+            },
+            { request: { method: 'DELETE', url: `Observation/${record.observation}` } },
+            {
+              request: { method: 'PATCH', url: `Condition/${record.condition}` },
+              resource: {
+                resourceType: 'Binary',
+                contentType: 'application/json-patch+json',
+                data: Buffer.from(JSON.stringify(patch)).toString('base64'),
+              },
+            },
+          ],
+        },
+      });
+      expect(bundle.status, JSON.stringify(bundle.body)).toBe(403);
+      expect(await snapshot()).toEqual(before);
+      expect(await observationsOfAlice()).toEqual(observations);
+      const messages = await staff().get(`Communication?subject=${clinic.alice.patient}&_count=100`);
+      expect(JSON.stringify(messages.body)).not.toContain('In a bundle');
+    });
+  });
+
+  describe('what the portal does still works', () => {
+    it('reads her record, the Medication her order points at included', async () => {
+      for (const path of [
+        `Observation/${record.observation}`,
+        `Condition/${record.condition}`,
+        `MedicationRequest/${record.order}`,
+        `Medication/${record.medication}`,
+        clinic.alice.patient,
+      ]) {
+        expect((await alice().get(path)).status, path).toBe(200);
+      }
+      const meds = await alice().get(
+        `MedicationRequest?subject=${clinic.alice.patient}&_include=MedicationRequest:medication`,
+      );
+      expect(ids(meds.body).sort()).toEqual([`Medication/${record.medication}`, `MedicationRequest/${record.order}`]);
+    });
+
+    it('sends a message from her to the clinic, and one with only her as recipient (no clinician wrote yet)', async () => {
+      const toClinic = await created(
+        alice().post(
+          'Communication',
+          message({ reference: clinic.alice.patient }, clinic.alice.patient, clinic.clinician, 'Thank you, doctor'),
+        ),
+      );
+      const toNobody = await created(
+        alice().post(
+          'Communication',
+          message(
+            { reference: clinic.alice.patient },
+            clinic.alice.patient,
+            { reference: clinic.alice.patient },
+            'Hello?',
+          ),
+        ),
+      );
+      const seen = await staff().get(`Communication?subject=${clinic.alice.patient}&_count=100`);
+      expect(ids(seen.body)).toEqual(
+        expect.arrayContaining([`Communication/${toClinic}`, `Communication/${toNobody}`]),
+      );
+    });
+
+    it('opens the file of a message the clinic sent her, and marks that message read', async () => {
+      const read = await alice().get(`Communication/${shared.message}`);
+      expect(read.status).toBe(200);
+      const attachment = read.body.payload.find((part: any) => part.contentAttachment).contentAttachment;
+      const signed = await fetch(attachment.url);
+      expect(await signed.text()).toBe('Your results are normal');
+      const file = await fetch(new URL(`fhir/R4/Binary/${shared.binary}`, baseUrl()), {
+        headers: { authorization: `Bearer ${clinic.alice.token}` },
+      });
+      expect(await file.text()).toBe('Your results are normal');
+
+      // markedRead (custom-screens/chat/chatMessages.ts): the message as read, sent back whole.
+      const marked = await alice().put(`Communication/${shared.message}`, {
+        ...read.body,
+        status: 'completed',
+        received: new Date().toISOString(),
+      });
+      expect(marked.status, JSON.stringify(marked.body)).toBe(200);
+      const after = await staff().get(`Communication/${shared.message}`);
+      expect(after.body.status).toBe('completed');
+      expect(after.body.payload[1].contentAttachment.url).toMatch(/Binary\/|\/storage\//);
+    });
+
+    it('watches her conversation live: the clinic’s next message reaches her socket', async () => {
+      const subscription = await created(
+        alice().post('Subscription', chatSubscription(`Communication?subject=${clinic.alice.patient}`)),
+      );
+      const binding = await alice().get(`Subscription/${subscription}/$get-ws-binding-token`);
+      expect(binding.status).toBe(200);
+      const token = binding.body.parameter.find((p: any) => p.name === 'token').valueString;
+      const socket = await SocketTestClient.open(`${baseUrl().replace(/^http/, 'ws')}ws/subscriptions-r4`);
+      try {
+        await socket.bind(token, subscription);
+        const sent = await created(
+          staff().post(
+            'Communication',
+            message(clinic.clinician, clinic.alice.patient, { reference: clinic.alice.patient }, 'Live'),
+          ),
+        );
+        const notification = await socket.notification(subscription);
+        expect(JSON.stringify(notification)).toContain(sent);
+      } finally {
+        await socket.close();
+      }
+    });
+  });
+
+  describe('what she writes is narrowed to what the portal writes', () => {
+    it('refuses a message in someone else’s name, about another patient, or already marked read', async () => {
+      const self = { reference: clinic.alice.patient };
+      for (const body of [
+        message(clinic.clinician, clinic.alice.patient, clinic.clinician, 'From the doctor to the doctor, says Alice'),
+        message(self, clinic.bob.patient, clinic.clinician, 'About Bob'),
+        message(self, clinic.alice.patient, { reference: clinic.bob.patient }, 'To Bob'),
+        { ...message(self, clinic.alice.patient, clinic.clinician, 'Already read'), status: 'completed' },
+      ]) {
+        const answer = await alice().post('Communication', body);
+        expect(answer.status, body.payload[0].contentString).toBe(403);
+      }
+    });
+
+    it('leaves a message once the clinic read it, and messages not addressed to her, as they are', async () => {
+      const own = await created(
+        alice().post(
+          'Communication',
+          message({ reference: clinic.alice.patient }, clinic.alice.patient, clinic.clinician, 'Mine'),
+        ),
+      );
+      const read = (await staff().get(`Communication/${own}`)).body;
+      expect((await staff().put(`Communication/${own}`, { ...read, status: 'completed' })).status).toBe(200);
+      // Between staff, about her: she may read it, not change it.
+      const colleague = {
+        reference: `Practitioner/${await created(staff().post('Practitioner', { resourceType: 'Practitioner' }))}`,
+      };
+      const staffNote = await created(
+        staff().post('Communication', message(clinic.clinician, clinic.alice.patient, colleague, 'Between staff')),
+      );
+      for (const id of [own, staffNote]) {
+        const current = (await alice().get(`Communication/${id}`)).body;
+        expect(
+          (await alice().put(`Communication/${id}`, { ...current, payload: [{ contentString: 'Changed' }] })).status,
+        ).toBe(403);
+        expect((await alice().delete(`Communication/${id}`)).status).toBe(403);
+        expect((await staff().get(`Communication/${id}`)).body.payload[0].contentString).not.toBe('Changed');
+      }
+      // Nor can she make a message to her one about someone else.
+      const toHer = (await alice().get(`Communication/${shared.message}`)).body;
+      const moved = await alice().put(`Communication/${shared.message}`, {
+        ...toHer,
+        subject: { reference: clinic.bob.patient },
+      });
+      expect(moved.status).toBe(403);
+    });
+
+    it('makes only a websocket Subscription, and sees none of the clinic’s on her conversation', async () => {
+      const bot = await created(staff().post('Bot', { resourceType: 'Bot', name: 'Clinic bot' }));
+      const restHook = await alice().post('Subscription', {
+        ...chatSubscription(`Communication?subject=${clinic.alice.patient}`),
+        channel: { type: 'rest-hook', endpoint: `Bot/${bot}` },
+      });
+      expect(restHook.status).toBe(403);
+      // The clinician's own live chat on her conversation: same criteria, not hers.
+      const clinics = await created(
+        staff().post('Subscription', chatSubscription(`Communication?subject=${clinic.alice.patient}`)),
+      );
+      expect([403, 404]).toContain((await alice().get(`Subscription/${clinics}`)).status);
+      expect([403, 404]).toContain((await alice().get(`Subscription/${clinics}/$get-ws-binding-token`)).status);
+      expect([403, 404]).toContain((await alice().delete(`Subscription/${clinics}`)).status);
+      const found = await alice().get(`Subscription?criteria=Communication`);
+      expect(ids(found.body)).not.toContain(`Subscription/${clinics}`);
+      expect((await staff().get(`Subscription/${clinics}`)).status).toBe(200);
+      // Nor can she turn her own into a rest-hook.
+      const own = (
+        await alice().post('Subscription', chatSubscription(`Communication?subject=${clinic.alice.patient}`))
+      ).body;
+      const hooked = await alice().put(`Subscription/${own.id}`, {
+        ...own,
+        channel: { type: 'rest-hook', endpoint: `Bot/${bot}` },
+      });
+      expect(hooked.status).toBe(403);
     });
   });
 });

@@ -1,28 +1,60 @@
 import type { AccessPolicy, AccessPolicyResource, Reference } from '@medplum/fhirtypes';
 import type { RepositorySession } from '../fhir/repository';
-import { systemAuthor } from '../definitions/loadDefinitions';
+import { upgradeSeededPolicy, type SeededPolicyUpgrade } from './seededPolicyUpgrade';
 
 /**
- * The demo project's policy for patients: their own compartment, the live-chat Subscription the
- * portal makes, and the medication catalogue.
+ * The demo project's policy for patients: their own record to read, and to write only what the
+ * portal writes — their chat messages, the read mark on a message to them, and the live-chat
+ * Subscription — plus the medication catalogue to read.
  *
+ * - Their compartment is read-only: a patient who could write it could make up a potassium of 9.9,
+ *   change an order or delete a result (server/seed/patientPortalPolicy.test.ts replays each).
+ * - A type's own entries replace the `*` entry for it (data-provider/access/accessPolicy.ts), so
+ *   Communication repeats the read of the compartment. Its write entries are OR-ed, and a write
+ *   must match one of them on the stored version (update, delete) and on the version written
+ *   (server/fhir/repository.ts checkWritable, checkWritten). A message she writes is from her and
+ *   about her, and hers to change only until the clinic has read it (`status=in-progress`: what
+ *   the clinic read stays as they read it). A message to her about her may be marked read
+ *   (custom-screens/chat/chatMessages.ts markedRead). Entries tell neither a create from an update
+ *   nor an update from a delete, and do not say which fields may change (this server's policies
+ *   have no `interaction`): whatever a message may become when marked read, she may also write
+ *   anew, and she may change or delete a message to her. That stays within her own conversation.
  * - A Subscription is in no patient's compartment, so the patient may make (and see) only the one
  *   that watches their own conversation — matched `:exact`: a string search matches a prefix, and
- *   `Communication?subject=Patient/me,Patient/other` starts with the allowed criteria.
- *   Notifications are still filtered by the compartment (server/realtime/subscriberAccess.ts).
+ *   `Communication?subject=Patient/me,Patient/other` starts with the allowed criteria — over a
+ *   websocket (a `rest-hook` to `Bot/{id}` would run a bot of the clinic on her messages), and
+ *   only the ones she made (`author`): a clinician's Subscription on her conversation has the same
+ *   criteria, and is not hers to read, change or delete. Notifications are still filtered by the
+ *   compartment (server/realtime/subscriberAccess.ts).
  * - A Medication is in no patient's compartment either: an order that points at one
  *   (`medicationReference`, as imported Synthea records and many other systems write them) named
  *   no drug to the patient. Medication is catalogue data — code, form, ingredients, no subject — so
  *   a patient may read and search the project's Medications, and write none. What names a patient
  *   (the MedicationRequest) stays behind the compartment: `_has` and `_revinclude` from Medication
  *   only reach the patient's own orders (server/seed/patientPortalPolicy.test.ts replays both).
+ * - No Media or Binary writes: the portal offers no paperclip (custom-screens/chat/ChatPanel.tsx);
+ *   the files the clinic sends are read through the compartment their security context gives them.
  */
 export const patientPortalPolicy: AccessPolicy = {
   resourceType: 'AccessPolicy',
   name: 'Patient portal',
   resource: [
-    { resourceType: '*', compartment: { reference: '%profile' } },
-    { resourceType: 'Subscription', criteria: 'Subscription?criteria:exact=Communication?subject=%profile' },
+    { resourceType: '*', compartment: { reference: '%profile' }, readonly: true },
+    { resourceType: 'Communication', compartment: { reference: '%profile' }, readonly: true },
+    {
+      resourceType: 'Communication',
+      compartment: { reference: '%profile' },
+      criteria: 'Communication?sender=%profile&subject=%profile&status=in-progress',
+    },
+    {
+      resourceType: 'Communication',
+      compartment: { reference: '%profile' },
+      criteria: 'Communication?recipient=%profile&subject=%profile',
+    },
+    {
+      resourceType: 'Subscription',
+      criteria: 'Subscription?criteria:exact=Communication?subject=%profile&type=websocket&author=%profile',
+    },
     { resourceType: 'Medication', readonly: true },
   ],
 };
@@ -31,7 +63,7 @@ export const patientPortalPolicy: AccessPolicy = {
  * The version of `patientPortalPolicy.resource`; a demo database records which one its policy was
  * last brought to (DemoState.patientPortalPolicyVersion), so that an upgrade is tried once.
  */
-export const PATIENT_PORTAL_POLICY_VERSION = 3;
+export const PATIENT_PORTAL_POLICY_VERSION = 4;
 
 /**
  * The entries earlier versions of the seed wrote, by version: a stored policy whose entries are
@@ -48,23 +80,20 @@ const earlierPatientPortalEntries: Record<number, AccessPolicyResource[]> = {
     { resourceType: '*', compartment: { reference: '%profile' } },
     { resourceType: 'Subscription', criteria: 'Subscription?criteria:exact=Communication?subject=%profile' },
   ],
+  // Before the compartment was read-only: a patient could create, change and delete her own clinical records.
+  3: [
+    { resourceType: '*', compartment: { reference: '%profile' } },
+    { resourceType: 'Subscription', criteria: 'Subscription?criteria:exact=Communication?subject=%profile' },
+    { resourceType: 'Medication', readonly: true },
+  ],
 };
 
-export type PortalPolicyUpgrade =
-  /** The stored policy had the entries of an earlier seed: they are now the current ones. */
-  | 'upgraded'
-  /** It already had the current entries. */
-  | 'current'
-  /** Someone changed it since it was seeded: left as it is (their policy, their decision). */
-  | 'edited'
-  /** The project names no default patient policy (or it is gone): nothing to bring up to date. */
-  | 'missing';
+export type PortalPolicyUpgrade = SeededPolicyUpgrade;
 
 /**
  * Brings the demo project's patient policy (the project's `defaultPatientAccessPolicy`, which the
  * seeded patient membership names too) to the current entries when it still has exactly the entries
- * of an earlier seed. A policy the clinic edited is left alone: overwriting it could undo a
- * narrowing they chose; the caller says what to add instead.
+ * of an earlier seed (upgradeSeededPolicy).
  */
 export async function upgradePatientPortalPolicy(
   session: RepositorySession,
@@ -75,20 +104,8 @@ export async function upgradePatientPortalPolicy(
   const id = /^AccessPolicy\/([^/]+)$/.exec(project?.defaultPatientAccessPolicy?.reference ?? '')?.[1];
   if (!id) return 'missing';
   const stored = (await session.read('AccessPolicy', id).catch(() => undefined)) as AccessPolicy | undefined;
-  if (!stored) return 'missing';
-  const entries = canonical(stored.resource ?? []);
-  if (entries === canonical(patientPortalPolicy.resource ?? [])) return 'current';
-  if (!Object.values(earlierPatientPortalEntries).some((earlier) => canonical(earlier) === entries)) return 'edited';
-  const resource = structuredClone(patientPortalPolicy.resource);
-  await session.update({ projectId, author: systemAuthor }, { ...stored, resource });
-  return 'upgraded';
-}
-
-/** JSON with object keys sorted: the database does not keep a resource's key order. */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) =>
-    inner && typeof inner === 'object' && !Array.isArray(inner)
-      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => a.localeCompare(b)))
-      : inner,
-  );
+  return upgradeSeededPolicy(session, projectId, stored, {
+    current: patientPortalPolicy.resource ?? [],
+    earlier: Object.values(earlierPatientPortalEntries),
+  });
 }

@@ -10,8 +10,9 @@ import { seedDemo, type DemoState } from './demoSeed';
 import { PATIENT_PORTAL_POLICY_VERSION, patientPortalPolicy, upgradePatientPortalPolicy } from './patientPortalPolicy';
 
 /**
- * How a demo database seeded before the Medication entry gets it: once, on a start, and only when
- * its patient policy is still exactly what an earlier seed wrote.
+ * How a demo database seeded before gets the current patient policy (the Medication entry, the
+ * read-only compartment): once, on a start, and only when its patient policy is still exactly what
+ * an earlier seed wrote.
  */
 
 const database = embeddedTestDatabase('portal-policy-upgrade');
@@ -26,9 +27,14 @@ const chat = (criteria: string): AccessPolicyResource => ({
   criteria: `Subscription?${criteria}=Communication?subject=%profile`,
 });
 const compartment: AccessPolicyResource = { resourceType: '*', compartment: { reference: '%profile' } };
-/** What the seed wrote before 2026-11-28 (a prefix match), and from then until the Medication entry. */
+const medication: AccessPolicyResource = { resourceType: 'Medication', readonly: true };
+/**
+ * What the seed wrote before 2026-11-28 (a prefix match), from then until the Medication entry, and
+ * from then until the compartment was read-only (patients could write their clinical records).
+ */
 const seededV1 = [compartment, chat('criteria')];
 const seededV2 = [compartment, chat('criteria:exact')];
+const seededV3 = [compartment, chat('criteria:exact'), medication];
 
 /** A project whose default patient policy has these entries (keys in another order, as a database may keep them). */
 async function projectWithPatientPolicy(entries: AccessPolicyResource[] | undefined) {
@@ -64,18 +70,24 @@ const upgrade = (projectId: string) =>
   repository.transaction((session) => upgradePatientPortalPolicy(session, projectId));
 
 describe('bringing the demo patient policy up to date', () => {
-  it('replaces the entries of either earlier seed by the current ones, keeping the rest of the policy', async () => {
-    for (const earlier of [seededV1, seededV2]) {
+  it('replaces the entries of any earlier seed by the current ones, keeping the rest of the policy', async () => {
+    for (const earlier of [seededV1, seededV2, seededV3]) {
       const { projectId, policyId } = await projectWithPatientPolicy(earlier);
       expect(await upgrade(projectId)).toBe('upgraded');
       const policy = await storedPolicy(policyId);
       expect(policy.resource).toEqual(patientPortalPolicy.resource);
       expect(policy.name).toBe('Patient portal');
       expect(policy.meta.project).toBe(projectId);
-      // The Medication entry reads only; the chat entry is the exact one (the prefix match is gone).
-      expect(policy.resource).toContainEqual({ resourceType: 'Medication', readonly: true });
-      expect(policy.resource).toContainEqual(chat('criteria:exact'));
+      // The Medication entry reads only; the chat entry is the exact one, of her own websockets (the prefix match is gone).
+      expect(policy.resource).toContainEqual(medication);
+      expect(policy.resource).toContainEqual({
+        resourceType: 'Subscription',
+        criteria: 'Subscription?criteria:exact=Communication?subject=%profile&type=websocket&author=%profile',
+      });
       expect(policy.resource).not.toContainEqual(chat('criteria'));
+      // The compartment is read, not written: no entry lets her write it whole.
+      expect(policy.resource).toContainEqual({ ...compartment, readonly: true });
+      expect(policy.resource).not.toContainEqual(compartment);
       // Again: nothing to do, nothing written.
       expect(await upgrade(projectId)).toBe('current');
       expect((await storedPolicy(policyId)).meta.versionId).toBe(policy.meta.versionId);
@@ -87,6 +99,8 @@ describe('bringing the demo patient policy up to date', () => {
       [compartment], // patients kept out of live chat
       [...seededV2, { resourceType: 'Practitioner', readonly: true }],
       [{ ...compartment, hiddenFields: ['note'] }, chat('criteria:exact')],
+      [...seededV3, { resourceType: 'Practitioner', readonly: true }],
+      [{ ...compartment, readonly: true }, chat('criteria:exact'), medication], // narrowed their own way
     ]) {
       const { projectId, policyId } = await projectWithPatientPolicy(edited);
       const before = await storedPolicy(policyId);
@@ -113,8 +127,14 @@ describe('a start of a demo database seeded before', () => {
     });
 
   it('upgrades its policy once and records it: a clinic that takes the entry out again is not overruled', async () => {
-    const { projectId, policyId } = await projectWithPatientPolicy(seededV2);
-    await writeState(database(), 'demo', { projectId, patients: 6, resources: 823, launchCheckClientId: randomUUID() });
+    const { projectId, policyId } = await projectWithPatientPolicy(seededV3);
+    await writeState(database(), 'demo', {
+      projectId,
+      patients: 6,
+      resources: 823,
+      launchCheckClientId: randomUUID(),
+      patientPortalPolicyVersion: 3,
+    });
     const log: string[] = [];
 
     const state = await start(log);
@@ -125,14 +145,14 @@ describe('a start of a demo database seeded before', () => {
     );
     expect((await storedPolicy(policyId)).resource).toEqual(patientPortalPolicy.resource);
 
-    // The clinic decides patients should not see the catalogue after all: the next start leaves it.
+    // The clinic decides to go back to the earlier policy: the next start leaves it.
     const upgraded = await storedPolicy(policyId);
     await repository.transaction((session) =>
-      session.update({ projectId, author: systemAuthor }, { ...upgraded, resource: seededV2 }),
+      session.update({ projectId, author: systemAuthor }, { ...upgraded, resource: seededV3 }),
     );
     await start(log);
     expect(log).toHaveLength(1);
-    expect((await storedPolicy(policyId)).resource).toEqual(seededV2);
+    expect((await storedPolicy(policyId)).resource).toEqual(seededV3);
   });
 
   it('says what to add when the policy was edited, once', async () => {
@@ -142,7 +162,8 @@ describe('a start of a demo database seeded before', () => {
     await start(log);
     await start(log);
     expect(log).toHaveLength(1);
-    expect(log[0]).toMatch(/was edited, so it was left as it is.*"resourceType": "Medication", "readonly": true/);
+    expect(log[0]).toMatch(/was edited, so it was left as it is: .*make up, change and delete their clinical records/);
+    expect(log[0]).toContain(JSON.stringify(patientPortalPolicy.resource));
     expect((await storedPolicy(policyId)).resource).toEqual([compartment]);
   });
 });
