@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { AccessPolicy, Patient } from '@medplum/fhirtypes';
 import {
+  canPerform,
   canReadResourceType,
   canWriteResourceType,
   changedFields,
+  entriesGranting,
   hiddenFieldsFor,
   policyEntriesFor,
   readonlyFieldsFor,
@@ -94,5 +96,41 @@ describe('access-policy rules', () => {
     expect(changedFields(before, { resourceType: 'Patient', gender: 'female' }, ['gender'])).toEqual(['gender']);
     expect(changedFields(before, { resourceType: 'Patient', gender: 'male', active: true }, ['gender'])).toEqual([]);
     expect(changedFields(undefined, { resourceType: 'Patient', gender: 'male' }, ['gender'])).toEqual(['gender']);
+  });
+});
+
+describe('interaction lists', () => {
+  const listed: AccessPolicy = {
+    resourceType: 'AccessPolicy',
+    resource: [
+      { resourceType: 'Patient', interaction: ['read', 'search'] },
+      { resourceType: 'Communication', readonly: true },
+      { resourceType: 'Communication', criteria: 'Communication?status=in-progress', interaction: ['create'] },
+      { resourceType: 'Communication', criteria: 'Communication?recipient=%profile', interaction: ['update'] },
+      { resourceType: 'Task', interaction: [] },
+    ],
+  };
+
+  it('grant the listed interactions alone; a patch is an update', () => {
+    expect(canPerform(listed, 'Patient', 'read')).toBe(true);
+    expect(canPerform(listed, 'Patient', 'history')).toBe(false);
+    expect(canPerform(listed, 'Patient', 'update')).toBe(false);
+    expect(canWriteResourceType(listed, 'Patient')).toBe(false);
+    expect(canPerform(listed, 'Communication', 'patch')).toBe(true);
+    expect(canPerform(listed, 'Communication', 'delete')).toBe(false);
+    expect(canReadResourceType(listed, 'Task')).toBe(false);
+    expect(canWriteResourceType(listed, 'Task')).toBe(false);
+  });
+
+  it('pick the entries whose compartment or criteria a row must meet for each interaction', () => {
+    expect(entriesGranting(listed, 'Communication', 'create').map((entry) => entry.criteria)).toEqual([
+      'Communication?status=in-progress',
+    ]);
+    expect(entriesGranting(listed, 'Communication', 'update').map((entry) => entry.criteria)).toEqual([
+      'Communication?recipient=%profile',
+    ]);
+    expect(entriesGranting(listed, 'Communication', 'search')).toEqual([
+      { resourceType: 'Communication', readonly: true },
+    ]);
   });
 });

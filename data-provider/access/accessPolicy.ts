@@ -74,17 +74,46 @@ export function policyEntriesFor(policy: AccessPolicy | undefined, resourceType:
   return entries.filter((entry) => entry.resourceType === '*');
 }
 
+export const writeInteractions: readonly AccessInteraction[] = ['create', 'update', 'patch', 'delete'];
+
+/**
+ * Does one entry grant `interaction`? Its `interaction` list when it has one (a patch is an update
+ * there: FHIR's list has no patch), else `readonly` grants the reads alone, else everything. An
+ * entry listing `interaction: ['read']` must not write: ignoring the list would silently grant
+ * more than the clinic wrote.
+ */
+export function entryGrants(entry: AccessPolicyResource, interaction: AccessInteraction): boolean {
+  if (entry.interaction) {
+    const listed = interaction === 'patch' ? 'update' : interaction;
+    return (entry.interaction as readonly string[]).includes(listed);
+  }
+  return !entry.readonly || isReadInteraction(interaction);
+}
+
+/** The type's entries that grant `interaction` (their compartments and criteria are OR-ed). */
+export function entriesGranting(
+  policy: AccessPolicy | undefined,
+  resourceType: string,
+  interaction: AccessInteraction,
+): AccessPolicyResource[] {
+  return policyEntriesFor(policy, resourceType).filter((entry) => entryGrants(entry, interaction));
+}
+
 /** No policy means full access within the project; a policy grants only what it lists. */
 export function canReadResourceType(policy: AccessPolicy | undefined, resourceType: string): boolean {
   if (!policy) return true;
-  return policyEntriesFor(policy, resourceType).length > 0;
+  return policyEntriesFor(policy, resourceType).some((entry) =>
+    readInteractions.some((interaction) => entryGrants(entry, interaction)),
+  );
 }
 
 /** Below super admin (super admins are decided by the callers: raAccess.ts, accessGuard.ts). */
 export function canWriteResourceType(policy: AccessPolicy | undefined, resourceType: string): boolean {
   if (neverWritableTypes.includes(resourceType) || superAdminWritableTypes.includes(resourceType)) return false;
   if (!policy) return true;
-  return policyEntriesFor(policy, resourceType).some((entry) => !entry.readonly);
+  return policyEntriesFor(policy, resourceType).some((entry) =>
+    writeInteractions.some((interaction) => entryGrants(entry, interaction)),
+  );
 }
 
 export function canPerform(
@@ -92,14 +121,18 @@ export function canPerform(
   resourceType: string,
   interaction: AccessInteraction,
 ): boolean {
-  return isReadInteraction(interaction)
-    ? canReadResourceType(policy, resourceType)
-    : canWriteResourceType(policy, resourceType);
+  if (!isReadInteraction(interaction)) {
+    if (neverWritableTypes.includes(resourceType) || superAdminWritableTypes.includes(resourceType)) return false;
+  }
+  if (!policy) return true;
+  return entriesGranting(policy, resourceType, interaction).length > 0;
 }
 
-/** Entries that allow writing (readonly entries only ever allow reading). */
+/** Entries that allow some write (readonly entries, and lists of reads only, never do). */
 export function writableEntriesFor(policy: AccessPolicy | undefined, resourceType: string): AccessPolicyResource[] {
-  return policyEntriesFor(policy, resourceType).filter((entry) => !entry.readonly);
+  return policyEntriesFor(policy, resourceType).filter((entry) =>
+    writeInteractions.some((interaction) => entryGrants(entry, interaction)),
+  );
 }
 
 /** Paths hidden from the caller for this type (from every applicable entry). */

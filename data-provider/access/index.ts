@@ -4,6 +4,8 @@ export {
   canReadResourceType,
   canWriteResourceType,
   changedFields,
+  entriesGranting,
+  entryGrants,
   hiddenFieldsFor,
   isReadInteraction,
   neverWritableTypes,
@@ -18,6 +20,7 @@ export {
   valuesAtPath,
   wildcardExcludedTypes,
   writableEntriesFor,
+  writeInteractions,
   type AccessInteraction,
 } from './accessPolicy';
 export { expressionPaths, hiddenFieldsReadBy } from './searchExpressionFields';

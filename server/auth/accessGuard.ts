@@ -3,12 +3,12 @@ import {
   adminOnlyFieldsFor,
   canPerform,
   changedFields,
+  entriesGranting,
   hiddenFieldsFor,
   hiddenFieldsReadBy,
   isReadInteraction,
   neverWritableTypes,
   superAdminWritableTypes,
-  policyEntriesFor,
   projectAdminTypes,
   readonlyFieldsFor,
   removeFields,
@@ -16,7 +16,6 @@ import {
   scopesGranting,
   scopesGrantingSight,
   sharedDefinitionTypes,
-  writableEntriesFor,
   type AccessInteraction,
   type ResourceScope,
 } from '../../data-provider/access';
@@ -223,10 +222,10 @@ export class AccessGuard {
    * policy and the scopes must allow the row: their clauses are AND-ed); none, every row is allowed.
    */
   private rowChecks(resourceType: string, interaction: AccessInteraction): AccessPolicyResource[][] | 'denied' {
-    const read = isReadInteraction(interaction);
     const checks: AccessPolicyResource[][] = [];
     if (!this.superAdmin && this.policy) {
-      checks.push(read ? policyEntriesFor(this.policy, resourceType) : writableEntriesFor(this.policy, resourceType));
+      // The entries granting this very interaction: `interaction` lists and `readonly` both count.
+      checks.push(entriesGranting(this.policy, resourceType, interaction));
     }
     if (this.scoped) checks.push(this.scopeEntries(resourceType, interaction));
     if (checks.some((entries) => entries.length === 0)) return 'denied';

@@ -134,6 +134,39 @@ describe('access policies and project isolation', () => {
     expect((await user.del(`Patient/${ids.bob}`)).status).toBe(403);
   });
 
+  it('an interaction list grants those interactions alone (it was ignored: a read-only list could write)', async () => {
+    const reader = await member({ resource: [{ resourceType: 'Patient', interaction: ['read', 'search'] }] });
+    const current = await reader.get(`Patient/${ids.bob}`);
+    expect(current.status).toBe(200);
+    expect((await reader.get('Patient?_count=5')).status).toBe(200);
+    const update = await reader.put(`Patient/${ids.bob}`, { ...current.body, gender: 'male' });
+    expect(update.status).toBe(403);
+    expect(issueText(update.body)).toContain('update of Patient');
+    expect((await reader.post('Patient', { resourceType: 'Patient' })).status).toBe(403);
+    expect((await reader.del(`Patient/${ids.bob}`)).status).toBe(403);
+    expect((await reader.get(`Patient/${ids.bob}`)).body.gender).toBe(current.body.gender);
+
+    // Update without create: an existing Observation may change, a new one may not be made, and
+    // an entry granting only create does not open reading.
+    const updater = await member({
+      resource: [
+        { resourceType: 'Observation', interaction: ['read', 'update'] },
+        { resourceType: 'Patient', interaction: ['create'] },
+      ],
+    });
+    const observation = await updater.get(`Observation/${ids.bobFinal}`);
+    expect(observation.status).toBe(200);
+    const amended = await updater.put(`Observation/${ids.bobFinal}`, { ...observation.body, status: 'amended' });
+    expect(amended.status).toBe(200);
+    const body = { resourceType: 'Observation', status: 'final', code: { text: 'Temp' } };
+    expect((await updater.post('Observation', body)).status).toBe(403);
+    expect((await updater.del(`Observation/${ids.bobFinal}`)).status).toBe(403);
+    expect((await updater.get('Observation?_count=1')).status).toBe(403);
+    expect((await updater.post('Patient', { resourceType: 'Patient' })).status).toBe(201);
+    expect((await updater.get(`Patient/${ids.bob}`)).status).toBe(403);
+    await as(owner.tokens.access_token).put(`Observation/${ids.bobFinal}`, { ...amended.body, status: 'final' });
+  });
+
   it('limits to a compartment on read and search', async () => {
     const user = await member({
       resource: [{ resourceType: 'Observation', compartment: { reference: `Patient/${ids.alice}` } }],

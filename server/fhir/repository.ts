@@ -302,11 +302,15 @@ export class RepositorySession {
     return row;
   }
 
-  /** After a write is buffered: the written version must still be within what the caller may write. */
-  private async checkWritten(resource: Resource): Promise<void> {
+  /**
+   * After a write is buffered: the written version must still be within what the caller may write,
+   * under the entries that grant this write (a policy may let a patient update a message to her
+   * without letting her create one like it).
+   */
+  private async checkWritten(resource: Resource, interaction: 'create' | 'update'): Promise<void> {
     if (!this.access || this.access.unrestricted) return;
     await this.flush();
-    if (!(await this.access.allows(this.tx, resource, 'create'))) {
+    if (!(await this.access.allows(this.tx, resource, interaction))) {
       throw errors.forbidden(
         `Forbidden: the ${resource.resourceType} would be outside the compartment or criteria of your access policy${this.access.scoped ? ' or scopes' : ''}`,
       );
@@ -365,7 +369,7 @@ export class RepositorySession {
     // A caller-chosen id may already have index rows (update-as-create of a deleted resource);
     // `fresh` is the caller's promise that it cannot.
     this.buffer(stored.resource, 'create', stored.rows, !options.id || (options.fresh ?? false));
-    await this.checkWritten(stored.resource);
+    await this.checkWritten(stored.resource, 'create');
     this.noteReferences(stored.resource, undefined);
     return this.visible(stored.resource);
   }
@@ -471,7 +475,7 @@ export class RepositorySession {
     const stored = this.prepare(owner, keepProtectedFields(guarded, existing.content), false);
     await this.inheritSecurityContext(stored.resource);
     this.buffer(stored.resource, 'update', stored.rows, false);
-    await this.checkWritten(stored.resource);
+    await this.checkWritten(stored.resource, 'update');
     this.noteReferences(stored.resource, existing.content);
     return { resource: this.visible(stored.resource), created: false };
   }

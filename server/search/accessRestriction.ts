@@ -1,5 +1,5 @@
 import type { AccessPolicy, AccessPolicyResource } from '@medplum/fhirtypes';
-import { policyEntriesFor } from '../../data-provider/access';
+import { entriesGranting } from '../../data-provider/access';
 import { errors, FhirError } from '../fhir/fhirError';
 import { queryFromString } from '../fhir/fhirOperations';
 import { sharedRowVisible } from '../auth/sharedProjectVisibility';
@@ -55,7 +55,8 @@ export function policyClause(
   alias: string,
   params: SqlParams,
   registry: SearchParameterRegistry,
-  entries: AccessPolicyResource[] = policyEntriesFor(policy, resourceType),
+  // A search sees what the entries granting search allow (an entry listing only `create` shows nothing).
+  entries: AccessPolicyResource[] = entriesGranting(policy, resourceType, 'search'),
   forWrite = false,
 ): string {
   if (entries.length === 0) return 'FALSE';

@@ -531,6 +531,9 @@ describe('the demo patient portal policy: her record is hers to read, her messag
       const self = { reference: clinic.alice.patient };
       for (const body of [
         message(clinic.clinician, clinic.alice.patient, clinic.clinician, 'From the doctor to the doctor, says Alice'),
+        // The read mark's entry (update of a message to her) creates nothing: no forged message from the clinic.
+        message(clinic.clinician, clinic.alice.patient, self, 'From the doctor to Alice, says Alice'),
+        { ...message(clinic.clinician, clinic.alice.patient, self, 'Read forgery'), status: 'completed' },
         message(self, clinic.bob.patient, clinic.clinician, 'About Bob'),
         message(self, clinic.alice.patient, { reference: clinic.bob.patient }, 'To Bob'),
         { ...message(self, clinic.alice.patient, clinic.clinician, 'Already read'), status: 'completed' },
@@ -564,6 +567,19 @@ describe('the demo patient portal policy: her record is hers to read, her messag
         expect((await alice().delete(`Communication/${id}`)).status).toBe(403);
         expect((await staff().get(`Communication/${id}`)).body.payload[0].contentString).not.toBe('Changed');
       }
+      // A message to her she may mark read, not delete; her own she cannot change once sent.
+      expect((await alice().delete(`Communication/${shared.message}`)).status).toBe(403);
+      const unread = await created(
+        alice().post(
+          'Communication',
+          message({ reference: clinic.alice.patient }, clinic.alice.patient, clinic.clinician, 'Unread, mine'),
+        ),
+      );
+      const mine = (await alice().get(`Communication/${unread}`)).body;
+      expect(
+        (await alice().put(`Communication/${unread}`, { ...mine, payload: [{ contentString: 'Edited' }] })).status,
+      ).toBe(403);
+      expect((await alice().delete(`Communication/${unread}`)).status).toBe(403);
       // Nor can she make a message to her one about someone else.
       const toHer = (await alice().get(`Communication/${shared.message}`)).body;
       const moved = await alice().put(`Communication/${shared.message}`, {

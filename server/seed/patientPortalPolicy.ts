@@ -10,15 +10,15 @@ import { upgradeSeededPolicy, type SeededPolicyUpgrade } from './seededPolicyUpg
  * - Their compartment is read-only: a patient who could write it could make up a potassium of 9.9,
  *   change an order or delete a result (server/seed/patientPortalPolicy.test.ts replays each).
  * - A type's own entries replace the `*` entry for it (data-provider/access/accessPolicy.ts), so
- *   Communication repeats the read of the compartment. Its write entries are OR-ed, and a write
- *   must match one of them on the stored version (update, delete) and on the version written
- *   (server/fhir/repository.ts checkWritable, checkWritten). A message she writes is from her and
- *   about her, and hers to change only until the clinic has read it (`status=in-progress`: what
- *   the clinic read stays as they read it). A message to her about her may be marked read
- *   (custom-screens/chat/chatMessages.ts markedRead). Entries tell neither a create from an update
- *   nor an update from a delete, and do not say which fields may change (this server's policies
- *   have no `interaction`): whatever a message may become when marked read, she may also write
- *   anew, and she may change or delete a message to her. That stays within her own conversation.
+ *   Communication repeats the read of the compartment. Its write entries are OR-ed per interaction,
+ *   and a write must match one granting it on the stored version (update, delete) and on the version
+ *   written (server/fhir/repository.ts checkWritable, checkWritten). She may **create** a message
+ *   from her, about her, not yet read (`status=in-progress`), and **update** a message to her about
+ *   her — the read mark (custom-screens/chat/chatMessages.ts markedRead). She deletes none, changes
+ *   none of her own once sent, and cannot create a message in a clinician's name (the update entry
+ *   grants no create). Entries do not say which fields an update may change: she could still alter
+ *   the text of a message to her while marking it read; the clinic's version stays in its history,
+ *   with her as the author of the change.
  * - A Subscription is in no patient's compartment, so the patient may make (and see) only the one
  *   that watches their own conversation — matched `:exact`: a string search matches a prefix, and
  *   `Communication?subject=Patient/me,Patient/other` starts with the allowed criteria — over a
@@ -45,11 +45,13 @@ export const patientPortalPolicy: AccessPolicy = {
       resourceType: 'Communication',
       compartment: { reference: '%profile' },
       criteria: 'Communication?sender=%profile&subject=%profile&status=in-progress',
+      interaction: ['create'],
     },
     {
       resourceType: 'Communication',
       compartment: { reference: '%profile' },
       criteria: 'Communication?recipient=%profile&subject=%profile',
+      interaction: ['update'],
     },
     {
       resourceType: 'Subscription',
@@ -63,7 +65,7 @@ export const patientPortalPolicy: AccessPolicy = {
  * The version of `patientPortalPolicy.resource`; a demo database records which one its policy was
  * last brought to (DemoState.patientPortalPolicyVersion), so that an upgrade is tried once.
  */
-export const PATIENT_PORTAL_POLICY_VERSION = 4;
+export const PATIENT_PORTAL_POLICY_VERSION = 5;
 
 /**
  * The entries earlier versions of the seed wrote, by version: a stored policy whose entries are
@@ -84,6 +86,27 @@ const earlierPatientPortalEntries: Record<number, AccessPolicyResource[]> = {
   3: [
     { resourceType: '*', compartment: { reference: '%profile' } },
     { resourceType: 'Subscription', criteria: 'Subscription?criteria:exact=Communication?subject=%profile' },
+    { resourceType: 'Medication', readonly: true },
+  ],
+  // Before the Communication entries listed their interactions: she could delete a message to her,
+  // or create one in a clinician's name to herself.
+  4: [
+    { resourceType: '*', compartment: { reference: '%profile' }, readonly: true },
+    { resourceType: 'Communication', compartment: { reference: '%profile' }, readonly: true },
+    {
+      resourceType: 'Communication',
+      compartment: { reference: '%profile' },
+      criteria: 'Communication?sender=%profile&subject=%profile&status=in-progress',
+    },
+    {
+      resourceType: 'Communication',
+      compartment: { reference: '%profile' },
+      criteria: 'Communication?recipient=%profile&subject=%profile',
+    },
+    {
+      resourceType: 'Subscription',
+      criteria: 'Subscription?criteria:exact=Communication?subject=%profile&type=websocket&author=%profile',
+    },
     { resourceType: 'Medication', readonly: true },
   ],
 };
