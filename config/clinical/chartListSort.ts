@@ -1,17 +1,23 @@
 /**
- * How a chart list is sorted, newest first (app-spec §2.3): by the date the record is about where
- * the type has one to search by, then by when it was last written. Imported histories are written
+ * How a chart list is sorted (app-spec §2.3): by the date the record is about where the type has
+ * one to search by, newest first, then by when it was last written. Imported histories are written
  * all at once, in whatever order the file had, so "last written" alone listed a 1997 visit between
- * two of 1999; and an old order edited today jumped to the top. Records without that date come last
- * (the server sorts missing values last).
+ * two of 1999; and an old order edited today, or a task whose status changed, jumped to the top.
+ * Records without that date come last (the server sorts missing values last).
  *
- * Tasks, appointments and devices keep the last write: they are the clinic's own work, written as
- * it happens, and a task or an appointment just made belongs at the top.
+ * Appointments too, by their start, latest first: the upcoming ones head the list (the furthest
+ * first, as every list here reads), then the past ones, most recent first — one order the server
+ * pages through, where "soonest upcoming first, then the past" would take two searches stitched
+ * across pages. Devices have no such date: they keep the last write.
  */
 const CLINICAL_DATE_SORT: Readonly<Record<string, string>> = {
+  Task: '-authored-on',
+  Appointment: '-date',
+  Communication: '-sent',
   MedicationRequest: '-authoredon',
   ServiceRequest: '-authored',
-  DiagnosticReport: '-issued',
+  // Those not issued yet (still in progress) after the issued ones, by when what they report on was observed.
+  DiagnosticReport: '-issued,-date',
   DocumentReference: '-date',
   CarePlan: '-date',
   // Types a chart path lists without a tab of their own (the summary's "documented visits", …).

@@ -9,6 +9,7 @@ import { isKnownResourceType } from '../../data-provider/rules';
 import { STRUCTURE_DEFINITION_NOT_FOUND } from '../../schema-engine';
 import { ResourceEditor } from '../../src/resources/ResourceEditor';
 import { useTypeSchema } from '../../src/resources/schemaHooks';
+import { authoredOnDefault } from './authoredOnDefault';
 import { patientReference, useChartPatient } from './chartPatient';
 
 /** `/Patient/{id}/{resourceType}/new`: the create form with the patient already filled in (app-spec §2.2, §3). */
@@ -30,6 +31,7 @@ export function ChartCreatePage() {
       Record<string, unknown>;
     // A new order from the Labs tab is a lab order (app-spec §2.3: Labs lists category 108252007).
     if (resourceType === 'ServiceRequest') start.category = [{ coding: [LAB_PROCEDURE_CATEGORY] }];
+    Object.assign(start, authoredOnDefault(resourceType, new Date()));
     if (profileUrl && profile.data) start.meta = { profile: [profileUrl] };
     return start as Resource;
   }, [resourceType, patientId, patient, profileUrl, profile.data]);

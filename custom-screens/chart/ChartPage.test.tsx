@@ -208,7 +208,7 @@ describe('ChartPage', { timeout: 30_000 }, () => {
     expect(entries.slice(1)).toEqual(['Task: Routine follow-up', 'Patient record: updated', 'Patient record: created']);
     const changes = within(timeline).getByRole('table', { name: 'Changes' });
     expect(within(changes).getByText('gender')).toBeTruthy();
-    expect(screen.getByText(/your access does not include them: Device\./)).toBeTruthy();
+    expect(screen.getByText('Not shown under your access policy: devices.')).toBeTruthy();
   });
 
   it('keeps the frame and lists the tab scoped to the patient when a tab is chosen', async () => {
@@ -230,7 +230,9 @@ describe('ChartPage', { timeout: 30_000 }, () => {
       .map((url) => decodeURIComponent(url))
       // The last: the summary's count of open tasks searched the patient's tasks first.
       .findLast((url) => url.includes('Task?patient='));
-    expect(search).toMatch(/Task\?patient=Patient\/p1&_sort=-_lastUpdated&_count=20&_offset=0&_total=accurate/);
+    expect(search).toMatch(
+      /Task\?patient=Patient\/p1&_sort=-authored-on,-_lastUpdated&_count=20&_offset=0&_total=accurate/,
+    );
   });
 
   it('names an imported order by its Medication and prescriber, and reads its structured dosage', async () => {

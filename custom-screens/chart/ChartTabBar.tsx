@@ -2,9 +2,10 @@ import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode, ty
 import { Link as RouterLink } from 'react-router-dom';
 import { Box, Button, Menu, MenuItem, Tab, Tabs } from '@mui/material';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
-import { chartTabOf, chartTabsFor } from '../../config/clinical/chartTabs';
+import { chartTabOf } from '../../config/clinical/chartTabs';
 import { chartPath } from './chartPaths';
 import { splitTabs } from './tabOverflow';
+import { useChartTabs } from './useChartTabs';
 
 /** Rows the tabs may wrap onto before the rest go into "More": all of them fit in two at 1280 px. */
 const MAX_ROWS = 2;
@@ -88,7 +89,8 @@ function useMeasures(bar: ElementRef, end: ElementRef, ruler: ElementRef, key: s
 }
 
 /**
- * The chart's tab bar (app-spec §2.2); the e-prescribing tab only when the membership has DoseSpot.
+ * The chart's tab bar (app-spec §2.2); the e-prescribing tab only when the membership has DoseSpot,
+ * and only the tabs the caller's access policy lets them open.
  * The tabs wrap onto two rows; those that still do not fit are in a "More" menu at the end, the
  * active tab always in the bar. `end` (the Apps menu) heads the column at the bar's end, the
  * "More" button under it.
@@ -101,7 +103,7 @@ export function ChartTabBar(props: {
   end?: ReactNode;
 }) {
   const current = chartTabOf(props.segment);
-  const tabs = chartTabsFor(props);
+  const tabs = useChartTabs(props);
   const bar = useRef<HTMLDivElement>(null);
   const end = useRef<HTMLDivElement>(null);
   const ruler = useRef<HTMLDivElement>(null);

@@ -20,25 +20,19 @@ import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import type { Resource } from '@medplum/fhirtypes';
 import { CHART_TAB_PAGE_SIZE, CHART_TABS } from '../../config/clinical/chartTabs';
 import { isKnownResourceType } from '../../data-provider/rules';
-import { OperationOutcomeError } from '../../data-provider/outcomes';
 import { StatusBadge } from '../../src/datatypes/StatusBadge';
-import { canEditResourceType } from '../../src/resources/accessRules';
-import { useFhirClient } from '../../src/resources/useFhirClient';
 // The chip alone, not the tasks folder's index: the task screens stay in their own lazy chunk.
 import { TaskDueChip } from '../tasks/TaskDueChip';
+import { AccessPolicyNotice } from './AccessPolicyNotice';
+import { isAccessDenied } from './accessDenied';
+import { chartListLabel } from './chartListLabel';
 import { chartPath } from './chartPaths';
 import { useChartViewer } from './chartViewer';
 import { DeceasedTasksLine } from './deceased';
 import { ListDate } from './ListDate';
 import { chartColumns, type ChartCell } from './tabColumns';
+import { useChartAccess } from './useChartAccess';
 import { useChartTabSearch } from './useChartTabSearch';
-
-/** Forbidden or not allowed for this user: said calmly, not as a failure. */
-function isAccessDenied(error: Error): boolean {
-  return (
-    error instanceof OperationOutcomeError && (error.status === 403 || error.outcome.issue?.[0]?.code === 'forbidden')
-  );
-}
 
 function Cell({ cell }: { cell: ChartCell }) {
   if (cell.kind === 'status') return <StatusBadge status={cell.status} />;
@@ -77,22 +71,25 @@ const listCells = {
 export function ChartTabList() {
   const { patientId = '', resourceType = '' } = useParams();
   const navigate = useNavigate();
-  const client = useFhirClient();
+  const access = useChartAccess();
   const known = isKnownResourceType(resourceType);
   const tab = CHART_TABS.find((candidate) => candidate.resourceType === resourceType);
-  const label = tab?.label ?? resourceType;
+  const label = chartListLabel(resourceType);
   const [offset, setOffset] = useState(0);
   useEffect(() => setOffset(0), [resourceType, patientId]);
   useEffect(() => {
     if (!known) navigate('..', { replace: true });
   }, [known, navigate]);
-  const results = useChartTabSearch(resourceType, patientId, tab?.filters, offset, tab?.includes);
+  // Not asked when the policy would refuse it: the tab is out of the caller's tab bar anyway.
+  const searchable = known && access.canSearch(resourceType);
+  const results = useChartTabSearch(resourceType, patientId, tab?.filters, offset, tab?.includes, searchable);
   // Before the early return: the same component goes from an unknown type to a known one.
   const { patientView } = useChartViewer();
   if (!known) return null;
+  if (!searchable || (results.error && isAccessDenied(results.error))) return <AccessPolicyNotice label={label} />;
 
   const columns = chartColumns(resourceType);
-  const canCreate = !patientView && canEditResourceType(client.getAccessPolicy(), client.isSuperAdmin(), resourceType);
+  const canCreate = !patientView && access.canWrite(resourceType);
   const rows = results.data?.resources ?? [];
   const names = results.data?.names;
   const total = results.data?.total;
@@ -140,12 +137,7 @@ export function ChartTabList() {
       </Box>
       {resourceType === 'Task' && <DeceasedTasksLine patientId={patientId} />}
       {results.isFetching && <LinearProgress aria-label="Loading..." />}
-      {results.error && isAccessDenied(results.error) && (
-        <Alert severity="info">
-          Your access does not include {label.toLowerCase()} ({resourceType}).
-        </Alert>
-      )}
-      {results.error && !isAccessDenied(results.error) && <Alert severity="error">{results.error.message}</Alert>}
+      {results.error && <Alert severity="error">{results.error.message}</Alert>}
       {results.data && rows.length === 0 && (
         <Typography sx={{ py: 2 }}>No {label.toLowerCase()} for this patient yet.</Typography>
       )}

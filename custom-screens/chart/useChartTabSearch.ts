@@ -21,6 +21,7 @@ export function useChartTabSearch(
   filters: Record<string, string> | undefined,
   offset: number,
   includes?: readonly string[],
+  enabled = true,
 ) {
   const client = useFhirClient();
   const query = chartTabQuery(resourceType, patientId, filters, offset, includes);
@@ -42,6 +43,7 @@ export function useChartTabSearch(
       };
     },
     placeholderData: keepPreviousData,
+    enabled,
     retry: false,
   });
 }

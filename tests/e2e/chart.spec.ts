@@ -335,16 +335,22 @@ test.describe('patient chart', () => {
     await expect(chartTabs(page).getByRole('tab', { name: 'DoseSpot' })).toHaveCount(0);
     await page.goto(`/Patient/${patientId}/dosespot`);
     await expect(page).toHaveURL(`/Patient/${patientId}`);
-    // The timeline leaves out what he cannot read, and says so.
+    // The timeline and the summary leave out what he cannot read, and say so in one quiet line each.
     await expect(page.getByTestId('timeline')).toBeVisible();
-    await expect(chartContent(page).getByText(/your access does not include them/)).toContainText('DiagnosticReport');
+    await expect(chartContent(page).getByText(/^Not shown under your access policy:/)).toContainText('reports');
+    await expect(page.getByText(/^Not shown under your access policy:.*Allergies/)).toBeVisible();
+    await expect(page.getByText(/Forbidden/)).toHaveCount(0);
+    await expect(page.getByRole('button', { name: /Add allergy/i })).toHaveCount(0);
+    // Only the tabs his policy lets him open.
+    await expect(chartTabs(page).getByRole('tab', { name: 'Meds', exact: true })).toHaveCount(0);
+    await expect(chartTabs(page).getByRole('tab', { name: 'Encounter', exact: true })).toHaveCount(0);
     // Appointments he may read and book.
     await chartTabs(page).getByRole('tab', { name: 'Appointments', exact: true }).click();
     await expect(main(page).getByRole('table', { name: 'Appointments' }).getByRole('row').nth(1)).toBeVisible();
     await expect(chartContent(page).getByRole('link', { name: 'New' })).toBeVisible();
-    // Medications he may not: a calm note, no New button, no error toast.
-    await chartTabs(page).getByRole('tab', { name: 'Meds', exact: true }).click();
-    await expect(chartContent(page).getByRole('alert')).toContainText('Your access does not include meds');
+    // Medications he may not: a link to them gets a calm note, no New button, no error toast.
+    await page.goto(`/Patient/${patientId}/MedicationRequest`);
+    await expect(chartContent(page).getByRole('alert')).toContainText('Your access policy does not include Meds.');
     await expect(chartContent(page).getByRole('link', { name: 'New' })).toHaveCount(0);
     await expectChartAccessibleInBothSchemes(page);
   });

@@ -11,6 +11,7 @@ import { ConceptField } from './ConceptField';
 import { SummaryDialog } from './SummaryDialog';
 import { SummaryItem, SummaryList } from './SummaryItem';
 import { SummarySection } from './SummarySection';
+import { useMayRecord } from './useMayRecord';
 import type { SummaryList as Loaded } from './usePatientSummaryData';
 import { useSummaryForm } from './useSummaryForm';
 import { useSummarySaved } from './useSummarySave';
@@ -27,6 +28,7 @@ const PATHS: Record<string, keyof AllergyDraft> = {
 export function AllergiesSection(props: { patient: Patient; allergies: Loaded<AllergyIntolerance> }) {
   const client = useFhirClient();
   const saved = useSummarySaved(props.patient.id as string);
+  const editable = useMayRecord('AllergyIntolerance');
   const patientRef = { reference: `Patient/${props.patient.id}` };
   const byId = new Map(props.allergies.items.map((a) => [a.id as string, a]));
   const form = useSummaryForm<AllergyDraft>({
@@ -43,6 +45,7 @@ export function AllergiesSection(props: { patient: Patient; allergies: Loaded<Al
   const editing = form.modal.openKey !== undefined && form.modal.openKey !== 'new';
   return (
     <SummarySection
+      editable={editable}
       title="Allergies"
       actionLabel="Add allergy"
       onAction={() => form.open('new', () => allergyDraftOf(undefined))}
@@ -113,6 +116,7 @@ export function AllergiesSection(props: { patient: Patient; allergies: Loaded<Al
           const when = dated && `${dated.kind === 'onset' ? 'since' : 'recorded'} ${readableDate(dated.date)}`;
           return (
             <SummaryItem
+              editable={editable}
               key={allergy.id}
               primary={name}
               secondary={[reactionText(allergy), when].filter(Boolean).join(' · ') || undefined}

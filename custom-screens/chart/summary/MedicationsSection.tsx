@@ -19,6 +19,7 @@ import { ConceptField } from './ConceptField';
 import { SummaryDialog } from './SummaryDialog';
 import { SummaryItem, SummaryList } from './SummaryItem';
 import { SummarySection } from './SummarySection';
+import { useMayRecord } from './useMayRecord';
 import type { SummaryList as Loaded } from './usePatientSummaryData';
 import { useSummaryForm } from './useSummaryForm';
 import { useSummarySaved } from './useSummarySave';
@@ -33,6 +34,7 @@ const PATHS: Record<string, keyof MedicationDraft> = {
 export function MedicationsSection(props: { patient: Patient; medications: Loaded<MedicationRequest> }) {
   const client = useFhirClient();
   const saved = useSummarySaved(props.patient.id as string);
+  const editable = useMayRecord('MedicationRequest');
   const patientRef = { reference: `Patient/${props.patient.id}` };
   const { names } = props.medications;
   const list = medicationListOf(props.medications.items, names);
@@ -60,6 +62,7 @@ export function MedicationsSection(props: { patient: Patient; medications: Loade
   const editing = form.modal.openKey !== undefined && form.modal.openKey !== 'new';
   return (
     <SummarySection
+      editable={editable}
       title="Medications"
       actionLabel="Add medication"
       onAction={() => form.open('new', () => medicationDraftOf(undefined))}
@@ -110,7 +113,7 @@ export function MedicationsSection(props: { patient: Patient; medications: Loade
     >
       <SummaryList>
         {(list.foldPast ? list.current : [...list.current, ...list.past]).map((group) => (
-          <MedicationRow key={group.order.id} group={group} names={names} onOpen={open} />
+          <MedicationRow key={group.order.id} group={group} names={names} onOpen={open} editable={editable} />
         ))}
       </SummaryList>
       {list.foldPast && (
@@ -133,7 +136,7 @@ export function MedicationsSection(props: { patient: Patient; medications: Loade
             <div id={pastId}>
               <SummaryList>
                 {list.past.map((group) => (
-                  <MedicationRow key={group.order.id} group={group} names={names} onOpen={open} />
+                  <MedicationRow key={group.order.id} group={group} names={names} onOpen={open} editable={editable} />
                 ))}
               </SummaryList>
             </div>
@@ -149,12 +152,14 @@ function MedicationRow(props: {
   group: MedicationGroup;
   names: ReferenceNames;
   onOpen(request: MedicationRequest): void;
+  editable: boolean;
 }) {
   const { order } = props.group;
   const authored = readableDate(order.authoredOn);
   const secondary = [authored ? `Ordered ${authored}` : '', otherOrdersNote(props.group)].filter(Boolean).join(' · ');
   return (
     <SummaryItem
+      editable={props.editable}
       primary={medicationNameOf(order, props.names) || 'Unnamed medication'}
       secondary={secondary || undefined}
       status={order.status}

@@ -2,14 +2,16 @@ import { Box } from '@mui/material';
 import type { Patient, Task } from '@medplum/fhirtypes';
 import { SEXUAL_ORIENTATION_CHOICES, SEXUAL_ORIENTATION_CODE } from '../../../config/clinical/sexualOrientation';
 import { SMOKING_STATUS_CHOICES, SMOKING_STATUS_CODE } from '../../../config/clinical/smokingStatus';
+import { NotShownUnderPolicy } from '../NotShownUnderPolicy';
 import { useRecountOnWrite } from '../useRecountOnWrite';
 import { AllergiesSection } from './AllergiesSection';
 import { MedicationsSection } from './MedicationsSection';
 import { ProblemListSection } from './ProblemListSection';
 import { SocialHistorySection } from './SocialHistorySection';
 import { openTaskCounts } from './rules/openTasks';
+import { sectionsNotShown } from './rules/sectionsNotShown';
 import { SUMMARY_COUNT, summaryQueryKey } from './summaryQueries';
-import { SummaryHeader } from './SummaryHeader';
+import { SummaryHeader, type CountLink } from './SummaryHeader';
 import { usePatientSummaryData, type SummaryList } from './usePatientSummaryData';
 import { useProviderLine } from './useProviderLine';
 import { VitalsSection } from './VitalsSection';
@@ -33,9 +35,16 @@ function openTasksLine(tasks: SummaryList<Task> | undefined, href: string) {
   return { href, counts: tasks.loading || tasks.error ? undefined : openTaskCounts(tasks.items, SUMMARY_COUNT) };
 }
 
+/** A header count of a list the caller may search; none when they may not. */
+function countLink(list: SummaryList<unknown> | undefined, href: string): CountLink | undefined {
+  return list && { href, count: list.loading ? undefined : list.items.length };
+}
+
 /**
  * The patient summary sidebar (app-spec §2.7): who this is (and the open tasks), then Allergies,
- * Problem List, Medications, Sexual Orientation, Smoking Status and Vitals, each with its add/edit modal.
+ * Problem List, Medications, Sexual Orientation, Smoking Status and Vitals, each with its add/edit
+ * modal. A section whose records the caller's access policy does not let them read is left out,
+ * and one quiet line names what is.
  */
 export function PatientSummary(props: PatientSummaryProps) {
   const { patient } = props;
@@ -44,6 +53,7 @@ export function PatientSummary(props: PatientSummaryProps) {
   // anywhere through this client) counts again in the header at once.
   useRecountOnWrite('Task', [summaryQueryKey(patient.id as string, 'openTasks')]);
   const provider = useProviderLine(patient, data.generalPractitioner);
+  const notShown = sectionsNotShown(data);
   return (
     // The chart frame's <aside aria-label="Patient summary"> is the landmark; this is its content.
     <Box
@@ -53,32 +63,39 @@ export function PatientSummary(props: PatientSummaryProps) {
       <SummaryHeader
         patient={patient}
         provider={provider}
-        appointmentsHref={props.appointmentsHref ?? '#'}
-        visitsHref={props.visitsHref ?? '#'}
-        appointmentCount={data.appointments.loading ? undefined : data.appointments.items.length}
-        visitCount={data.visits.loading ? undefined : data.visits.items.length}
+        appointments={countLink(data.appointments, props.appointmentsHref ?? '#')}
+        visits={countLink(data.visits, props.visitsHref ?? '#')}
         openTasks={openTasksLine(data.openTasks, props.tasksHref ?? '#')}
       />
-      <AllergiesSection patient={patient} allergies={data.allergies} />
-      <ProblemListSection patient={patient} problems={data.problems} />
-      <MedicationsSection patient={patient} medications={data.medications} />
-      <SocialHistorySection
-        patient={patient}
-        observations={data.observations}
-        title="Sexual Orientation"
-        question={SEXUAL_ORIENTATION_CODE}
-        choices={SEXUAL_ORIENTATION_CHOICES}
-        savedMessage="Sexual orientation saved"
-      />
-      <SocialHistorySection
-        patient={patient}
-        observations={data.observations}
-        title="Smoking Status"
-        question={SMOKING_STATUS_CODE}
-        choices={SMOKING_STATUS_CHOICES}
-        savedMessage="Smoking status saved"
-      />
-      <VitalsSection patient={patient} observations={data.observations} />
+      {data.allergies && <AllergiesSection patient={patient} allergies={data.allergies} />}
+      {data.problems && <ProblemListSection patient={patient} problems={data.problems} />}
+      {data.medications && <MedicationsSection patient={patient} medications={data.medications} />}
+      {data.observations && (
+        <>
+          <SocialHistorySection
+            patient={patient}
+            observations={data.observations}
+            title="Sexual Orientation"
+            question={SEXUAL_ORIENTATION_CODE}
+            choices={SEXUAL_ORIENTATION_CHOICES}
+            savedMessage="Sexual orientation saved"
+          />
+          <SocialHistorySection
+            patient={patient}
+            observations={data.observations}
+            title="Smoking Status"
+            question={SMOKING_STATUS_CODE}
+            choices={SMOKING_STATUS_CHOICES}
+            savedMessage="Smoking status saved"
+          />
+          <VitalsSection patient={patient} observations={data.observations} />
+        </>
+      )}
+      {notShown.length > 0 && (
+        <Box sx={{ px: 2, py: 1.25, borderTop: 1, borderColor: 'divider' }}>
+          <NotShownUnderPolicy parts={notShown} />
+        </Box>
+      )}
     </Box>
   );
 }

@@ -13,6 +13,7 @@ import { ConceptField } from './ConceptField';
 import { SummaryDialog } from './SummaryDialog';
 import { SummaryItem, SummaryList } from './SummaryItem';
 import { SummarySection } from './SummarySection';
+import { useMayRecord } from './useMayRecord';
 import type { SummaryList as Loaded } from './usePatientSummaryData';
 import { useSummaryForm } from './useSummaryForm';
 import { useSummarySaved } from './useSummarySave';
@@ -27,6 +28,7 @@ const PATHS: Record<string, keyof ProblemDraft> = {
 export function ProblemListSection(props: { patient: Patient; problems: Loaded<Condition> }) {
   const client = useFhirClient();
   const saved = useSummarySaved(props.patient.id as string);
+  const editable = useMayRecord('Condition');
   const patientRef = { reference: `Patient/${props.patient.id}` };
   const problems = currentFirst(
     props.problems.items.filter(isProblemListEntry),
@@ -48,6 +50,7 @@ export function ProblemListSection(props: { patient: Patient; problems: Loaded<C
   const editing = form.modal.openKey !== undefined && form.modal.openKey !== 'new';
   return (
     <SummarySection
+      editable={editable}
       title="Problem List"
       actionLabel="Add problem"
       onAction={() => form.open('new', () => problemDraftOf(undefined))}
@@ -111,6 +114,7 @@ export function ProblemListSection(props: { patient: Patient; problems: Loaded<C
           const dated = datedBy(condition);
           return (
             <SummaryItem
+              editable={editable}
               key={condition.id}
               primary={name}
               secondary={dated && `${dated.kind === 'onset' ? 'Dx' : 'Recorded'} ${readableDate(dated.date)}`}

@@ -8,6 +8,7 @@ import { answerCode, buildSocialHistoryObservation, validateChoice } from './rul
 import { latestWithCode } from './rules/vitalReadings';
 import { SummaryDialog } from './SummaryDialog';
 import { SummarySection } from './SummarySection';
+import { useMayRecord } from './useMayRecord';
 import type { SummaryList as Loaded } from './usePatientSummaryData';
 import { useSummaryForm } from './useSummaryForm';
 import { useSummarySaved } from './useSummarySave';
@@ -38,6 +39,7 @@ const PATHS: Record<string, 'answer'> = {
 export function SocialHistorySection(props: SocialHistorySectionProps) {
   const client = useFhirClient();
   const saved = useSummarySaved(props.patient.id as string);
+  const editable = useMayRecord('Observation');
   const latest = latestWithCode(props.observations.items, [props.question.code as string]);
   const form = useSummaryForm<ChoiceDraft>({
     validate: (draft) => ({ answer: validateChoice(props.choices, draft.answer) }),
@@ -60,6 +62,7 @@ export function SocialHistorySection(props: SocialHistorySectionProps) {
   const when = readableDate(latest?.effectiveDateTime ?? latest?.issued);
   return (
     <SummarySection
+      editable={editable}
       title={props.title}
       actionLabel={`Edit ${props.title.toLowerCase()}`}
       actionIcon="edit"

@@ -12,14 +12,20 @@ import { OpenTasksLink, type OpenTasksLinkProps } from './OpenTasksLink';
 import { SummaryLink } from './SummaryLink';
 import { VisuallyHidden } from './VisuallyHidden';
 
+/** A header link to a list of the chart, with how many there are (undefined while they load). */
+export interface CountLink {
+  href: string;
+  count?: number;
+}
+
 export interface SummaryHeaderProps {
   patient: Patient;
   /** The general practitioner line (a name, or why there is none); undefined while it is looked up. */
   provider: string | undefined;
-  appointmentsHref: string;
-  visitsHref: string;
-  appointmentCount?: number;
-  visitCount?: number;
+  /** Undefined when the caller may not search appointments: no link to a list they cannot open. */
+  appointments?: CountLink;
+  /** Undefined when the caller may not search visits. */
+  visits?: CountLink;
   /** The patient's open tasks; undefined when the caller may not search tasks (no line at all). */
   openTasks?: OpenTasksLinkProps;
 }
@@ -97,14 +103,20 @@ export function SummaryHeader(props: SummaryHeaderProps) {
             </>
           )}
         </Typography>
-        <Box sx={{ display: 'flex', gap: 2, mt: 0.5 }}>
-          <SummaryLink href={props.appointmentsHref} variant="body2">
-            {countText(props.appointmentCount, 'upcoming appointment', 'upcoming appointments')}
-          </SummaryLink>
-          <SummaryLink href={props.visitsHref} variant="body2">
-            {countText(props.visitCount, 'documented visit', 'documented visits')}
-          </SummaryLink>
-        </Box>
+        {(props.appointments || props.visits) && (
+          <Box sx={{ display: 'flex', gap: 2, mt: 0.5 }}>
+            {props.appointments && (
+              <SummaryLink href={props.appointments.href} variant="body2">
+                {countText(props.appointments.count, 'upcoming appointment', 'upcoming appointments')}
+              </SummaryLink>
+            )}
+            {props.visits && (
+              <SummaryLink href={props.visits.href} variant="body2">
+                {countText(props.visits.count, 'documented visit', 'documented visits')}
+              </SummaryLink>
+            )}
+          </Box>
+        )}
         {props.openTasks && <OpenTasksLink {...props.openTasks} overdueAsAlarm={!isDeceased(patient)} />}
       </Box>
     </Box>

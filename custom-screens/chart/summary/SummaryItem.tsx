@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
 import { Box, ButtonBase, Typography } from '@mui/material';
 import { StatusBadge } from '../../../src/datatypes/StatusBadge';
-import { useChartViewer } from '../chartViewer';
 import { VisuallyHidden } from './VisuallyHidden';
 
 export interface SummaryItemProps {
@@ -11,16 +10,17 @@ export interface SummaryItemProps {
   /** What choosing the row does, said to assistive technology before the row's text ('Edit allergy'). */
   action: string;
   onOpen(): void;
+  /** Whether choosing the row opens its edit modal (useMayRecord); else the row is read only. */
+  editable: boolean;
 }
 
-/** A row of a summary section; choosing it opens its edit modal (for the care team; a patient reads it). */
+/** A row of a summary section; choosing it opens its edit modal for those who may edit it, others read it. */
 export function SummaryItem(props: SummaryItemProps) {
-  const { patientView } = useChartViewer();
   return (
     <Box component="li" sx={{ listStyle: 'none' }}>
       <ButtonBase
         onClick={props.onOpen}
-        disabled={patientView}
+        disabled={!props.editable}
         sx={{
           width: '100%',
           justifyContent: 'space-between',
@@ -36,7 +36,7 @@ export function SummaryItem(props: SummaryItemProps) {
       >
         <Box component="span" sx={{ minWidth: 0 }}>
           <Typography component="span" variant="body2" sx={{ display: 'block', overflowWrap: 'anywhere' }}>
-            {!patientView && <VisuallyHidden>{`${props.action} `}</VisuallyHidden>}
+            {props.editable && <VisuallyHidden>{`${props.action} `}</VisuallyHidden>}
             {props.primary}
           </Typography>
           {props.secondary ? (

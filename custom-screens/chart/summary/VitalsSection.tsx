@@ -7,6 +7,7 @@ import { vitalReadings } from './rules/vitalReadings';
 import { planVitals, type VitalsDraft } from './rules/vitalsObservations';
 import { Sparkline } from './Sparkline';
 import { SummarySection } from './SummarySection';
+import { useMayRecord } from './useMayRecord';
 import type { SummaryList as Loaded } from './usePatientSummaryData';
 import { FieldSaveError, useSummaryForm } from './useSummaryForm';
 import { useSummarySaved } from './useSummarySave';
@@ -21,6 +22,7 @@ import { normalizeErrorString } from '../../../data-provider/outcomes';
 export function VitalsSection(props: { patient: Patient; observations: Loaded<Observation> }) {
   const client = useFhirClient();
   const saved = useSummarySaved(props.patient.id as string);
+  const editable = useMayRecord('Observation');
   const readings = useMemo(() => vitalReadings(props.observations.items), [props.observations.items]);
   const [trend, setTrend] = useState<VitalRow | undefined>();
   const form = useSummaryForm<VitalsDraft>({
@@ -52,6 +54,7 @@ export function VitalsSection(props: { patient: Patient; observations: Loaded<Ob
   });
   return (
     <SummarySection
+      editable={editable}
       title="Vitals"
       actionLabel="Record vitals"
       onAction={() => form.open('new', () => ({}))}

@@ -13,6 +13,7 @@ import type {
   Task,
 } from '@medplum/fhirtypes';
 import { useFhirClient } from '../../../src/resources/useFhirClient';
+import { useChartAccess } from '../useChartAccess';
 import { NO_REFERENCE_NAMES, referenceNamesOf, type ReferenceNames } from '../referenceNames';
 import { mayCountOpenTasks } from './rules/openTasks';
 import { localDay, summaryQueryKey, summarySearches, type SummaryPart } from './summaryQueries';
@@ -38,16 +39,20 @@ export function summaryPage(list: Resource[] & { bundle?: Bundle }): SummaryPage
   return { items: [...list], names: included.length ? referenceNamesOf(included) : NO_REFERENCE_NAMES };
 }
 
+/**
+ * Each part is undefined when the caller's access policy does not let them search its type: it is
+ * not asked for, and the summary leaves out what it would show.
+ */
 export interface PatientSummaryData {
-  allergies: SummaryList<AllergyIntolerance>;
-  problems: SummaryList<Condition>;
-  medications: SummaryList<MedicationRequest>;
-  observations: SummaryList<Observation>;
-  appointments: SummaryList<Appointment>;
-  visits: SummaryList<Encounter>;
+  allergies: SummaryList<AllergyIntolerance> | undefined;
+  problems: SummaryList<Condition> | undefined;
+  medications: SummaryList<MedicationRequest> | undefined;
+  observations: SummaryList<Observation> | undefined;
+  appointments: SummaryList<Appointment> | undefined;
+  visits: SummaryList<Encounter> | undefined;
   /** The patient as its general practitioner was looked up, and the names of what it points at. */
   generalPractitioner: SummaryList<Patient>;
-  /** Undefined when the caller may not search tasks (the header then shows no task line). */
+  /** Undefined also for a patient reading their own chart (the header then shows no task line). */
   openTasks: SummaryList<Task> | undefined;
 }
 
@@ -57,6 +62,7 @@ export interface PatientSummaryData {
  */
 export function usePatientSummaryData(patientId: string): PatientSummaryData {
   const client = useFhirClient();
+  const access = useChartAccess();
   // Decided from the client's session, not the chart's context: the chart frame calls this hook
   // above its providers, and both calls must ask the same searches to share them.
   const openTasks = mayCountOpenTasks({
@@ -64,7 +70,14 @@ export function usePatientSummaryData(patientId: string): PatientSummaryData {
     superAdmin: client.isSuperAdmin(),
     profileType: client.getProfile()?.resourceType,
   });
-  const searches = useMemo(() => summarySearches(patientId, localDay(), { openTasks }), [patientId, openTasks]);
+  // Always the general practitioner's look-up: it searches the Patient, whom a chart reads anyway.
+  const searches = useMemo(
+    () =>
+      summarySearches(patientId, localDay(), { openTasks }).filter(
+        (search) => search.part === 'generalPractitioner' || access.canSearch(search.resourceType),
+      ),
+    [patientId, openTasks, access],
+  );
   const results = useQueries({
     queries: searches.map((search) => ({
       queryKey: [...summaryQueryKey(patientId, search.part), search.query],
@@ -83,5 +96,5 @@ export function usePatientSummaryData(patientId: string): PatientSummaryData {
       error: result?.error ?? undefined,
     };
   });
-  return { openTasks: undefined, ...byPart } as unknown as PatientSummaryData;
+  return byPart as unknown as PatientSummaryData;
 }

@@ -19,13 +19,14 @@ import { formatCodeableConcept, getDisplayString } from '../../../data-provider/
 import { StatusBadge } from '../../../src/datatypes/StatusBadge';
 import { DiagnosticReportView } from '../../../src/resources/DiagnosticReportView';
 import { versionDiff } from '../../../src/resources/versionDiff';
-import { chartPath } from '../chartPaths';
+import { useChartViewer } from '../chartViewer';
 import { ListDate } from '../ListDate';
 import { listDateParts } from '../listDateParts';
 import { isPinned, priorityRank, timelineDate, type TimelineItem } from './timelineOrder';
 import { reportSummary } from './reportSummary';
 import { timelineByline } from './recordedAuthor';
 import { TimelineAttachment } from './TimelineAttachment';
+import { timelineEntryLink } from './timelineEntryLink';
 
 type Json = Record<string, unknown>;
 
@@ -111,9 +112,8 @@ export function TimelineEntry({ item, patientId }: { item: TimelineItem; patient
   const date = timelineDate(item);
   const dateParts = listDateParts(date);
   const isPatient = resource.resourceType === 'Patient';
-  const link = isPatient
-    ? `/Patient/${resource.id}/_history/${resource.meta?.versionId ?? ''}`
-    : chartPath(patientId, resource.resourceType, resource.id ?? '');
+  const { patientView } = useChartViewer();
+  const link = timelineEntryLink(resource, patientId, patientView);
   const status = typeof json.status === 'string' ? json.status : undefined;
   const priority = typeof json.priority === 'string' ? json.priority : undefined;
   const byline = timelineByline(resource, date === resource.meta?.lastUpdated);

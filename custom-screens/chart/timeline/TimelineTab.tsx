@@ -5,16 +5,17 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useSession } from '../../../src/shell';
 import { MediaUploadButton } from '../../chat/attachments';
 import { useChartViewer } from '../chartViewer';
+import { NotShownUnderPolicy } from '../NotShownUnderPolicy';
 import { TimelineEntry } from './TimelineEntry';
 import { useTimeline } from './useTimeline';
 
 /** `/Patient/{id}/timeline` (and the chart's default): the patient's story, most pressing first (app-spec §7). */
 export function TimelineTab() {
   const { patientId = '' } = useParams();
-  const timeline = useTimeline(patientId);
+  const { patientView } = useChartViewer();
+  const timeline = useTimeline(patientId, { patientView });
   const queryClient = useQueryClient();
   const { profile } = useSession();
-  const { patientView } = useChartViewer();
   // Benchmark mark (docs/benchmarks.md): the timeline's entries are committed to the DOM.
   useLayoutEffect(() => {
     if (!timeline.loading) performance.mark('hearth:chart-timeline-drawn');
@@ -37,11 +38,7 @@ export function TimelineTab() {
         )}
       </Stack>
       {timeline.loading && <LinearProgress aria-label="Loading..." />}
-      {timeline.notAllowed.length > 0 && (
-        <Alert severity="info" sx={{ mb: 1 }}>
-          Not shown, as your access does not include them: {timeline.notAllowed.join(', ')}.
-        </Alert>
-      )}
+      <NotShownUnderPolicy parts={timeline.notAllowed} sx={{ mb: 1 }} />
       {timeline.errors.map((error) => (
         <Alert key={error} severity="error" sx={{ mb: 1 }}>
           {error}

@@ -1,15 +1,16 @@
 import { useMemo } from 'react';
 import { useQueries } from '@tanstack/react-query';
 import type { Bundle, Resource } from '@medplum/fhirtypes';
-import { OperationOutcomeError } from '../../../data-provider/outcomes';
 import { useFhirClient } from '../../../src/resources/useFhirClient';
-import { TIMELINE_SEARCHES, timelineSearchQuery } from './timelineQueries';
+import { isAccessDenied } from '../accessDenied';
+import { useChartAccess } from '../useChartAccess';
+import { timelinePlan, timelineSearchQuery } from './timelineQueries';
 import { timelineItems, type TimelineItem } from './timelineOrder';
 
 export interface TimelineData {
   items: TimelineItem[];
   loading: boolean;
-  /** Types the user's access does not include: left out, and the timeline says so. */
+  /** What the user's access does not include (as a reader calls them): left out, and the timeline says so. */
   notAllowed: string[];
   /** Other failures, one message per type. */
   errors: string[];
@@ -22,15 +23,15 @@ function resourcesOf(bundle: Bundle | undefined): Resource[] {
     .filter(Boolean);
 }
 
-const denied = (error: Error) =>
-  error instanceof OperationOutcomeError && (error.status === 403 || error.outcome.issue?.[0]?.code === 'forbidden');
-
 /**
- * The Patient's history and the seven searches of the timeline (app-spec §7). All eight start in
- * the same render as the chart's patient read, so the client's auto-batching sends them together.
+ * The Patient's history and the timeline's searches (app-spec §7): the seven the viewer gets
+ * (timelinePlan), less those their access policy would refuse. All start in the same render as
+ * the chart's patient read, so the client's auto-batching sends them together.
  */
-export function useTimeline(patientId: string): TimelineData {
+export function useTimeline(patientId: string, { patientView }: { patientView: boolean }): TimelineData {
   const client = useFhirClient();
+  const access = useChartAccess();
+  const plan = useMemo(() => timelinePlan({ patientView }, access), [patientView, access]);
   const results = useQueries({
     queries: [
       {
@@ -40,7 +41,7 @@ export function useTimeline(patientId: string): TimelineData {
           client.readHistory('Patient', patientId, { signal, cache: 'no-cache' }) as Promise<Bundle>,
         retry: false,
       },
-      ...TIMELINE_SEARCHES.map(({ resourceType, parameter }) => ({
+      ...plan.asked.map(({ resourceType, parameter }) => ({
         queryKey: ['hearth-search', resourceType, 'timeline', patientId],
         queryFn: ({ signal }: { signal: AbortSignal }) =>
           client.search(resourceType, timelineSearchQuery(parameter, patientId), {
@@ -54,13 +55,13 @@ export function useTimeline(patientId: string): TimelineData {
   const stamp = results.map((result) => `${result.status}:${result.dataUpdatedAt}:${result.errorUpdatedAt}`).join(',');
   return useMemo(() => {
     const [history, ...searches] = results;
-    const notAllowed: string[] = [];
+    const notAllowed = plan.notAllowed.map((search) => search.label);
     const errors: string[] = [];
     const others: Resource[] = [];
     searches.forEach((result, index) => {
-      const type = TIMELINE_SEARCHES[index].resourceType;
+      const { resourceType: type, label } = plan.asked[index]!;
       if (result.error) {
-        if (denied(result.error)) notAllowed.push(type);
+        if (isAccessDenied(result.error)) notAllowed.push(label);
         else errors.push(`${type}: ${result.error.message}`);
       } else {
         others.push(...resourcesOf(result.data));
@@ -74,5 +75,5 @@ export function useTimeline(patientId: string): TimelineData {
       errors,
     };
     // The results array is new on every render; its data stamps say when anything changed.
-  }, [stamp]);
+  }, [stamp, plan]);
 }
