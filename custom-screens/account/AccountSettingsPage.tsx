@@ -6,11 +6,11 @@ import { SessionsSection } from './SessionsSection';
 /** Password and security (`/security`): change password, two-factor enrolment, active sessions. */
 export default function AccountSettingsPage() {
   return (
-    <Box sx={{ p: 3, maxWidth: 900 }}>
+    <Box sx={{ p: { xs: 2, sm: 3 }, maxWidth: 900 }}>
       <Typography variant="h5" component="h1" sx={{ mb: 2 }}>
         Password and security
       </Typography>
-      <Paper variant="outlined" sx={{ p: 3 }}>
+      <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
         <Stack spacing={3} divider={<Divider />}>
           <Box sx={{ maxWidth: 400 }}>
             <ChangePasswordForm />

@@ -1,7 +1,7 @@
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router-dom';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Bundle, Project } from '@medplum/fhirtypes';
 import { OperationOutcomeError } from '../../data-provider/outcomes';
 import type { FhirClient } from '../../data-provider/client';
@@ -280,5 +280,79 @@ describe('AdminProjectPage', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Run Reminder' }));
     dialog = await screen.findByRole('dialog', { name: 'Run Reminder' });
     expect((within(dialog).getByLabelText(/^Input$/) as HTMLTextAreaElement).value).toBe(input);
+  });
+});
+
+// happy-dom evaluates media queries against its viewport, so MUI's real breakpoint query decides
+// between the tables and the stacked lists here.
+type HappyDomWindow = Window & { happyDOM: { setViewport(viewport: { width: number; height: number }): void } };
+const happyDom = (window as unknown as HappyDomWindow).happyDOM;
+const initialViewport = { width: window.innerWidth, height: window.innerHeight };
+
+/** The labelled lines of a stacked item, as label → value. */
+function fieldsOf(item: HTMLElement): Record<string, string | null | undefined> {
+  return Object.fromEntries(
+    within(item)
+      .getAllByRole('term')
+      .map((term) => [term.textContent, term.nextElementSibling?.textContent]),
+  );
+}
+
+describe('AdminProjectPage by window width', () => {
+  afterEach(() => {
+    act(() => happyDom.setViewport(initialViewport));
+  });
+
+  it('on a phone (390 px) stacks each member, client and bot with every column labelled and every action', async () => {
+    happyDom.setViewport({ width: 390, height: 844 });
+    renderPage(true);
+
+    const members = await screen.findByRole('list', { name: 'Project members' });
+    const [alice, ben] = within(members).getAllByRole('listitem');
+    expect(alice).toHaveAccessibleName('Alice Admin');
+    expect(within(alice).getByRole('link', { name: 'Alice Admin' })).toHaveAttribute('href', '/Practitioner/p2');
+    expect(fieldsOf(alice)).toEqual({
+      'E-mail': 'alice@demo.hearth.example',
+      'Access policy': 'None (full access)',
+      Admin: 'Admin',
+    });
+    expect(ben).toHaveAccessibleName('Ben Front');
+    expect(fieldsOf(ben)).toEqual({ 'E-mail': 'ben@demo.hearth.example', 'Access policy': 'Front desk', Admin: 'No' });
+    fireEvent.click(within(ben).getByRole('button', { name: 'Edit Ben Front' }));
+    expect(await screen.findByRole('dialog', { name: 'Member: Ben Front' })).toBeInTheDocument();
+    fireEvent.keyDown(screen.getByRole('dialog', { name: 'Member: Ben Front' }), { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Member: Ben Front' })).toBeNull());
+
+    const clients = await screen.findByRole('list', { name: 'Client applications' });
+    const lab = within(clients).getByRole('listitem', { name: 'Lab feed' });
+    expect(fieldsOf(lab)['Client ID']).toBe('c1');
+    const secret = within(lab).getByLabelText('Secret of Lab feed') as HTMLInputElement;
+    expect(secret.type).toBe('password');
+    expect(secret.value).toBe('s3cr3t');
+
+    const bots = await screen.findByRole('list', { name: 'Bots' });
+    const reminder = within(bots).getByRole('listitem', { name: 'Reminder' });
+    expect(fieldsOf(reminder)).toEqual({ ID: 'b1' });
+    fireEvent.click(within(reminder).getByRole('button', { name: 'Run Reminder' }));
+    expect(await screen.findByRole('dialog', { name: 'Run Reminder' })).toBeInTheDocument();
+    expect(within(reminder).getByRole('button', { name: 'Deploy Reminder', hidden: true })).toBeInTheDocument();
+
+    expect(screen.queryAllByRole('table', { hidden: true })).toEqual([]);
+  });
+
+  it('on a wide screen (1280 px) keeps the members, clients and bots tables', async () => {
+    happyDom.setViewport({ width: 1280, height: 900 });
+    renderPage(true);
+    const members = await screen.findByRole('table', { name: 'Project members' });
+    expect(within(members).getAllByRole('row')).toHaveLength(3);
+    expect(within(members).getByRole('button', { name: 'Edit Ben Front' })).toBeInTheDocument();
+    const clients = await screen.findByRole('table', { name: 'Client applications' });
+    expect(within(clients).getByLabelText('Secret of Lab feed')).toBeInTheDocument();
+    const bots = await screen.findByRole('table', { name: 'Bots' });
+    expect(within(bots).getByRole('button', { name: 'Deploy Reminder' })).toBeInTheDocument();
+    expect(within(bots).getByRole('button', { name: 'Run Reminder' })).toBeInTheDocument();
+    for (const name of ['Project members', 'Client applications', 'Bots']) {
+      expect(screen.queryByRole('list', { name })).toBeNull();
+    }
   });
 });

@@ -15,14 +15,14 @@ export default function AdminProjectPage() {
   const project = client.getProject();
   const allowed = client.isProjectAdmin() || client.isSuperAdmin();
   return (
-    <Box sx={{ p: 3, maxWidth: 1100 }}>
+    <Box sx={{ p: { xs: 2, sm: 3 }, maxWidth: 1100 }}>
       <Typography variant="h5" component="h1" sx={{ mb: 2 }}>
         Project administration
       </Typography>
       {!allowed ? (
         <Alert severity="warning">Only the project's admins can see its administration.</Alert>
       ) : (
-        <Paper variant="outlined" sx={{ p: 3 }}>
+        <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
           <Stack spacing={3} divider={<Divider />}>
             <section aria-labelledby="admin-project-title">
               <Typography id="admin-project-title" variant="h6" component="h2" sx={{ mb: 1 }}>

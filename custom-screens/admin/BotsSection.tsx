@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { Alert, Button, Link, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Alert, Box, Button, Link, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import type { Bot } from '@medplum/fhirtypes';
 import { Link as RouterLink } from 'react-router-dom';
+import { StackedItem, StackedList, useStackedRows } from '../account/StackedRows';
 import { AdminSection } from './AdminSection';
 import { DeployBotDialog } from './DeployBotDialog';
 import { NewAppDialog } from './NewAppDialog';
@@ -22,11 +23,41 @@ export function BotsSection() {
   const [creating, setCreating] = useState(false);
   const [createMounted, setCreateMounted] = useState(false);
   const [outcome, setOutcome] = useState<string>();
+  const stacked = useStackedRows();
   const done = (message?: string) => {
     setDeployOpen(false);
     setCreating(false);
     if (message) setOutcome(message);
   };
+  const name = (bot: Bot) => (
+    <Link component={RouterLink} to={`/Bot/${bot.id}`}>
+      {bot.name ?? 'Unnamed bot'}
+    </Link>
+  );
+  const actions = (bot: Bot) => (
+    <>
+      <Button
+        size="small"
+        onClick={() => {
+          setDeployTarget(bot);
+          setDeployOpen(true);
+        }}
+        aria-label={`Deploy ${bot.name ?? bot.id}`}
+      >
+        Deploy
+      </Button>
+      <Button
+        size="small"
+        onClick={() => {
+          setRunTarget(bot);
+          setRunOpen(true);
+        }}
+        aria-label={`Run ${bot.name ?? bot.id}`}
+      >
+        Run
+      </Button>
+    </>
+  );
   return (
     <AdminSection
       id="admin-bots-title"
@@ -48,7 +79,19 @@ export function BotsSection() {
     >
       {bots.error && <Alert severity="error">{bots.error.message}</Alert>}
       {bots.data?.length === 0 && <Typography color="text.secondary">No bots yet.</Typography>}
-      {bots.data && bots.data.length > 0 && (
+      {bots.data && bots.data.length > 0 && stacked && (
+        <StackedList label="Bots">
+          {bots.data.map((bot) => (
+            <StackedItem
+              key={bot.id}
+              title={name(bot)}
+              fields={[{ label: 'ID', value: <Box sx={{ fontFamily: 'monospace' }}>{bot.id}</Box> }]}
+              actions={actions(bot)}
+            />
+          ))}
+        </StackedList>
+      )}
+      {bots.data && bots.data.length > 0 && !stacked && (
         <Table size="small" aria-label="Bots">
           <TableHead>
             <TableRow>
@@ -60,33 +103,10 @@ export function BotsSection() {
           <TableBody>
             {bots.data.map((bot) => (
               <TableRow key={bot.id}>
-                <TableCell>
-                  <Link component={RouterLink} to={`/Bot/${bot.id}`}>
-                    {bot.name ?? 'Unnamed bot'}
-                  </Link>
-                </TableCell>
+                <TableCell>{name(bot)}</TableCell>
                 <TableCell sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>{bot.id}</TableCell>
                 <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                  <Button
-                    size="small"
-                    onClick={() => {
-                      setDeployTarget(bot);
-                      setDeployOpen(true);
-                    }}
-                    aria-label={`Deploy ${bot.name ?? bot.id}`}
-                  >
-                    Deploy
-                  </Button>
-                  <Button
-                    size="small"
-                    onClick={() => {
-                      setRunTarget(bot);
-                      setRunOpen(true);
-                    }}
-                    aria-label={`Run ${bot.name ?? bot.id}`}
-                  >
-                    Run
-                  </Button>
+                  {actions(bot)}
                 </TableCell>
               </TableRow>
             ))}

@@ -1,8 +1,10 @@
 import { useState } from 'react';
-import { Alert, Button, Link, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Alert, Box, Button, Link, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { Link as RouterLink } from 'react-router-dom';
+import type { ClientApplication } from '@medplum/fhirtypes';
 import { launchUriProblem } from '../../data-provider/rules';
+import { StackedItem, StackedList, useStackedRows } from '../account/StackedRows';
 import { AdminSection } from './AdminSection';
 import { MaskedSecretField } from './MaskedSecretField';
 import { NewAppDialog } from './NewAppDialog';
@@ -15,6 +17,25 @@ export function ClientAppsSection() {
   // Mounted at the first New client and kept: what was typed survives closing the dialog by mistake.
   const [dialogMounted, setDialogMounted] = useState(false);
   const [outcome, setOutcome] = useState<string>();
+  const stacked = useStackedRows();
+  const name = (app: ClientApplication) => (
+    <Link component={RouterLink} to={`/ClientApplication/${app.id}`}>
+      {app.name ?? 'Unnamed client'}
+    </Link>
+  );
+  const inAppsMenu = (app: ClientApplication) =>
+    app.launchUri &&
+    !launchUriProblem(app.launchUri) && (
+      <Typography variant="caption" color="text.secondary" display="block">
+        In the chart&apos;s Apps menu
+      </Typography>
+    );
+  const secret = (app: ClientApplication) =>
+    app.secret ? (
+      <MaskedSecretField readOnly size="small" fullWidth value={app.secret} label={`Secret of ${app.name ?? app.id}`} />
+    ) : (
+      <Typography color="text.secondary">No secret (public client)</Typography>
+    );
   return (
     <AdminSection
       id="admin-clients-title"
@@ -36,7 +57,22 @@ export function ClientAppsSection() {
     >
       {clients.error && <Alert severity="error">{clients.error.message}</Alert>}
       {clients.data?.length === 0 && <Typography color="text.secondary">No client applications yet.</Typography>}
-      {clients.data && clients.data.length > 0 && (
+      {clients.data && clients.data.length > 0 && stacked && (
+        <StackedList label="Client applications">
+          {clients.data.map((app) => (
+            <StackedItem
+              key={app.id}
+              title={name(app)}
+              badges={inAppsMenu(app)}
+              fields={[
+                { label: 'Client ID', value: <Box sx={{ fontFamily: 'monospace' }}>{app.id}</Box> },
+                { label: 'Secret', value: secret(app) },
+              ]}
+            />
+          ))}
+        </StackedList>
+      )}
+      {clients.data && clients.data.length > 0 && !stacked && (
         <Table size="small" aria-label="Client applications">
           <TableHead>
             <TableRow>
@@ -49,29 +85,11 @@ export function ClientAppsSection() {
             {clients.data.map((app) => (
               <TableRow key={app.id}>
                 <TableCell>
-                  <Link component={RouterLink} to={`/ClientApplication/${app.id}`}>
-                    {app.name ?? 'Unnamed client'}
-                  </Link>
-                  {app.launchUri && !launchUriProblem(app.launchUri) && (
-                    <Typography variant="caption" color="text.secondary" display="block">
-                      In the chart&apos;s Apps menu
-                    </Typography>
-                  )}
+                  {name(app)}
+                  {inAppsMenu(app)}
                 </TableCell>
                 <TableCell sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>{app.id}</TableCell>
-                <TableCell>
-                  {app.secret ? (
-                    <MaskedSecretField
-                      readOnly
-                      size="small"
-                      fullWidth
-                      value={app.secret}
-                      label={`Secret of ${app.name ?? app.id}`}
-                    />
-                  ) : (
-                    <Typography color="text.secondary">No secret (public client)</Typography>
-                  )}
-                </TableCell>
+                <TableCell>{secret(app)}</TableCell>
               </TableRow>
             ))}
           </TableBody>

@@ -5,17 +5,20 @@ import {
   Button,
   Chip,
   Link,
+  type SxProps,
   Table,
   TableBody,
   TableCell,
   TableHead,
   TableRow,
+  type Theme,
   Typography,
 } from '@mui/material';
 import { visuallyHidden } from '@mui/utils';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import { Link as RouterLink } from 'react-router-dom';
 import { awaitingAddressOwnerText } from '../../data-provider/rules';
+import { StackedItem, StackedList, useStackedRows } from '../account/StackedRows';
 import { AdminSection } from './AdminSection';
 import { InviteDialog } from './InviteDialog';
 import { MemberDialog } from './MemberDialog';
@@ -33,6 +36,7 @@ export function MembersSection() {
   // Mounted at the first Invite and kept: what was typed survives closing the dialog by mistake.
   const [inviteMounted, setInviteMounted] = useState(false);
   const [outcome, setOutcome] = useState<string>();
+  const stacked = useStackedRows();
   // Each dialog ends on its own: closing the Invite dialog must not drop a member's hidden draft.
   const inviteDone = (message?: string) => {
     setInviting(false);
@@ -43,6 +47,40 @@ export function MembersSection() {
     setEditOpen(false);
     if (message) setOutcome(message);
   };
+  const profile = (member: MemberRow) =>
+    member.profileReference ? (
+      <Link component={RouterLink} to={`/${member.profileReference}`}>
+        {member.profile}
+      </Link>
+    ) : (
+      member.profile
+    );
+  const status = (member: MemberRow, sx?: SxProps<Theme>) =>
+    member.awaitingOwner ? (
+      <Chip
+        size="small"
+        color="warning"
+        label="Waiting for the address owner"
+        title={awaitingAddressOwnerText}
+        sx={sx}
+      />
+    ) : (
+      !member.active && <Chip size="small" label="Inactive" sx={sx} />
+    );
+  const admin = (member: MemberRow) =>
+    member.admin ? <Chip size="small" color="primary" label="Admin" /> : <span>No</span>;
+  const edit = (member: MemberRow) => (
+    <Button
+      size="small"
+      onClick={() => {
+        setEditing(member);
+        setEditOpen(true);
+      }}
+      aria-label={`Edit ${member.profile}`}
+    >
+      Edit
+    </Button>
+  );
   return (
     <AdminSection
       id="admin-members-title"
@@ -64,7 +102,24 @@ export function MembersSection() {
     >
       {members.error && <Alert severity="error">{members.error.message}</Alert>}
       {members.isPending && <Typography color="text.secondary">Loading members...</Typography>}
-      {members.data && (
+      {members.data && stacked && (
+        <StackedList label="Project members">
+          {members.data.map((member) => (
+            <StackedItem
+              key={member.id}
+              title={profile(member)}
+              badges={status(member)}
+              fields={[
+                { label: 'E-mail', value: member.email || '—' },
+                { label: 'Access policy', value: member.accessPolicy },
+                { label: 'Admin', value: admin(member) },
+              ]}
+              actions={edit(member)}
+            />
+          ))}
+        </StackedList>
+      )}
+      {members.data && !stacked && (
         <Table size="small" aria-label="Project members">
           <TableHead>
             <TableRow>
@@ -83,42 +138,15 @@ export function MembersSection() {
             {members.data.map((member) => (
               <TableRow key={member.id}>
                 <TableCell>
-                  {member.profileReference ? (
-                    <Link component={RouterLink} to={`/${member.profileReference}`}>
-                      {member.profile}
-                    </Link>
-                  ) : (
-                    member.profile
-                  )}
-                  {member.awaitingOwner ? (
-                    <Chip
-                      size="small"
-                      color="warning"
-                      label="Waiting for the address owner"
-                      title={awaitingAddressOwnerText}
-                      sx={{ ml: 1 }}
-                    />
-                  ) : (
-                    !member.active && <Chip size="small" label="Inactive" sx={{ ml: 1 }} />
-                  )}
+                  {profile(member)}
+                  {status(member, { ml: 1 })}
                 </TableCell>
-                <TableCell>{member.email || '—'}</TableCell>
+                {/* Just above `md` the navigation takes 250 px beside the page: an address may wrap
+                    rather than push the table out of its card. */}
+                <TableCell sx={{ overflowWrap: 'anywhere' }}>{member.email || '—'}</TableCell>
                 <TableCell>{member.accessPolicy}</TableCell>
-                <TableCell>
-                  {member.admin ? <Chip size="small" color="primary" label="Admin" /> : <span>No</span>}
-                </TableCell>
-                <TableCell align="right">
-                  <Button
-                    size="small"
-                    onClick={() => {
-                      setEditing(member);
-                      setEditOpen(true);
-                    }}
-                    aria-label={`Edit ${member.profile}`}
-                  >
-                    Edit
-                  </Button>
-                </TableCell>
+                <TableCell>{admin(member)}</TableCell>
+                <TableCell align="right">{edit(member)}</TableCell>
               </TableRow>
             ))}
           </TableBody>
