@@ -7,6 +7,7 @@ import { ResourceDetails } from './ResourceDetails';
 import { ResourceEditor } from './ResourceEditor';
 import { ResourceHistory } from './ResourceHistory';
 import { ResourceJson } from './ResourceJson';
+import { useFhirClient } from './useFhirClient';
 import { useResource } from './useResource';
 import type { Questionnaire } from '@medplum/fhirtypes';
 
@@ -37,6 +38,8 @@ export function ResourcePage() {
   const location = useLocation();
   const known = isKnownResourceType(resourceType);
   const resource = useResource(resourceType, known ? id : undefined);
+  // The tasks about a record are the care team's work list, not part of a patient's own record.
+  const patientViewer = useFhirClient().getProfile()?.resourceType === 'Patient';
   const tab = (tabsOf(resourceType) as readonly string[]).includes(rest)
     ? (rest as (typeof RESOURCE_TABS)[number])
     : 'details';
@@ -61,7 +64,7 @@ export function ResourcePage() {
         {resource.error && <Alert severity="error">{resource.error.message}</Alert>}
         {resource.isPending && !resource.error && <CircularProgress aria-label="Loading..." />}
         {resource.data && tab === 'details' && <ResourceDetails resource={resource.data} />}
-        {resource.data && tab === 'details' && resourceType !== 'Task' && (
+        {resource.data && tab === 'details' && resourceType !== 'Task' && !patientViewer && (
           <Suspense fallback={null}>
             <ResourceTasks reference={`${resourceType}/${id}`} />
           </Suspense>

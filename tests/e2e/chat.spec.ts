@@ -354,14 +354,15 @@ test.describe('chat with a patient who has died', () => {
       // The death is recorded; the conversation is opened again.
       await api(page, 'PUT', patientRef, { ...patient, deceasedDateTime: '2024-03-03' });
       await page.goto(`/Patient/${patient.id}/communication`);
-      const notice = panel.getByTestId('chat-closed-notice');
+      // The chart's notice says the death, across the top; the chat does not say it a second time.
+      const notice = page.locator('[data-deceased-notice]');
       await expect(notice).toContainText('Died 3 Mar 2024');
-      await expect(notice).toHaveCSS('border-left-color', 'rgb(237, 108, 2)'); // the warning colour
+      await expect(panel.getByTestId('chat-closed-notice')).toHaveCount(0);
       await expect(messages(page, 'Thank you, see you on Monday')).toBeVisible();
       const box = panel.getByRole('textbox', { name: 'Replies are disabled' });
       await expect(box).toBeDisabled();
       await expect(box).toHaveValue('Reminder: your flu vaccination is due');
-      await expect(panel.getByText('Messages cannot be sent to a patient who has died.')).toBeVisible();
+      await expect(panel.getByText('Messaging is closed: the patient has died.')).toBeVisible();
       await expect(panel.getByRole('button', { name: 'Send' })).toBeDisabled();
       await expect(panel.getByRole('button', { name: 'Attach a file' })).toBeDisabled();
       expect(await seriousViolations(page, chatPanel)).toEqual([]);

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { signInAs } from './consoleSupport';
+import { api, signInAs } from './consoleSupport';
 
 /** The patient portal has no user menu: its header must lead the patient to their account settings. */
 test('a patient reaches Password and security from the portal header', async ({ page }) => {
@@ -12,4 +12,33 @@ test('a patient reaches Password and security from the portal header', async ({ 
   await expect(page.getByRole('heading', { name: 'Change password' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Active sessions' })).toBeVisible();
   await expect(nav.getByRole('link', { name: 'Password and security' })).toHaveAttribute('aria-current', 'page');
+});
+
+/** A record the patient opens from their own chart: the care team's tasks about it are not part of it. */
+test('a patient opening an order of theirs sees the order, not the care team’s tasks about it', async ({
+  page,
+  browser,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signInAs(page, 'patient@demo.hearth.example');
+  const tasks = await api(page, 'GET', 'Task?_count=50');
+  const task = (tasks.entry ?? [])
+    .map((entry: { resource: { focus?: { reference?: string }; for?: { reference?: string } } }) => entry.resource)
+    .find((resource: { focus?: { reference?: string } }) => resource.focus?.reference?.startsWith('ServiceRequest/'));
+  expect(task, 'the demo gives the patient account an order with a task about it').toBeTruthy();
+  await page.goto(`/${task.for.reference}/${task.focus.reference}`);
+  await expect(page.getByRole('tab', { name: 'Details' })).toBeVisible();
+  await expect(page.getByText('Status').first()).toBeVisible();
+  await expect(page.getByRole('heading', { name: /^Tasks \(/ })).toHaveCount(0);
+
+  // The care team sees them on the same record.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  try {
+    const clinician = await context.newPage();
+    await signInAs(clinician, 'alice@demo.hearth.example');
+    await clinician.goto(`/${task.for.reference}/${task.focus.reference}`);
+    await expect(clinician.getByRole('heading', { name: /^Tasks \(\d+\)/ })).toBeVisible();
+  } finally {
+    await context.close();
+  }
 });
