@@ -159,5 +159,8 @@ export function requestedTypes(fake: FakeFetch): string[] {
       ? ((JSON.parse(call.body as string) as Bundle).entry ?? []).map((entry) => entry.request?.url ?? '')
       : [call.url.split('/fhir/R4/')[1] ?? ''],
   );
-  return [...new Set(urls.map((url) => /^([A-Za-z]+)/.exec(url)?.[1] ?? ''))].sort();
+  // Resource types only: the shell's own calls (its session, `/auth/…`, operations on the base)
+  // name no type, and a test file sharing its worker may have left the shell in another state.
+  const types = urls.map((url) => /^([A-Z][A-Za-z]+)/.exec(url)?.[1]).filter((type) => type !== undefined);
+  return [...new Set(types)].sort();
 }

@@ -287,6 +287,33 @@ describe('access policies and project isolation', () => {
     ).toHaveLength(1);
   });
 
+  it('a patient of a project without a patient policy reads their record and sends messages, and writes nothing else', async () => {
+    const patient = await member(undefined, `Patient/${ids.bob}`);
+    const own = await patient.get(`Patient/${ids.bob}`);
+    expect(own.status).toBe(200);
+    const made = await patient.post('Observation', {
+      resourceType: 'Observation',
+      status: 'final',
+      code: { text: 'Potassium' },
+      subject: { reference: `Patient/${ids.bob}` },
+      valueQuantity: { value: 9.9, unit: 'mmol/L' },
+    });
+    expect(made.status).toBe(403);
+    expect((await patient.put(`Patient/${ids.bob}`, { ...own.body, gender: 'female' })).status).toBe(403);
+    expect((await patient.del(`Observation/${ids.bobFinal}`)).status).toBe(403);
+    const me = { reference: `Patient/${ids.bob}` };
+    const message = await patient.post('Communication', {
+      resourceType: 'Communication',
+      status: 'in-progress',
+      subject: me,
+      sender: me,
+      payload: [{ contentString: 'A question about my results' }],
+    });
+    expect(message.status).toBe(201);
+    expect((await patient.del(`Communication/${message.body.id}`)).status).toBe(403);
+    expect((await as(owner.tokens.access_token).get(`Patient/${ids.bob}`)).body.gender).toBe(own.body.gender);
+  });
+
   it('no cross-project read by id, search, include, chain, GraphQL or history', async () => {
     const stranger = as(other.tokens.access_token);
     expect((await stranger.get(`Patient/${ids.alice}`)).status).toBe(404);

@@ -21,12 +21,34 @@ function instantiate(policy: AccessPolicy, variables: Map<string, string>): Acce
   }));
 }
 
-/** What a patient signed in on their own may see when the project names no policy: their compartment. */
+/**
+ * What a patient signed in on their own may do when the project names no policy: read their
+ * compartment, send messages from themselves about themselves and mark the ones to them read. Not
+ * write their record: a patient who could would make up results, change orders and delete what the
+ * clinic recorded (the demo's portal policy had that hole, server/seed/patientPortalPolicy.ts).
+ */
 export function defaultPatientPolicy(profile: Reference): AccessPolicy {
+  const compartment = { reference: profile.reference };
+  const me = profile.reference as string;
   return {
     resourceType: 'AccessPolicy',
     name: 'Patient (own records)',
-    resource: [{ resourceType: '*', compartment: { reference: profile.reference } }],
+    resource: [
+      { resourceType: '*', compartment, readonly: true },
+      { resourceType: 'Communication', compartment, readonly: true },
+      {
+        resourceType: 'Communication',
+        compartment,
+        criteria: `Communication?sender=${me}&subject=${me}&status=in-progress`,
+        interaction: ['create'],
+      },
+      {
+        resourceType: 'Communication',
+        compartment,
+        criteria: `Communication?recipient=${me}&subject=${me}`,
+        interaction: ['update'],
+      },
+    ],
   };
 }
 

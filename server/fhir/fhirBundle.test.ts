@@ -312,11 +312,9 @@ describe('transaction Bundles', () => {
     const attack = takeoverBundle(mrn);
     const byPatient = await http('POST', 'fhir/R4', { token: patientToken, body: attack });
     const byApp = await http('POST', 'fhir/R4', { token: appToken, body: attack });
-    // The patient's policy sees only their own record: no match, and creating another Patient is refused.
+    // The patient's policy reads only their own record (no match) and writes no Patient at all.
     expect(byPatient.status).toBe(403);
-    expect(issueText(byPatient.body)).toBe(
-      'Forbidden: the Patient would be outside the compartment or criteria of your access policy',
-    );
+    expect(issueText(byPatient.body)).toBe('Forbidden: your access policy does not allow create of Patient');
     // The app's scopes do not even let it search Patients for the match.
     expect(byApp.status).toBe(403);
     expect(issueText(byApp.body)).toBe("Forbidden: the token's scopes do not allow search of Patient");
