@@ -39,6 +39,14 @@ describe('the chart tabs an access policy opens', () => {
 
   it('offers Edit only to those who may write the patient', () => {
     expect(tabsUnder(policyOf({ resourceType: 'Patient', readonly: true }))).toEqual(['Timeline']);
+    // Editing a stored patient is an update: a list granting update (and no create) is enough.
+    expect(tabsUnder(policyOf({ resourceType: 'Patient', interaction: ['read', 'search', 'update'] }))).toEqual([
+      'Timeline',
+      'Edit',
+    ]);
+    expect(tabsUnder(policyOf({ resourceType: 'Patient', interaction: ['read', 'search', 'create'] }))).toEqual([
+      'Timeline',
+    ]);
   });
 
   it('opens every tab without a policy, and to a super admin whatever their policy', () => {

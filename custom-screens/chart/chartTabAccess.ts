@@ -15,7 +15,7 @@ export const VISIT_NOTE_NEEDS: AccessNeeds = {
 /** The tabs that are screens rather than one type's list, by path. */
 const SCREEN_NEEDS: Readonly<Record<string, AccessNeeds>> = {
   // The patient's own record in the editor: nothing to do there without writing it.
-  edit: { search: ['Patient'], write: ['Patient'] },
+  edit: { search: ['Patient'], update: ['Patient'] },
   encounter: VISIT_NOTE_NEEDS,
   // The chat with the patient: its messages are what it shows.
   communication: { search: ['Communication'] },

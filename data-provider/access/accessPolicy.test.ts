@@ -97,6 +97,22 @@ describe('access-policy rules', () => {
     expect(changedFields(before, { resourceType: 'Patient', gender: 'male', active: true }, ['gender'])).toEqual([]);
     expect(changedFields(undefined, { resourceType: 'Patient', gender: 'male' }, ['gender'])).toEqual(['gender']);
   });
+
+  it("counts an entry's read-only fields only for the interactions it grants", () => {
+    const portal: AccessPolicy = {
+      resourceType: 'AccessPolicy',
+      resource: [
+        { resourceType: 'Communication', interaction: ['create'], hiddenFields: ['note'] },
+        { resourceType: 'Communication', interaction: ['update'], readonlyFields: ['payload', 'sender'] },
+      ],
+    };
+    expect(readonlyFieldsFor(portal, 'Communication', 'create')).toEqual(['note']);
+    expect(readonlyFieldsFor(portal, 'Communication', 'update')).toEqual(['payload', 'sender', 'note']);
+    // A patch is an update to an interaction list.
+    expect(readonlyFieldsFor(portal, 'Communication', 'patch')).toEqual(['payload', 'sender', 'note']);
+    // Without an interaction every entry counts (what a form shows before it knows the write).
+    expect(readonlyFieldsFor(portal, 'Communication')).toEqual(['payload', 'sender', 'note']);
+  });
 });
 
 describe('interaction lists', () => {

@@ -140,14 +140,25 @@ export function hiddenFieldsFor(policy: AccessPolicy | undefined, resourceType: 
   return unique(policyEntriesFor(policy, resourceType).flatMap((entry) => entry.hiddenFields ?? []));
 }
 
-/** Paths the caller may see but not change (hidden fields cannot be changed either). */
-export function readonlyFieldsFor(policy: AccessPolicy | undefined, resourceType: string): string[] {
-  return unique(
-    policyEntriesFor(policy, resourceType).flatMap((entry) => [
-      ...(entry.readonlyFields ?? []),
-      ...(entry.hiddenFields ?? []),
-    ]),
-  );
+/**
+ * Paths the caller may see but not change (hidden fields cannot be changed either). With an
+ * interaction, an entry's `readonlyFields` count only when that entry grants it: an entry that
+ * lets a patient mark a message read (`interaction: ['update']`, the text read-only) must not make
+ * the text read-only in the entry that lets her write her own messages (`['create']`). Hidden
+ * fields count from every entry whatever the interaction.
+ */
+export function readonlyFieldsFor(
+  policy: AccessPolicy | undefined,
+  resourceType: string,
+  interaction?: AccessInteraction,
+): string[] {
+  const entries = policyEntriesFor(policy, resourceType);
+  return unique([
+    ...entries
+      .filter((entry) => interaction === undefined || entryGrants(entry, interaction))
+      .flatMap((entry) => entry.readonlyFields ?? []),
+    ...entries.flatMap((entry) => entry.hiddenFields ?? []),
+  ]);
 }
 
 function unique(values: string[]): string[] {

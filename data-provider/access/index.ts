@@ -23,6 +23,7 @@ export {
   writeInteractions,
   type AccessInteraction,
 } from './accessPolicy';
+export { fieldsFixedByReadMark, readMarkStatuses } from './readMarkFields';
 export { expressionPaths, hiddenFieldsReadBy } from './searchExpressionFields';
 export { describeScope } from './scopeDescription';
 export {

@@ -323,7 +323,10 @@ export class AccessGuard {
     if (!this.policy) return incoming;
     const hidden = hiddenFieldsFor(this.policy, incoming.resourceType);
     const restored = stored ? restoreFields(incoming, stored, hidden) : removeFields(incoming, hidden);
-    const readonly = readonlyFieldsFor(this.policy, incoming.resourceType).filter((path) => !hidden.includes(path));
+    const interaction = stored ? 'update' : 'create';
+    const readonly = readonlyFieldsFor(this.policy, incoming.resourceType, interaction).filter(
+      (path) => !hidden.includes(path),
+    );
     const changed = changedFields(stored, restored, readonly);
     if (changed.length > 0) {
       throw errors.forbiddenIssues(

@@ -314,6 +314,38 @@ describe('access policies and project isolation', () => {
     expect((await as(owner.tokens.access_token).get(`Patient/${ids.bob}`)).body.gender).toBe(own.body.gender);
   });
 
+  it('that patient marks a message to them read, and cannot rewrite its text or sender while doing it', async () => {
+    const patient = await member(undefined, `Patient/${ids.bob}`);
+    const clinic = as(owner.tokens.access_token);
+    const me = { reference: `Patient/${ids.bob}` };
+    const sent = await clinic.post('Communication', {
+      resourceType: 'Communication',
+      status: 'in-progress',
+      subject: me,
+      recipient: [me],
+      sender: owner.tokens.profile,
+      payload: [{ contentString: 'Your potassium is normal' }],
+    });
+    expect(sent.status).toBe(201);
+    const toMe = (await patient.get(`Communication/${sent.body.id}`)).body;
+    const readMark = { status: 'completed', received: new Date().toISOString() };
+    const rewritten = await patient.put(`Communication/${sent.body.id}`, {
+      ...toMe,
+      ...readMark,
+      payload: [{ contentString: 'Your potassium is dangerously high' }],
+    });
+    expect(rewritten.status).toBe(403);
+    expect(JSON.stringify(rewritten.body)).toContain('Communication.payload');
+    const forgedSender = await patient.put(`Communication/${sent.body.id}`, { ...toMe, ...readMark, sender: me });
+    expect(forgedSender.status).toBe(403);
+    expect((await clinic.get(`Communication/${sent.body.id}`)).body.payload[0].contentString).toBe(
+      'Your potassium is normal',
+    );
+    const marked = await patient.put(`Communication/${sent.body.id}`, { ...toMe, ...readMark });
+    expect(marked.status, JSON.stringify(marked.body)).toBe(200);
+    expect(marked.body.status).toBe('completed');
+  });
+
   it('no cross-project read by id, search, include, chain, GraphQL or history', async () => {
     const stranger = as(other.tokens.access_token);
     expect((await stranger.get(`Patient/${ids.alice}`)).status).toBe(404);

@@ -1,5 +1,6 @@
 import type { AccessPolicy, AccessPolicyResource, Project, ProjectMembership, Reference } from '@medplum/fhirtypes';
 import type { RepositorySession } from '../fhir/repository';
+import { fieldsFixedByReadMark, readMarkStatuses } from '../../data-provider/access';
 import { readPolicy } from './accountStore';
 
 /** `%profile` and the membership's access parameters (`%patient`, …) in criteria and compartments. */
@@ -23,7 +24,8 @@ function instantiate(policy: AccessPolicy, variables: Map<string, string>): Acce
 
 /**
  * What a patient signed in on their own may do when the project names no policy: read their
- * compartment, send messages from themselves about themselves and mark the ones to them read. Not
+ * compartment, send messages from themselves about themselves and mark the ones to them read (the
+ * read mark changes nothing else of the message: readMarkFields.ts). Not
  * write their record: a patient who could would make up results, change orders and delete what the
  * clinic recorded (the demo's portal policy had that hole, server/seed/patientPortalPolicy.ts).
  */
@@ -45,8 +47,9 @@ export function defaultPatientPolicy(profile: Reference): AccessPolicy {
       {
         resourceType: 'Communication',
         compartment,
-        criteria: `Communication?recipient=${me}&subject=${me}`,
+        criteria: `Communication?recipient=${me}&subject=${me}&status=${readMarkStatuses}`,
         interaction: ['update'],
+        readonlyFields: [...fieldsFixedByReadMark],
       },
     ],
   };

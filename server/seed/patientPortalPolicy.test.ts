@@ -589,6 +589,40 @@ describe('the demo patient portal policy: her record is hers to read, her messag
       expect(moved.status).toBe(403);
     });
 
+    it('marks a message to her read without rewriting it: its text, sender and date stay the clinic’s', async () => {
+      const sent = await created(
+        staff().post(
+          'Communication',
+          message(clinic.clinician, clinic.alice.patient, { reference: clinic.alice.patient }, 'Take 5 mg daily'),
+        ),
+      );
+      const toHer = (await alice().get(`Communication/${sent}`)).body;
+      const readMark = { status: 'completed', received: new Date().toISOString() };
+      for (const [change, forged] of [
+        ['payload', { payload: [{ contentString: 'Take 50 mg daily' }] }],
+        ['sender', { sender: { reference: clinic.alice.patient } }],
+        ['sent', { sent: '2020-01-01T00:00:00Z' }],
+        ['note', { note: [{ text: 'The doctor said I may stop' }] }],
+      ] as const) {
+        const answer = await alice().put(`Communication/${sent}`, { ...toHer, ...readMark, ...forged });
+        expect(answer.status, change).toBe(403);
+        expect(JSON.stringify(answer.body)).toContain(`Communication.${change}`);
+      }
+      // Hiding the clinic's message as entered in error is not a read mark either.
+      const hidden = await alice().put(`Communication/${sent}`, { ...toHer, status: 'entered-in-error' });
+      expect(hidden.status).toBe(403);
+      const stored = (await staff().get(`Communication/${sent}`)).body;
+      expect(stored.payload[0].contentString).toBe('Take 5 mg daily');
+      expect(stored.sender).toEqual(clinic.clinician);
+      expect(stored.status).toBe('in-progress');
+      expect(stored.meta.versionId).toBe(toHer.meta.versionId);
+      // The read mark itself still goes through, with nothing else changed.
+      const marked = await alice().put(`Communication/${sent}`, { ...toHer, ...readMark });
+      expect(marked.status, JSON.stringify(marked.body)).toBe(200);
+      expect(marked.body.payload[0].contentString).toBe('Take 5 mg daily');
+      expect(marked.body.status).toBe('completed');
+    });
+
     it('makes only a websocket Subscription, and sees none of the clinic’s on her conversation', async () => {
       const bot = await created(staff().post('Bot', { resourceType: 'Bot', name: 'Clinic bot' }));
       const restHook = await alice().post('Subscription', {

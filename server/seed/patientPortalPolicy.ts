@@ -1,4 +1,5 @@
 import type { AccessPolicy, AccessPolicyResource, Reference } from '@medplum/fhirtypes';
+import { fieldsFixedByReadMark, readMarkStatuses } from '../../data-provider/access';
 import type { RepositorySession } from '../fhir/repository';
 import { upgradeSeededPolicy, type SeededPolicyUpgrade } from './seededPolicyUpgrade';
 
@@ -16,9 +17,9 @@ import { upgradeSeededPolicy, type SeededPolicyUpgrade } from './seededPolicyUpg
  *   from her, about her, not yet read (`status=in-progress`), and **update** a message to her about
  *   her — the read mark (custom-screens/chat/chatMessages.ts markedRead). She deletes none, changes
  *   none of her own once sent, and cannot create a message in a clinician's name (the update entry
- *   grants no create). Entries do not say which fields an update may change: she could still alter
- *   the text of a message to her while marking it read; the clinic's version stays in its history,
- *   with her as the author of the change.
+ *   grants no create). The read mark's entry keeps every other field of the message as it was
+ *   (`readonlyFields`, data-provider/access/readMarkFields.ts) and its status in-progress or
+ *   completed: marking a message read cannot rewrite what the clinic said, or hide it.
  * - A Subscription is in no patient's compartment, so the patient may make (and see) only the one
  *   that watches their own conversation — matched `:exact`: a string search matches a prefix, and
  *   `Communication?subject=Patient/me,Patient/other` starts with the allowed criteria — over a
@@ -50,8 +51,9 @@ export const patientPortalPolicy: AccessPolicy = {
     {
       resourceType: 'Communication',
       compartment: { reference: '%profile' },
-      criteria: 'Communication?recipient=%profile&subject=%profile',
+      criteria: `Communication?recipient=%profile&subject=%profile&status=${readMarkStatuses}`,
       interaction: ['update'],
+      readonlyFields: [...fieldsFixedByReadMark],
     },
     {
       resourceType: 'Subscription',
@@ -65,7 +67,7 @@ export const patientPortalPolicy: AccessPolicy = {
  * The version of `patientPortalPolicy.resource`; a demo database records which one its policy was
  * last brought to (DemoState.patientPortalPolicyVersion), so that an upgrade is tried once.
  */
-export const PATIENT_PORTAL_POLICY_VERSION = 5;
+export const PATIENT_PORTAL_POLICY_VERSION = 6;
 
 /**
  * The entries earlier versions of the seed wrote, by version: a stored policy whose entries are
@@ -102,6 +104,29 @@ const earlierPatientPortalEntries: Record<number, AccessPolicyResource[]> = {
       resourceType: 'Communication',
       compartment: { reference: '%profile' },
       criteria: 'Communication?recipient=%profile&subject=%profile',
+    },
+    {
+      resourceType: 'Subscription',
+      criteria: 'Subscription?criteria:exact=Communication?subject=%profile&type=websocket&author=%profile',
+    },
+    { resourceType: 'Medication', readonly: true },
+  ],
+  // Before the read mark's entry fixed the message's other fields: marking a message read, she could
+  // rewrite its text or sender, or set it entered-in-error.
+  5: [
+    { resourceType: '*', compartment: { reference: '%profile' }, readonly: true },
+    { resourceType: 'Communication', compartment: { reference: '%profile' }, readonly: true },
+    {
+      resourceType: 'Communication',
+      compartment: { reference: '%profile' },
+      criteria: 'Communication?sender=%profile&subject=%profile&status=in-progress',
+      interaction: ['create'],
+    },
+    {
+      resourceType: 'Communication',
+      compartment: { reference: '%profile' },
+      criteria: 'Communication?recipient=%profile&subject=%profile',
+      interaction: ['update'],
     },
     {
       resourceType: 'Subscription',

@@ -7,7 +7,7 @@ import type { OperationOutcome, Resource, ResourceType } from '@medplum/fhirtype
 import { hiddenFieldsFor, readonlyFieldsFor } from '../../data-provider/access';
 import type { PatchOperation } from '../../data-provider/client';
 import { OperationOutcomeError } from '../../data-provider/outcomes';
-import { canEditResourceType, permissionDeniedMessage } from './accessRules';
+import { canPerformOnType, permissionDeniedMessage } from './accessRules';
 import { createJsonPatch, validateResource } from '../../schema-engine';
 import { ProfilePicker } from './ProfilePicker';
 import { ResourceForm } from './ResourceForm';
@@ -55,7 +55,7 @@ export function ResourceEditor(props: { resource: Resource }) {
   // The form waits for the defaults: mounting it before would drop what the user typed when they arrive.
   const awaitingDefaults = isNew && !!profileUrl && !prefilled.data && !prefilled.error;
 
-  if (!canEditResourceType(policy, client.isSuperAdmin(), resourceType)) {
+  if (!canPerformOnType(policy, client.isSuperAdmin(), resourceType, isNew ? 'create' : 'update')) {
     return (
       <Alert severity="error">
         <AlertTitle>Permission denied</AlertTitle>
@@ -121,7 +121,7 @@ export function ResourceEditor(props: { resource: Resource }) {
           defaultValue={isNew && profileUrl && prefilled.data ? prefilled.data : current}
           outcome={outcome}
           submitting={submitting}
-          readonlyFields={readonlyFieldsFor(policy, resourceType)}
+          readonlyFields={readonlyFieldsFor(policy, resourceType, isNew ? 'create' : 'update')}
           hiddenFields={hiddenFieldsFor(policy, resourceType)}
           onSubmit={(resource) =>
             void write(

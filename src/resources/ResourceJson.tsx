@@ -5,7 +5,7 @@ import { Alert, Box, Button, TextField } from '@mui/material';
 import { useNotify } from 'react-admin';
 import type { Resource } from '@medplum/fhirtypes';
 import { OperationOutcomeError } from '../../data-provider/outcomes';
-import { canEditResourceType } from './accessRules';
+import { canPerformOnType } from './accessRules';
 import { issueText } from './outcomeErrors';
 import { resourceQueryKey } from './useResource';
 import { useFhirClient } from './useFhirClient';
@@ -22,7 +22,12 @@ export function ResourceJson(props: { resource: Resource }) {
   const [text, setText] = useState(() => JSON.stringify(props.resource, null, 2));
   const [errors, setErrors] = useState<string[]>([]);
   const [saving, setSaving] = useState(false);
-  const editable = canEditResourceType(client.getAccessPolicy(), client.isSuperAdmin(), props.resource.resourceType);
+  const editable = canPerformOnType(
+    client.getAccessPolicy(),
+    client.isSuperAdmin(),
+    props.resource.resourceType,
+    'update',
+  );
   const textarea = useRef<HTMLTextAreaElement>(null);
   const caret = useRef<number | undefined>(undefined);
   useLayoutEffect(() => {

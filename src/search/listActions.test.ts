@@ -19,6 +19,19 @@ describe('list toolbar actions', () => {
     expect(listActionsFor(undefined, false, 'Observation')).toEqual({ create: true, exportAndDelete: true });
   });
 
+  it('follow the interaction lists: New needs create, Export and Delete need delete', () => {
+    const updateOnly: AccessPolicy = {
+      resourceType: 'AccessPolicy',
+      resource: [{ resourceType: 'Task', interaction: ['read', 'search', 'update'] }],
+    };
+    expect(listActionsFor(updateOnly, false, 'Task')).toEqual({ create: false, exportAndDelete: false });
+    const createOnly: AccessPolicy = {
+      resourceType: 'AccessPolicy',
+      resource: [{ resourceType: 'Communication', interaction: ['read', 'search', 'create'] }],
+    };
+    expect(listActionsFor(createOnly, false, 'Communication')).toEqual({ create: true, exportAndDelete: false });
+  });
+
   it('never offer New on a type only the server writes', () => {
     expect(listActionsFor(undefined, false, 'Login').create).toBe(false);
   });

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Alert, AlertTitle, Box, Button, Typography } from '@mui/material';
 import type { Patient } from '@medplum/fhirtypes';
 import { isDeceased } from '../../../data-provider/rules';
-import { canEditResourceType } from '../../../src/resources/accessRules';
+import { canPerformOnType } from '../../../src/resources/accessRules';
 import { useFhirClient } from '../../../src/resources/useFhirClient';
 import { useToast } from '../../../src/shell/toasts';
 import { chartPath } from '../chartPaths';
@@ -52,7 +52,7 @@ function DeceasedPatientNotice({ patient }: { patient: Patient }) {
       : undefined;
   const loading = Boolean(appointments?.loading || tasks.loading);
   const words = loading ? undefined : stillOpenWords(appointmentCount, tasks.count);
-  const canCancel = canEditResourceType(client.getAccessPolicy(), client.isSuperAdmin(), 'Appointment');
+  const canCancel = canPerformOnType(client.getAccessPolicy(), client.isSuperAdmin(), 'Appointment', 'update');
   const toCancel = appointments?.items ?? [];
 
   return (
