@@ -1,4 +1,5 @@
 import type { AccessPolicy, AccessPolicyResource } from '@medplum/fhirtypes';
+import { frontDeskPolicy } from '../../config/access/demoAccessPolicies';
 import type { RepositorySession } from '../fhir/repository';
 import { parseSearchRequest } from '../search/searchRequest';
 import { upgradeSeededPolicy, type SeededPolicyUpgrade } from './seededPolicyUpgrade';
@@ -19,29 +20,8 @@ const frontDeskEntriesV1: AccessPolicyResource[] = [
   { resourceType: 'Encounter', readonly: true, hiddenFields: ['reasonCode', 'diagnosis'] },
 ];
 
-/**
- * The demo clinic's front desk (ben@…): scheduling, patients' contact details and their messages.
- *
- * The staff chat is kept live by a websocket Subscription on `Communication?subject=Patient/{id}`
- * (custom-screens/chat/useConversation.ts); without one, a patient's message never appeared in an
- * open chat. The entry allows exactly that kind: criteria starting `Communication?subject=Patient/`
- * (a string search matches a prefix — any further filter only narrows what front desk may read
- * anyway, and notifications are filtered by their policy), a websocket (a `rest-hook` to
- * `Bot/{id}` would run a bot), and only their own (`author`): another member's Subscription is not
- * theirs to read, change or delete. The header's live counts (Mail, Tasks) ask for a Subscription
- * only under an entry without criteria (src/shell/realtimeAccess.ts), so they stay plain counts.
- */
-export const frontDeskPolicy: AccessPolicy = {
-  resourceType: 'AccessPolicy',
-  name: 'Front desk',
-  resource: [
-    ...frontDeskEntriesV1,
-    {
-      resourceType: 'Subscription',
-      criteria: 'Subscription?criteria=Communication?subject=Patient/&type=websocket&author=%profile',
-    },
-  ],
-};
+/** The demo clinic's front desk (ben@…): scheduling, patients' contact details and their messages. */
+export { frontDeskPolicy };
 
 /** What an edited front desk policy needs for a live chat (the start's log names it). */
 export const frontDeskLiveChatEntry = frontDeskPolicy.resource?.at(-1) as AccessPolicyResource;
