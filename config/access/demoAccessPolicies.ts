@@ -24,7 +24,16 @@ export const frontDeskPolicy: AccessPolicy = {
   resourceType: 'AccessPolicy',
   name: 'Front desk',
   resource: [
-    { resourceType: 'Patient', readonlyFields: ['identifier'] },
+    // Registering a patient sets the MRN; changing it later would re-file the chart (and the
+    // records that other systems hold under it), so an update leaves it as it is. Entries' read-only
+    // fields count for the interactions they grant: one entry for both would refuse every new patient.
+    // No delete: a chart is kept, not removed, by the front desk.
+    { resourceType: 'Patient', interaction: ['read', 'vread', 'history', 'search', 'create'] },
+    {
+      resourceType: 'Patient',
+      interaction: ['read', 'vread', 'history', 'search', 'update'],
+      readonlyFields: ['identifier'],
+    },
     { resourceType: 'Appointment' },
     { resourceType: 'Schedule' },
     { resourceType: 'Slot' },

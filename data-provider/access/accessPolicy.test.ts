@@ -98,6 +98,26 @@ describe('access-policy rules', () => {
     expect(changedFields(undefined, { resourceType: 'Patient', gender: 'male' }, ['gender'])).toEqual(['gender']);
   });
 
+  it('does not take a reordering of an object’s keys for a change (jsonb stores them reordered)', () => {
+    const stored = { resourceType: 'Patient', identifier: [{ value: 'MRN-1', system: 'urn:mrn' }] } as Patient;
+    const written = { resourceType: 'Patient', identifier: [{ system: 'urn:mrn', value: 'MRN-1' }] } as Patient;
+    expect(changedFields(stored, written, ['identifier'])).toEqual([]);
+    const other = { resourceType: 'Patient', identifier: [{ system: 'urn:mrn', value: 'MRN-2' }] } as Patient;
+    expect(changedFields(stored, other, ['identifier'])).toEqual(['identifier']);
+    // The order of an array's items is a change.
+    const two = [
+      { system: 'a', value: '1' },
+      { system: 'b', value: '2' },
+    ];
+    expect(
+      changedFields(
+        { resourceType: 'Patient', identifier: two },
+        { resourceType: 'Patient', identifier: [two[1]!, two[0]!] },
+        ['identifier'],
+      ),
+    ).toEqual(['identifier']);
+  });
+
   it("counts an entry's read-only fields only for the interactions it grants", () => {
     const portal: AccessPolicy = {
       resourceType: 'AccessPolicy',

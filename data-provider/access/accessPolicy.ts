@@ -208,11 +208,28 @@ export function valuesAtPath(value: unknown, path: string): unknown[] {
   return current;
 }
 
-/** Which of `paths` hold different values in `before` and `after` (order-sensitive JSON comparison). */
+/**
+ * Which of `paths` hold different values in `before` and `after`. Arrays compare in order; an
+ * object's keys do not: the stored version comes back from PostgreSQL's jsonb with its keys
+ * reordered (shorter first), so a client writing back `{system, value}` unchanged must not be told
+ * it changed a read-only identifier.
+ */
 export function changedFields(before: Resource | undefined, after: Resource, paths: readonly string[]): string[] {
   return paths.filter(
-    (path) => JSON.stringify(valuesAtPath(before ?? {}, path)) !== JSON.stringify(valuesAtPath(after, path)),
+    (path) => canonicalJson(valuesAtPath(before ?? {}, path)) !== canonicalJson(valuesAtPath(after, path)),
   );
+}
+
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) => {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) return item;
+    const record = item as Record<string, unknown>;
+    return Object.fromEntries(
+      Object.keys(record)
+        .sort()
+        .map((key) => [key, record[key]]),
+    );
+  });
 }
 
 /**

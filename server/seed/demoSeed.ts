@@ -13,7 +13,12 @@ import { seedDoseSpotBots } from './dosespotBots';
 import { seedBundledQuestionnaires, seedDemoQuestionnaireTasks } from './bundledQuestionnaires';
 import { seedDemoClinicalData } from './demoClinicalData';
 import { seedLaunchCheckApp } from './launchCheckApp';
-import { FRONT_DESK_POLICY_VERSION, frontDeskLiveChatEntry, upgradeFrontDeskPolicy } from './frontDeskPolicy';
+import {
+  FRONT_DESK_POLICY_VERSION,
+  frontDeskLiveChatEntry,
+  frontDeskPatientEntries,
+  upgradeFrontDeskPolicy,
+} from './frontDeskPolicy';
 import { PATIENT_PORTAL_POLICY_VERSION, patientPortalPolicy, upgradePatientPortalPolicy } from './patientPortalPolicy';
 
 export interface DemoState {
@@ -89,7 +94,8 @@ export async function seedDemo(
     if (upgrade === 'edited') {
       options.log(
         'The Demo Clinic\'s "Front desk" access policy was edited, so it was left as it is: for the chat to ' +
-          `show new messages live, add ${JSON.stringify(frontDeskLiveChatEntry)} to it`,
+          `show new messages live, add ${JSON.stringify(frontDeskLiveChatEntry)} to it; for the desk to ` +
+          `register patients with an MRN it cannot change later, give Patient the entries ${JSON.stringify(frontDeskPatientEntries)}`,
       );
     }
   }

@@ -49,6 +49,39 @@ describe('the demo front desk policy and the staff chat', () => {
     await Promise.all(sockets.map((socket) => socket.close()));
   });
 
+  it('registers a new patient with an MRN, then keeps the MRN as it is, and deletes no chart', async () => {
+    const mrn = {
+      type: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v2-0203', code: 'MR' }] },
+      system: 'urn:oid:1.2.3.4',
+      value: 'MRN-BEN-1',
+    };
+    const made = await as(frontDesk).post('Patient', {
+      resourceType: 'Patient',
+      name: [{ given: ['Rosa'], family: 'Ibarra' }],
+      birthDate: '1985-06-15',
+      gender: 'female',
+      identifier: [mrn],
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.body.identifier[0].value).toBe('MRN-BEN-1');
+    // Contact details are the desk's to keep up to date.
+    const moved = await as(frontDesk).put(`Patient/${made.body.id}`, {
+      ...made.body,
+      telecom: [{ system: 'phone', value: '555-0100' }],
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    const refiled = await as(frontDesk).put(`Patient/${made.body.id}`, {
+      ...moved.body,
+      identifier: [{ ...mrn, value: 'MRN-OTHER' }],
+    });
+    expect(refiled.status).toBe(403);
+    expect(JSON.stringify(refiled.body)).toContain('Patient.identifier');
+    expect((await as(frontDesk).delete(`Patient/${made.body.id}`)).status).toBe(403);
+    const stored = await as(ownerToken).get(`Patient/${made.body.id}`);
+    expect(stored.body.identifier[0].value).toBe('MRN-BEN-1');
+    expect(stored.body.telecom[0].value).toBe('555-0100');
+  });
+
   it('keeps the chat with a patient live: the patient’s next message reaches front desk’s socket', async () => {
     // The criteria the staff chat watches (custom-screens/chat/chatMessages.ts conversationCriteria).
     const created = await as(frontDesk).post('Subscription', liveChat(`Communication?subject=${patient.patient}`));

@@ -23,6 +23,11 @@ const frontDeskEntriesV1: AccessPolicyResource[] = [
 /** The demo clinic's front desk (ben@…): scheduling, patients' contact details and their messages. */
 export { frontDeskPolicy };
 
+/** What an edited front desk policy needs to register patients (the start's log names them). */
+export const frontDeskPatientEntries = (frontDeskPolicy.resource ?? []).filter(
+  (entry) => entry.resourceType === 'Patient',
+);
+
 /** What an edited front desk policy needs for a live chat (the start's log names it). */
 export const frontDeskLiveChatEntry = frontDeskPolicy.resource?.at(-1) as AccessPolicyResource;
 
@@ -30,12 +35,20 @@ export const frontDeskLiveChatEntry = frontDeskPolicy.resource?.at(-1) as Access
  * The version of `frontDeskPolicy.resource`; a demo database records which one its policy was last
  * brought to (DemoState.frontDeskPolicyVersion), so that an upgrade is tried once.
  */
-export const FRONT_DESK_POLICY_VERSION = 2;
+export const FRONT_DESK_POLICY_VERSION = 3;
 
 /** The entries earlier versions of the seed wrote, by version (see earlierPatientPortalEntries). */
 const earlierFrontDeskEntries: Record<number, AccessPolicyResource[]> = {
   // Before the live chat's Subscription: front desk got 403 and saw no new message until a reload.
   1: frontDeskEntriesV1,
+  // Before the Patient entry was split by interaction: the MRN, read-only, refused every new patient.
+  2: [
+    ...frontDeskEntriesV1,
+    {
+      resourceType: 'Subscription',
+      criteria: 'Subscription?criteria=Communication?subject=Patient/&type=websocket&author=%profile',
+    },
+  ],
 };
 
 /**

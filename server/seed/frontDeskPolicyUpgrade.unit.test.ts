@@ -86,11 +86,26 @@ describe('bringing the demo front desk policy up to date', () => {
     expect(await upgrade(projectId)).toBe('upgraded');
     const policy = await storedPolicy(policyId);
     expect(policy.resource).toEqual(frontDeskPolicy.resource);
-    expect(policy.resource).toEqual([...seededV1, frontDeskLiveChatEntry]);
+    expect(policy.resource).toContainEqual(frontDeskLiveChatEntry);
     expect(policy.name).toBe('Front desk');
     expect(policy.meta.project).toBe(projectId);
     expect(await upgrade(projectId)).toBe('current');
     expect((await storedPolicy(policyId)).meta.versionId).toBe(policy.meta.versionId);
+  });
+
+  it('lets the front desk register patients: the MRN is read-only on update only (from the second seed’s entries)', async () => {
+    const { projectId, policyId } = await projectWithFrontDesk([...seededV1, frontDeskLiveChatEntry]);
+    expect(await upgrade(projectId)).toBe('upgraded');
+    const patientEntries = (await storedPolicy(policyId)).resource?.filter((entry) => entry.resourceType === 'Patient');
+    expect(patientEntries).toEqual([
+      { resourceType: 'Patient', interaction: ['read', 'vread', 'history', 'search', 'create'] },
+      {
+        resourceType: 'Patient',
+        interaction: ['read', 'vread', 'history', 'search', 'update'],
+        readonlyFields: ['identifier'],
+      },
+    ]);
+    expect(await upgrade(projectId)).toBe('current');
   });
 
   it('leaves a policy the clinic edited as it is', async () => {
@@ -169,6 +184,7 @@ describe('a start of a demo database seeded before the live chat', () => {
     expect(log).toHaveLength(1);
     expect(log[0]).toMatch(/"Front desk" access policy was edited, so it was left as it is/);
     expect(log[0]).toContain(JSON.stringify(frontDeskLiveChatEntry));
+    expect(log[0]).toContain('"readonlyFields":["identifier"]');
     expect((await storedPolicy(policyId)).resource).toEqual(edited);
   });
 });

@@ -20,6 +20,7 @@ import {
   type DraftField,
   type NewPatientDraft,
 } from './newPatient';
+import { duplicateMrnMessage, isRegisteredAsSent, mrnCondition, mrnSearch } from './duplicateMrn';
 import { onboardingDraftKey } from './onboardingDraftKey';
 
 function loadDraft(key: string | undefined): NewPatientDraft {
@@ -96,7 +97,18 @@ export function OnboardingPage() {
         (issue) => issue.severity === 'error' || issue.severity === 'fatal',
       );
       if (issues.length) throw new OperationOutcomeError({ resourceType: 'OperationOutcome', issue: issues });
-      const created = (await client.createResource(patient)) as Patient;
+      // A second chart under one MRN splits a patient's record: say who has it instead. The search
+      // names them; the conditional create keeps a registration made meanwhile from doubling it.
+      const existing = await client.searchOne('Patient', mrnSearch(draft.mrn));
+      if (existing) {
+        setErrors({ mrn: duplicateMrnMessage(draft.mrn, existing) });
+        return;
+      }
+      const created = await client.createResourceIfNoneExist<Patient>(patient, mrnCondition(draft.mrn));
+      if (!isRegisteredAsSent(created, patient)) {
+        setErrors({ mrn: duplicateMrnMessage(draft.mrn, created) });
+        return;
+      }
       saveDraft(key, undefined);
       await queryClient.invalidateQueries({ queryKey: ['hearth-search', 'Patient'] });
       toast.success('Success');
