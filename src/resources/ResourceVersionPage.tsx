@@ -5,6 +5,7 @@ import { formatDateTime } from '../../data-provider/formatting';
 import { isKnownResourceType } from '../../data-provider/rules';
 import { ResourceDetails } from './ResourceDetails';
 import { useResourceVersion } from './useResource';
+import { useFhirClient } from './useFhirClient';
 
 /** `/:resourceType/:id/_history/:versionId`: one version, as details and as JSON. */
 export function ResourceVersionPage() {
@@ -12,6 +13,7 @@ export function ResourceVersionPage() {
   const navigate = useNavigate();
   const known = isKnownResourceType(resourceType);
   const version = useResourceVersion(resourceType, id, versionId);
+  const patientViewer = useFhirClient().getProfile()?.resourceType === 'Patient';
   useEffect(() => {
     if (!known) navigate('..', { replace: true });
   }, [known, navigate]);
@@ -19,9 +21,14 @@ export function ResourceVersionPage() {
   return (
     <Box sx={{ p: { xs: 1, sm: 2 } }}>
       <Breadcrumbs aria-label="breadcrumb" sx={{ mb: 1 }}>
-        <Link component={RouterLink} to={`/${resourceType}`}>
-          {resourceType}
-        </Link>
+        {/* A patient has no lists to go back to: the list pages are the care team's (src/shell/portalRouteAccess.ts). */}
+        {patientViewer ? (
+          <Typography color="text.secondary">{resourceType}</Typography>
+        ) : (
+          <Link component={RouterLink} to={`/${resourceType}`}>
+            {resourceType}
+          </Link>
+        )}
         <Link component={RouterLink} to={`/${resourceType}/${id}/history`}>
           {id}
         </Link>

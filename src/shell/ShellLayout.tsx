@@ -15,6 +15,8 @@ import { signInRedirectPath } from './signedOutPaths';
 import { HEADER_HEIGHT } from './themes';
 import { useToast } from './toasts';
 import { useShellSlots } from './shellSlots';
+import { portalRouteAccess } from './portalRouteAccess';
+import { CareTeamOnlyPage } from './CareTeamOnlyPage';
 
 /**
  * The signed-in frame of every page (app-spec §2.5): header, side navigation and the page, which
@@ -43,11 +45,19 @@ export function ShellLayout({ children }: { children?: ReactNode }) {
     ? { reference: `${session.profile.resourceType}/${session.profile.id}` }
     : session.activeLogin?.profile;
 
-  // A patient signed in to their own records gets the portal, not the staff shell's menus.
-  if (PatientLayout && session.profile?.resourceType === 'Patient' && profile) {
+  // A patient signed in to their own records gets the portal, not the staff shell's menus, and
+  // the portal's pages only: a care-team screen is not mounted (nor its searches sent) for her.
+  const portal = session.profile?.resourceType === 'Patient';
+  const content =
+    portal && portalRouteAccess(location.pathname, session.profile?.id) === 'care-team' ? (
+      <CareTeamOnlyPage />
+    ) : (
+      children
+    );
+  if (PatientLayout && portal && profile) {
     return (
       <PatientLayout patient={profile}>
-        <ContentErrorBoundary locationKey={`${location.pathname}${location.search}`}>{children}</ContentErrorBoundary>
+        <ContentErrorBoundary locationKey={`${location.pathname}${location.search}`}>{content}</ContentErrorBoundary>
       </PatientLayout>
     );
   }
@@ -69,7 +79,7 @@ export function ShellLayout({ children }: { children?: ReactNode }) {
           onClose={() => drawer.setOpen(false)}
         />
         <Box component="main" sx={{ flexGrow: 1, minWidth: 0, overflow: 'auto' }}>
-          <ContentErrorBoundary locationKey={`${location.pathname}${location.search}`}>{children}</ContentErrorBoundary>
+          <ContentErrorBoundary locationKey={`${location.pathname}${location.search}`}>{content}</ContentErrorBoundary>
         </Box>
       </Box>
     </Box>

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { formatDate } from '../../data-provider/formatting';
 import {
   globalSearchQuery,
   hitDetail,
+  hitIdentifier,
   hitTitle,
   looksLikeId,
   matchPosition,
@@ -32,6 +34,26 @@ describe('looksLikeId and the query', () => {
     expect(query).toContain('PatientList(_id: $id, _count: 1)');
     expect(query).toContain('ServiceRequestList(_id: $id, _count: 1)');
     expect(query).not.toContain('name: $text');
+  });
+
+  it('asks for every word of a full name (name=wendy&name=littel), and still for the whole text as an identifier', () => {
+    const { query, variables } = globalSearchQuery(' wendy \t littel ');
+    expect(variables).toEqual({ text: 'wendy \t littel', names: 'name sw "wendy" and name sw "littel"' });
+    expect(query).toContain('query GlobalSearch($text: String!, $names: String!)');
+    expect(query).toContain('PatientList(_filter: $names, _count: 5)');
+    expect(query).not.toContain('name: $text');
+    expect(query).toContain('PatientList(identifier: $text, _count: 5)');
+    expect(query).toContain('ServiceRequestList(identifier: $text, _count: 5)');
+  });
+
+  it('quotes each word of the name filter, so a quote or backslash typed stays part of the word', () => {
+    expect(globalSearchQuery('o"neil a\\b').variables.names).toBe('name sw "o\\"neil" and name sw "a\\\\b"');
+  });
+
+  it('asks for the identifier type, which tells a medical record number', () => {
+    expect(globalSearchQuery('smith').query).toContain(
+      'identifier { system value type { coding { system code } text } }',
+    );
   });
 
   it('searches names and identifiers, five each, for other text', () => {
@@ -78,9 +100,49 @@ describe('rankSearchHits', () => {
 describe('suggestion labels', () => {
   it('shows a patient by name with birth date and identifier, an order by its subject', () => {
     expect(hitTitle(patient('a', 'Anna', 'Marsh', 'MRN-1'))).toBe('Anna Marsh');
-    expect(hitDetail(patient('a', 'Anna', 'Marsh', 'MRN-1'))).toBe('1980-02-03 · MRN-1');
+    expect(hitDetail(patient('a', 'Anna', 'Marsh', 'MRN-1'))).toBe(`${formatDate('1980-02-03')} · MRN-1`);
     expect(hitTitle(order('s', 'Zed Young', 'LAB-1'))).toBe('Zed Young');
     expect(hitDetail(order('s', 'Zed Young', 'LAB-1'))).toBe('Service request · LAB-1');
     expect(hitTitle({ resourceType: 'ServiceRequest', id: 'x' })).toBe('ServiceRequest/x');
+  });
+
+  it('shows the birth date as the lists show dates, not as the FHIR value', () => {
+    const detail = hitDetail({ resourceType: 'Patient', id: 'w', birthDate: '2000-11-15' });
+    expect(detail).toBe(formatDate('2000-11-15'));
+    expect(detail).not.toContain('2000-11-15');
+  });
+
+  const MR = { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v2-0203', code: 'MR' }] };
+  const SS = { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/v2-0203', code: 'SS' }], text: 'SSN' };
+  const uuid = 'b8d5f1a2-6c1e-4a5b-9f3e-2d7c8e9a0b1c';
+
+  it('prefers the medical record number (type MR) over the other identifiers', () => {
+    const hit: SearchHit = {
+      resourceType: 'Patient',
+      id: 'w',
+      identifier: [
+        { system: 'urn:clinic', value: 'C-9' },
+        { system: 'urn:mrn', value: '000123', type: MR },
+      ],
+    };
+    expect(hitIdentifier(hit)).toBe('MRN: 000123');
+  });
+
+  it('never shows a UUID-looking value, even typed MR (Synthea), nor a patient’s other typed identifiers', () => {
+    const synthea: SearchHit = {
+      resourceType: 'Patient',
+      id: 'w',
+      identifier: [
+        { system: 'https://github.com/synthetichealth/synthea', value: uuid },
+        { system: 'http://hospital.smarthealthit.org', value: uuid, type: MR },
+        { system: 'http://hl7.org/fhir/sid/us-ssn', value: '999-12-3456', type: SS },
+      ],
+      birthDate: '2000-11-15',
+    };
+    expect(hitIdentifier(synthea)).toBe('');
+    expect(hitDetail(synthea)).toBe(formatDate('2000-11-15'));
+    expect(
+      hitIdentifier({ resourceType: 'ServiceRequest', id: 's', identifier: [{ value: uuid }, { value: 'LAB-2' }] }),
+    ).toBe('LAB-2');
   });
 });

@@ -1,5 +1,5 @@
 import type { HumanName, Identifier, Patient, ServiceRequest } from '@medplum/fhirtypes';
-import { formatHumanName } from '../../data-provider/formatting';
+import { formatDate, formatHumanName, formatIdentifier } from '../../data-provider/formatting';
 
 /** At most this many suggestions (app-spec §9); each search asks for as many. */
 export const GLOBAL_SEARCH_LIMIT = 5;
@@ -20,8 +20,27 @@ export function looksLikeId(text: string): boolean {
   return UUID_PATTERN.test(text.trim());
 }
 
-const patientFields = 'resourceType id identifier { system value } name { given family text } birthDate';
-const serviceRequestFields = 'resourceType id identifier { system value } subject { display }';
+// The identifier's type tells a medical record number (MR) from the rest (hitIdentifier).
+const identifierFields = 'identifier { system value type { coding { system code } text } }';
+const patientFields = `resourceType id ${identifierFields} name { given family text } birthDate`;
+const serviceRequestFields = `resourceType id ${identifierFields} subject { display }`;
+
+/** The words of the typed text: each must match a part of the patient's name. */
+export function searchWords(text: string): string[] {
+  return text
+    .trim()
+    .split(/\s+/)
+    .filter((word) => word !== '');
+}
+
+/**
+ * `name sw "wendy" and name sw "littel"`: the FHIR `_filter` that means `name=wendy&name=littel`
+ * (each word starts some part of a name, all of them together). A GraphQL search argument takes one
+ * value, so a repeated `name` cannot be sent there; the server runs each `sw` as the plain `name`.
+ */
+export function nameFilter(words: readonly string[]): string {
+  return words.map((word) => `name sw "${word.replace(/["\\]/g, '\\$&')}"`).join(' and ');
+}
 
 /** The GraphQL query of app-spec §7 for the text, with its variables. */
 export function globalSearchQuery(text: string): { query: string; variables: Record<string, string> } {
@@ -35,13 +54,19 @@ export function globalSearchQuery(text: string): { query: string; variables: Rec
       variables: { id: value },
     };
   }
+  const words = searchWords(value);
+  // One word keeps the plain `name` search; several ask for every word (a full name, "wendy littel").
+  const byName: { declaration: string; argument: string; variables: Record<string, string> } =
+    words.length > 1
+      ? { declaration: ', $names: String!', argument: '_filter: $names', variables: { names: nameFilter(words) } }
+      : { declaration: '', argument: 'name: $text', variables: {} };
   return {
-    query: `query GlobalSearch($text: String!) {
-  Patients1: PatientList(name: $text, _count: ${GLOBAL_SEARCH_LIMIT}) { ${patientFields} }
+    query: `query GlobalSearch($text: String!${byName.declaration}) {
+  Patients1: PatientList(${byName.argument}, _count: ${GLOBAL_SEARCH_LIMIT}) { ${patientFields} }
   Patients2: PatientList(identifier: $text, _count: ${GLOBAL_SEARCH_LIMIT}) { ${patientFields} }
   ServiceRequestList(identifier: $text, _count: ${GLOBAL_SEARCH_LIMIT}) { ${serviceRequestFields} }
 }`,
-    variables: { text: value },
+    variables: { text: value, ...byName.variables },
   };
 }
 
@@ -94,12 +119,29 @@ export function hitTitle(hit: SearchHit): string {
   return `${hit.resourceType}/${hit.id}`;
 }
 
-/** The second line of a suggestion: birth date or the type, then the first identifier. */
+const isMedicalRecordNumber = (identifier: Identifier): boolean =>
+  identifier.type?.coding?.some((coding) => coding.code === 'MR') === true;
+
+/**
+ * The identifier a suggestion shows: a patient's medical record number ('MRN: 12345'), else one of
+ * theirs without a type (a clinic's own number); an order's first identifier. Never a UUID-looking
+ * value (Synthea's, even when typed MR), which names nothing a person would recognise, and never a
+ * patient's other typed identifiers (social security, driver's licence, passport) in a dropdown.
+ */
+export function hitIdentifier(hit: SearchHit): string {
+  const readable = (hit.identifier ?? []).filter((identifier) => identifier.value && !looksLikeId(identifier.value));
+  if (hit.resourceType !== 'Patient') return formatIdentifier(readable[0]);
+  const mrn = readable.find(isMedicalRecordNumber);
+  if (mrn) return `MRN: ${mrn.value?.trim()}`;
+  return formatIdentifier(readable.find((identifier) => !identifier.type));
+}
+
+/** The second line of a suggestion: birth date (as the app's lists show dates) or the type, then the identifier. */
 export function hitDetail(hit: SearchHit): string {
   const parts: string[] = [];
-  if ('birthDate' in hit && hit.birthDate) parts.push(hit.birthDate);
+  if ('birthDate' in hit && hit.birthDate) parts.push(formatDate(hit.birthDate));
   else if (hit.resourceType === 'ServiceRequest') parts.push('Service request');
-  const identifier = hit.identifier?.find((candidate) => candidate.value)?.value;
+  const identifier = hitIdentifier(hit);
   if (identifier) parts.push(identifier);
   return parts.join(' · ');
 }

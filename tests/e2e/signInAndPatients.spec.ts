@@ -77,8 +77,11 @@ test.describe('sign-in and the Demo Clinic patients', () => {
     // The portal replaces the staff shell: their messages are the home page.
     await expect(page.getByRole('navigation', { name: 'Patient portal' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+    // The care team's lists are not hers: a calm page and the way back, no console.
     await page.goto('/Patient');
-    await expect(page.locator('table tbody tr')).toHaveCount(1);
+    await expect(page.getByRole('heading', { name: 'This page is for the care team.' })).toBeVisible();
+    await expect(page.locator('table')).toHaveCount(0);
+    await page.goto('/');
 
     // "My record": their chart to read, without the care team's tabs and buttons.
     await page.getByRole('link', { name: 'My record' }).click();
