@@ -32,7 +32,7 @@ function TaskRow({ task, patients, note }: { task: Task; patients: Map<string, P
             <Stack direction="row" spacing={1} alignItems="center" flexWrap="wrap" useFlexGap>
               <span>{taskTitle(task)}</span>
               <StatusBadge status={task.status} />
-              <TaskDueChip due={task.restriction?.period?.end} />
+              <TaskDueChip due={task.restriction?.period?.end} status={task.status} />
               {note && <Chip size="small" variant="outlined" label={note} />}
             </Stack>
           }

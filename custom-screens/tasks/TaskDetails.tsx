@@ -10,7 +10,7 @@ import { ResponseSummary } from './ResponseSummary';
 import { useFocus } from './useTask';
 import { useResponseQuestionnaire } from './useResponseQuestionnaire';
 import { useTaskResponse } from './useTaskResponse';
-import { dueDateState } from './taskDueDate';
+import { taskDueState } from './taskDueDate';
 import { usePatient } from './usePatient';
 import type { Resource } from '@medplum/fhirtypes';
 
@@ -84,7 +84,7 @@ export function TaskDetails({ task, patientId }: { task: Task; patientId: string
   const questionnaire = useResponseQuestionnaire(response.data, focus.data);
   const patient = usePatient(task.for?.display ? undefined : task.for?.reference);
   const due = task.restriction?.period?.end;
-  const dueState = dueDateState(due);
+  const dueState = taskDueState(due, task.status);
   return (
     <Box>
       <Box component="dl" sx={{ m: 0 }}>
@@ -106,7 +106,7 @@ export function TaskDetails({ task, patientId }: { task: Task; patientId: string
               component="span"
               sx={{
                 color: dueState === 'overdue' ? 'error.main' : undefined,
-                fontWeight: dueState === 'none' ? undefined : 600,
+                fontWeight: dueState === 'none' || dueState === 'finished' ? undefined : 600,
               }}
             >
               {formatDate(due)}

@@ -6,8 +6,8 @@ import { TaskDueChip } from './TaskDueChip';
 beforeEach(() => vi.useFakeTimers({ now: new Date(2026, 10, 27, 12), toFake: ['Date'] }));
 afterEach(() => vi.useRealTimers());
 
-function chip(due: string | undefined, inDueColumn?: boolean): HTMLElement | null {
-  const { container } = render(<TaskDueChip due={due} inDueColumn={inDueColumn} />);
+function chip(due: string | undefined, inDueColumn?: boolean, status?: string): HTMLElement | null {
+  const { container } = render(<TaskDueChip due={due} inDueColumn={inDueColumn} status={status} />);
   return container.querySelector('[data-due]');
 }
 
@@ -34,6 +34,16 @@ describe('TaskDueChip', () => {
     expect(day).toMatch(/2026$/);
     expect(day).not.toMatch(/ /);
     expect(text).toMatch(/^Overdue · /);
+  });
+
+  it("shows a finished task's past date plainly, never as overdue", () => {
+    for (const status of ['completed', 'cancelled', 'rejected', 'failed', 'entered-in-error']) {
+      const done = chip('2020-01-01', false, status);
+      expect(done).toHaveAttribute('data-due', 'finished');
+      expect(done).toHaveTextContent(/^Due Jan 1, 2020$/);
+      expect(chip('2020-01-01', true, status)).toHaveTextContent(/^Jan 1, 2020$/);
+    }
+    expect(chip('2020-01-01', false, 'in-progress')).toHaveAttribute('data-due', 'overdue');
   });
 
   it('shows nothing without a due date, or with one it cannot read', () => {

@@ -36,10 +36,13 @@ const task: Task = {
 };
 const QUESTIONS = 9;
 
-/** A PHQ-9 response as the server stores it: two questions "Several days", the rest "Not at all", total 2. */
-function storedResponse(): QuestionnaireResponse {
+/**
+ * A PHQ-9 response as the server stores it: two questions "Several days", the rest "Not at all",
+ * total 2 — or item 9 answered with the option at `item9` (2: "More than half the days").
+ */
+function storedResponse(item9 = 0): QuestionnaireResponse {
   const answer = (index: number) =>
-    phq9.item?.[0].item?.[index].answerOption?.[index < 2 ? 1 : 0].valueCoding as NonNullable<
+    phq9.item?.[0].item?.[index].answerOption?.[index === 8 ? item9 : index < 2 ? 1 : 0].valueCoding as NonNullable<
       QuestionnaireResponse['item']
     >[number]['answer'];
   return {
@@ -59,8 +62,8 @@ function storedResponse(): QuestionnaireResponse {
           answer: [{ valueCoding: answer(index) as never }],
         })),
       },
-      { linkId: '44261-6', text: phq9.item?.[1].text, answer: [{ valueInteger: 2 }] },
-      { linkId: 'severity', text: 'Depression severity', answer: [{ valueString: 'Minimal' }] },
+      { linkId: '44261-6', text: phq9.item?.[1].text, answer: [{ valueInteger: 2 + item9 }] },
+      { linkId: 'severity', text: 'Depression severity', answer: [{ valueString: item9 ? 'Mild' : 'Minimal' }] },
     ],
   };
 }
@@ -164,6 +167,26 @@ describe('TaskPage: after a questionnaire task is submitted', () => {
     const answers = screen.getByRole('region', { name: 'Response answers' });
     expect(within(answers).getByText('Little interest or pleasure in doing things')).toBeInTheDocument();
     expect(within(answers).getByRole('button', { name: 'Show more' })).toBeInTheDocument();
+    expect(within(summary).queryByRole('alert')).toBeNull();
+  }, 30_000);
+
+  it('flags a positive item 9 in the response shown right after the submit', async () => {
+    const user = userEvent.setup({ delay: null });
+    renderTaskPage(fakeClient(task), '/Patient/p1/task/t1/fill');
+    const form = await screen.findByRole('form');
+    const groups = await within(form).findAllByRole('radiogroup');
+    for (const [index, group] of groups.entries()) {
+      await user.click(
+        within(group).getByRole('radio', { name: index === 8 ? 'More than half the days' : 'Not at all' }),
+      );
+    }
+    await user.click(within(form).getByRole('button', { name: 'Submit and complete task' }));
+
+    const summary = await screen.findByRole('region', { name: 'Response' });
+    expect(within(summary).getByRole('alert')).toHaveTextContent(
+      'Item 9 positive: thoughts of self-harm on more than half the days. Assess suicide risk today.',
+    );
+    await waitFor(() => expect(summary).toHaveTextContent('total score: 2'));
   }, 30_000);
 });
 
@@ -192,6 +215,43 @@ describe('TaskDetails of a completed questionnaire task', () => {
     const answers = screen.getByRole('region', { name: 'Response answers' });
     expect(within(answers).getAllByText('Several days')).toHaveLength(2);
     expect(within(answers).getAllByRole('definition')).toHaveLength(3);
+    expect(within(summary).queryByRole('alert')).toBeNull();
+  });
+
+  it('flags a positive item 9 (self-harm) above the score, however low the score is', async () => {
+    const client = fakeClient(
+      { ...task, status: 'completed', meta: { versionId: '2' } },
+      { 'QuestionnaireResponse/r1': storedResponse(2) },
+    );
+    renderTaskPage(client, '/Patient/p1/task/t1/details');
+    const summary = await screen.findByRole('region', { name: 'Response' });
+    const alert = await within(summary).findByRole('alert');
+    expect(alert).toHaveTextContent(
+      'Item 9 positive: thoughts of self-harm on more than half the days. Assess suicide risk today.',
+    );
+    const score = within(summary).getByText(/total score/);
+    expect(alert.compareDocumentPosition(score) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it('shows the due date of a completed task plainly: a finished task is never overdue', async () => {
+    const client = fakeClient({
+      ...task,
+      status: 'completed',
+      restriction: { period: { end: '2020-01-01' } },
+    });
+    renderTaskPage(client, '/Patient/p1/task/t1/details');
+    const due = (await screen.findByText('Due')).nextElementSibling as HTMLElement;
+    expect(due).toHaveTextContent(/^Jan 1, 2020$/);
+    expect(due.textContent).not.toMatch(/overdue/i);
+  });
+
+  it('still marks an open task past its due date as overdue', async () => {
+    renderTaskPage(
+      fakeClient({ ...task, restriction: { period: { end: '2020-01-01' } } }),
+      '/Patient/p1/task/t1/details',
+    );
+    const due = (await screen.findByText('Due')).nextElementSibling as HTMLElement;
+    expect(due).toHaveTextContent(/^Jan 1, 2020 \(overdue\)$/);
   });
 
   it('a task whose output names the response reads that response', async () => {

@@ -2,3 +2,5 @@
 export { TaskPage } from './TaskPage';
 export { MyTasksPage } from './MyTasksPage';
 export { ResourceTasks } from './ResourceTasks';
+// Shared with the visit note, which also replaces a long form with a confirmation.
+export { useReturnToTop } from './useReturnToTop';

@@ -16,3 +16,19 @@ export function dueDateState(due: string | undefined, today: Date = new Date()):
   if (days <= 3) return 'soon';
   return 'later';
 }
+
+/**
+ * Statuses in which a task is finished: its due date is history, never overdue. Wider than
+ * CLOSED_TASK_STATUSES (the spec's open-task list, §4, names only three): a cancelled or
+ * mistaken task is not late either.
+ */
+export const FINISHED_TASK_STATUSES = ['completed', 'cancelled', 'rejected', 'failed', 'entered-in-error'] as const;
+
+/** A task's due-date state: `finished` (shown plainly) once the task is done with, else as `dueDateState`. */
+export type TaskDueState = DueDateState | 'finished';
+
+export function taskDueState(due: string | undefined, status: string | undefined, today?: Date): TaskDueState {
+  const state = dueDateState(due, today);
+  if (state === 'none') return state;
+  return (FINISHED_TASK_STATUSES as readonly string[]).includes(status ?? '') ? 'finished' : state;
+}

@@ -3,7 +3,7 @@ import type { Task } from '@medplum/fhirtypes';
 import { dueDatePatch, notePatch, ownerPatch, performerTypePatch, statusPatch, versionGuard } from './taskPatch';
 import { taskActions } from './taskActionRules';
 import { noteCitation, notesNewestFirst } from './taskNotes';
-import { dueDateState } from './taskDueDate';
+import { dueDateState, taskDueState } from './taskDueDate';
 import { byDueDate, isForMyRoles, taskPath } from './myTaskRules';
 import { answeredQuestions } from './responseAnswers';
 import { fillTaskTransaction, patchEntry } from './taskTransaction';
@@ -110,6 +110,18 @@ describe('notes, due dates and work lists', () => {
     expect(notes.map((n) => n.text)).toEqual(['new', 'old', 'undated']);
     expect(noteCitation(notes[0])).toBe('Dr. A · 2024-03-01');
     expect(noteCitation(notes[2])).toBe('Unknown author');
+  });
+
+  it('never grades a finished task as overdue (or due today): its due date is history', () => {
+    const today = new Date(2026, 10, 24, 18, 0);
+    for (const status of ['completed', 'cancelled', 'rejected', 'failed', 'entered-in-error']) {
+      expect(taskDueState('2020-01-01', status, today)).toBe('finished');
+      expect(taskDueState('2026-11-24', status, today)).toBe('finished');
+      expect(taskDueState(undefined, status, today)).toBe('none');
+    }
+    for (const status of ['ready', 'in-progress', 'on-hold', undefined]) {
+      expect(taskDueState('2020-01-01', status, today)).toBe('overdue');
+    }
   });
 
   it('grades due dates as calendar days', () => {

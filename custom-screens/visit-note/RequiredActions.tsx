@@ -32,7 +32,7 @@ export function RequiredActions({
                     <Stack direction="row" spacing={1} alignItems="center" component="span">
                       <span>{taskTitle(task)}</span>
                       <StatusBadge status={task.status} />
-                      <TaskDueChip due={task.restriction?.period?.end} />
+                      <TaskDueChip due={task.restriction?.period?.end} status={task.status} />
                     </Stack>
                   }
                   secondary={taskDetail(task)}

@@ -1,4 +1,4 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -59,13 +59,18 @@ function draftServer() {
 
 function renderNote(
   client: ReturnType<typeof draftServer>['client'],
-  props: { draft?: QuestionnaireResponse; profile?: Practitioner; submit?: () => Promise<void> } = {},
+  props: {
+    draft?: QuestionnaireResponse;
+    profile?: Practitioner;
+    submit?: () => Promise<void>;
+    questionnaire?: Questionnaire;
+  } = {},
 ) {
   return render(
     <QueryClientProvider client={new QueryClient()}>
       <FhirClientContext.Provider value={client as unknown as FhirClient}>
         <VisitNoteForm
-          questionnaire={questionnaire}
+          questionnaire={props.questionnaire ?? questionnaire}
           patient={patient}
           draft={props.draft}
           profile={props.profile ?? alice}
@@ -197,5 +202,46 @@ describe('VisitNoteForm: answers the server does not have are kept in the browse
     await user.click(within(form).getByRole('button', { name: 'Submit' }));
     await waitFor(() => expect(submit).toHaveBeenCalledTimes(2));
     await waitFor(() => expect(window.sessionStorage.getItem(key)).toBeNull());
+  });
+});
+
+describe('VisitNoteForm: the date of visit', () => {
+  // The spec's visit note opens on 2023-10-19; the date is the first question.
+  const dated: Questionnaire = {
+    ...questionnaire,
+    item: [
+      { linkId: 'visit-date', text: 'Date of visit', type: 'date', initial: [{ valueDate: '2023-10-19' }] },
+      ...(questionnaire.item ?? []),
+    ],
+  };
+
+  it('refuses a date in the future: says so, keeps the note unsubmitted and returns to the date', async () => {
+    const user = userEvent.setup({ delay: null });
+    const { client } = draftServer();
+    const submit = vi.fn<() => Promise<void>>().mockResolvedValue(undefined);
+    renderNote(client, { submit, questionnaire: dated });
+    const date = await screen.findByLabelText('Date of visit');
+    expect(date).toHaveValue('2023-10-19');
+    expect(screen.queryByRole('alert')).toBeNull();
+
+    fireEvent.change(date, { target: { value: '2099-12-31' } });
+    expect(await screen.findByRole('alert')).toHaveTextContent('The date of visit cannot be in the future.');
+    const form = screen.getByRole('form', { name: 'Visit note' });
+    await user.click(within(form).getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(date).toHaveFocus());
+    expect(submit).not.toHaveBeenCalled();
+    expect(screen.getByRole('alert')).toHaveTextContent('The date of visit cannot be in the future.');
+
+    fireEvent.change(date, { target: { value: '2023-10-20' } });
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+    await user.click(within(form).getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(submit).toHaveBeenCalledTimes(1));
+    expect(submit.mock.calls[0]).toEqual([
+      expect.objectContaining({
+        item: expect.arrayContaining([
+          expect.objectContaining({ linkId: 'visit-date', answer: [{ valueDate: '2023-10-20' }] }),
+        ]),
+      }),
+    ]);
   });
 });

@@ -1,13 +1,15 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Alert, Box } from '@mui/material';
 import type { Patient, Questionnaire, QuestionnaireResponse, Reference } from '@medplum/fhirtypes';
 import { QuestionnaireForm } from '../../src/questionnaire';
+import { fieldId } from '../../src/questionnaire/QuestionnaireItems';
 import type { ProfileResource } from '../../data-provider/client';
 import { openingAnswers, visitNoteBackupKey } from './answerBackupRules';
 import { DraftStatusLine } from './DraftStatusLine';
 import { RecoveredAnswersNotice } from './RecoveredAnswersNotice';
 import { useAnswerBackup } from './useAnswerBackup';
 import { useDraftAutosave, type DraftStatus } from './useDraftAutosave';
+import { localToday, VISIT_DATE_LINK_ID, visitDateProblem } from './visitDateRules';
 
 interface VisitNoteFormProps {
   questionnaire: Questionnaire;
@@ -46,6 +48,18 @@ export function VisitNoteForm(props: VisitNoteFormProps) {
   if (opening.source === 'browser' && !recoveryStored && autosave.status.state === 'saved') setRecoveryStored(true);
   const [saving, setSaving] = useState(false);
   const [problem, setProblem] = useState<string | undefined>();
+  // Judged as the date changes, so the message shows before the submit that it would stop.
+  const [dateProblem, setDateProblem] = useState(() =>
+    opening.response ? visitDateProblem(opening.response, localToday()) : undefined,
+  );
+  const schedule = autosave.schedule;
+  const onChange = useCallback(
+    (response: QuestionnaireResponse) => {
+      schedule(response);
+      setDateProblem(visitDateProblem(response, localToday()));
+    },
+    [schedule],
+  );
   const subject: Reference = { reference: `Patient/${props.patient.id}` };
   const launch = useMemo(() => ({ patient: props.patient, user: props.profile }), [props.patient, props.profile]);
 
@@ -63,6 +77,12 @@ export function VisitNoteForm(props: VisitNoteFormProps) {
         </RecoveredAnswersNotice>
       )}
       <DraftStatusLine status={autosave.status} />
+      {/* The generic form cannot show a caller's message under its own field; this sits just above it. */}
+      {dateProblem && (
+        <Alert severity="error" role="alert" sx={{ my: 1 }}>
+          {dateProblem}
+        </Alert>
+      )}
       {problem && (
         <Alert severity="error" sx={{ my: 1 }}>
           {problem}
@@ -75,8 +95,14 @@ export function VisitNoteForm(props: VisitNoteFormProps) {
         subject={subject}
         author={author as QuestionnaireResponse['author']}
         disabled={saving}
-        onChange={autosave.schedule}
+        onChange={onChange}
         onSubmit={async (response) => {
+          const future = visitDateProblem(response, localToday());
+          if (future) {
+            setDateProblem(future);
+            document.getElementById(fieldId(VISIT_DATE_LINK_ID))?.focus();
+            return;
+          }
           setSaving(true);
           setProblem(undefined);
           try {

@@ -7,6 +7,7 @@ import { useFhirClient } from '../../src/resources/useFhirClient';
 import { useSession } from '../../src/shell/useSession';
 import { useToast } from '../../src/shell/toasts';
 import { SOAP_NOTE_MENOPAUSE_TITLE } from '../../config/questionnaires';
+import { useReturnToTop } from '../tasks';
 import { usePatient } from '../tasks/usePatient';
 import { RequiredActions } from './RequiredActions';
 import { VisitNoteForm } from './VisitNoteForm';
@@ -26,6 +27,7 @@ export function VisitNotePage() {
   const openTasks = useOpenTasks(patientId);
   const draft = useVisitNoteDraft(patientId, questionnaire.data, me);
   const [submitted, setSubmitted] = useState<{ responseId?: string; taskId?: string } | undefined>();
+  const confirmation = useReturnToTop<HTMLHeadingElement>();
 
   if (!patientId) return <Alert severity="error">Patient ID not found</Alert>;
 
@@ -35,6 +37,8 @@ export function VisitNotePage() {
     );
     const ids = createdIds(answer);
     setSubmitted(ids);
+    // The page was scrolled to the form's Submit button, which is gone: the confirmation is at the top.
+    confirmation.returnToTop();
     toast.success('Visit note submitted');
     queryClient.setQueryData(['hearth-visit-note-draft', patientId, questionnaire.data?.id, me], null);
     void queryClient.invalidateQueries({ queryKey: ['hearth-open-tasks', patientId] });
@@ -55,7 +59,7 @@ export function VisitNotePage() {
   } else if (submitted) {
     body = (
       <Paper variant="outlined" sx={{ p: 2 }} role="status">
-        <Typography variant="h6" component="h2">
+        <Typography variant="h6" component="h2" ref={confirmation.ref} tabIndex={-1}>
           Visit note submitted
         </Typography>
         <Typography sx={{ mb: 1 }}>A follow-up task to review the note was created.</Typography>
