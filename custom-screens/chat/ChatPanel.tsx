@@ -86,7 +86,7 @@ export function ChatPanel({
       component="section"
     >
       <Box sx={{ px: 2, py: 1.5, borderBottom: 1, borderColor: 'divider' }}>
-        <Typography variant="h6" component="h2">
+        <Typography variant="h6" component="h2" sx={{ overflowWrap: 'anywhere' }}>
           {title}
         </Typography>
       </Box>
@@ -106,7 +106,7 @@ export function ChatPanel({
           <CircularProgress aria-label="Loading..." />
         </Box>
       ) : (
-        <MessageList messages={conversation.messages} profile={sender} />
+        <MessageList messages={conversation.messages} profile={sender} patient={patient} />
       )}
       <ChatInput
         disabled={!sender}

@@ -2,24 +2,38 @@ import { Box, Paper, Stack, Typography } from '@mui/material';
 import type { Communication } from '@medplum/fhirtypes';
 import { formatDateTime } from '../../data-provider/formatting';
 import { AttachmentView } from './attachments';
-import { messageText, senderName } from './chatMessages';
+import { messageText, senderName, type MessageSide } from './chatMessages';
 
-/** One message: others' on the left with their name, the user's own on the right with its "Delivered" time. */
-export function MessageBubble({ message, own }: { message: Communication; own: boolean }) {
+interface MessageBubbleProps {
+  message: Communication;
+  /** The reader's side on the right with its "Delivered" time, the other side on the left (chatMessages.messageSide). */
+  side: MessageSide;
+  /** Name who wrote it: always on the other side, and on the reader's side when a colleague wrote it. */
+  showSender: boolean;
+}
+
+/** One message as a bubble on its side of the conversation. */
+export function MessageBubble({ message, side, showSender }: MessageBubbleProps) {
+  const ours = side === 'ours';
   const text = messageText(message);
   const attachments = (message.payload ?? []).flatMap((part) =>
     part.contentAttachment ? [part.contentAttachment] : [],
   );
   return (
     <Stack
-      alignItems={own ? 'flex-end' : 'flex-start'}
-      sx={{ mb: 1 }}
+      alignItems={ours ? 'flex-end' : 'flex-start'}
+      sx={{ mb: 1, minWidth: 0 }}
       data-testid="chat-message"
-      data-own={own}
+      data-own={ours}
       data-id={message.id}
     >
-      {!own && (
-        <Typography variant="caption" color="text.secondary" sx={{ px: 1 }}>
+      {showSender && (
+        <Typography
+          variant="caption"
+          color="text.secondary"
+          sx={{ px: 1, maxWidth: '100%', overflowWrap: 'anywhere' }}
+          data-testid="chat-sender"
+        >
           {senderName(message)}
         </Typography>
       )}
@@ -29,21 +43,27 @@ export function MessageBubble({ message, own }: { message: Communication; own: b
           px: 1.5,
           py: 1,
           maxWidth: '75%',
+          minWidth: 0,
           borderRadius: 2,
-          bgcolor: own ? 'primary.main' : 'action.selected',
-          color: own ? 'primary.contrastText' : 'text.primary',
+          bgcolor: ours ? 'primary.main' : 'action.selected',
+          color: ours ? 'primary.contrastText' : 'text.primary',
           whiteSpace: 'pre-wrap',
+          // A pasted URL has no space to wrap at; "anywhere" also keeps it out of the bubble's min-content width.
           overflowWrap: 'anywhere',
         }}
       >
-        {text && <Typography variant="body1">{text}</Typography>}
+        {text && (
+          <Typography variant="body1" data-testid="chat-message-text">
+            {text}
+          </Typography>
+        )}
         {attachments.map((attachment, index) => (
           <Box key={index} sx={{ mt: text ? 1 : 0 }}>
             <AttachmentView attachment={attachment} maxWidth={320} />
           </Box>
         ))}
       </Paper>
-      {own && (
+      {ours && (
         <Typography variant="caption" color="text.secondary" sx={{ px: 1 }}>
           Delivered {formatDateTime(message.sent, undefined, { timeStyle: 'short' })}
         </Typography>

@@ -2,11 +2,19 @@ import { useEffect, useMemo, useRef } from 'react';
 import { Box, Divider, Typography } from '@mui/material';
 import type { Communication, Reference } from '@medplum/fhirtypes';
 import { formatDateTime } from '../../data-provider/formatting';
-import { groupByTimeHeader, isOwnMessage } from './chatMessages';
+import { groupByTimeHeader, isOwnMessage, messageSide } from './chatMessages';
 import { MessageBubble } from './MessageBubble';
 
+interface MessageListProps {
+  messages: Communication[];
+  /** Who reads (and writes): the patient in the portal, a member of staff anywhere else. */
+  profile: Reference | undefined;
+  /** Whose conversation it is: their messages are one side, the clinic's the other. */
+  patient: Reference;
+}
+
 /** The scrolling list of messages under their time headers, kept scrolled to the newest. */
-export function MessageList({ messages, profile }: { messages: Communication[]; profile: Reference | undefined }) {
+export function MessageList({ messages, profile, patient }: MessageListProps) {
   const groups = useMemo(() => groupByTimeHeader(messages), [messages]);
   const end = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -33,7 +41,12 @@ export function MessageList({ messages, profile }: { messages: Communication[]; 
             </Typography>
           </Divider>
           {group.messages.map((message) => (
-            <MessageBubble key={message.id} message={message} own={isOwnMessage(message, profile)} />
+            <MessageBubble
+              key={message.id}
+              message={message}
+              side={messageSide(message, profile, patient)}
+              showSender={!isOwnMessage(message, profile)}
+            />
           ))}
         </Box>
       ))}

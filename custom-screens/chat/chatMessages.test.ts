@@ -6,6 +6,7 @@ import {
   groupByTimeHeader,
   isOwnMessage,
   mergeMessages,
+  messageSide,
   messageText,
   newChatMessage,
   senderName,
@@ -91,6 +92,38 @@ describe('own messages and senders', () => {
   it('joins the text parts', () => {
     expect(messageText(message('1', 'x', { payload: [{ contentString: 'a' }, { contentString: 'b' }] }))).toBe('a\nb');
     expect(messageText(message('1', 'x'))).toBe('');
+  });
+});
+
+describe('messageSide: the patient on one side, the clinic on the other', () => {
+  const patient = { reference: 'Patient/pat1' };
+  const alice = { reference: 'Practitioner/alice', display: 'Dr. Alice Carter' };
+  const ben = { reference: 'Practitioner/ben', display: 'Mr. Ben Okafor' };
+  const fromAlice = message('1', '2026-01-01T10:00:00Z', { sender: alice });
+  const fromBen = message('2', '2026-01-01T10:01:00Z', { sender: ben });
+  const fromPatient = message('3', '2026-01-01T10:02:00Z', { sender: { ...patient, display: 'Wendy Littel' } });
+
+  it("puts a colleague's message on the front desk's own side, the patient's on the other", () => {
+    expect(messageSide(fromAlice, ben, patient)).toBe('ours');
+    expect(messageSide(fromBen, ben, patient)).toBe('ours');
+    expect(messageSide(fromPatient, ben, patient)).toBe('theirs');
+  });
+
+  it('puts the clinic on the left and her own messages on the right for the patient', () => {
+    expect(messageSide(fromPatient, patient, patient)).toBe('ours');
+    expect(messageSide(fromAlice, patient, patient)).toBe('theirs');
+    expect(messageSide(fromBen, patient, patient)).toBe('theirs');
+  });
+
+  it('keeps a message of no known sender on the clinic side (it is not from the patient)', () => {
+    const anonymous = message('4', '2026-01-01T10:03:00Z');
+    expect(messageSide(anonymous, alice, patient)).toBe('ours');
+    expect(messageSide(anonymous, patient, patient)).toBe('theirs');
+  });
+
+  it('reads as staff when nobody is signed in to write (replies disabled)', () => {
+    expect(messageSide(fromAlice, undefined, patient)).toBe('ours');
+    expect(messageSide(fromPatient, undefined, patient)).toBe('theirs');
   });
 });
 

@@ -64,9 +64,24 @@ export function groupByTimeHeader(messages: readonly Communication[]): MessageGr
   return groups;
 }
 
-/** Is the message the signed-in profile's own (shown on the right with its "Delivered" time)? */
+/** Did the signed-in profile write it (its bubble then needs no name above it)? */
 export function isOwnMessage(message: Communication, profile: Reference | undefined): boolean {
   return !!profile?.reference && message.sender?.reference === profile.reference;
+}
+
+/** "ours": the reader's side of the conversation, on the right; "theirs": the other side, on the left. */
+export type MessageSide = 'ours' | 'theirs';
+
+/**
+ * Which side a message sits on for whoever reads the conversation. A conversation has two sides,
+ * the patient and the clinic: a front desk reading a doctor's message reads the clinic's own words,
+ * not the patient's, so everything not from the patient is on the staff reader's side. The patient
+ * reading their own conversation sees the mirror image.
+ */
+export function messageSide(message: Communication, viewer: Reference | undefined, patient: Reference): MessageSide {
+  const fromPatient = !!patient.reference && message.sender?.reference === patient.reference;
+  const viewerIsPatient = !!patient.reference && viewer?.reference === patient.reference;
+  return fromPatient === viewerIsPatient ? 'ours' : 'theirs';
 }
 
 /** Who sent it, as the sender reference names them; "[Unknown sender]" when it cannot be read. */

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime } from './formatDate';
+import { formatDate, formatDateTime, readableTimestamp } from './formatDate';
 
 const originalTimeZone = process.env.TZ;
 afterEach(() => {
@@ -67,5 +67,21 @@ describe('formatDateTime', () => {
   it('returns what it cannot read unchanged', () => {
     expect(formatDateTime('2020-13-45T99:00:00Z', 'en-US')).toBe('2020-13-45T99:00:00Z');
     expect(formatDateTime(undefined)).toBe('');
+  });
+});
+
+describe('readableTimestamp', () => {
+  it("shows an instant read off an untyped object (a Meta's lastUpdated) as the lists do", () => {
+    process.env.TZ = 'UTC';
+    expect(readableTimestamp('2026-11-29T00:51:55.565Z', 'en-US')).toBe('Nov 29, 2026, 12:51 AM');
+    expect(readableTimestamp('2026-11-29T00:51:55.565Z', 'en-US')).toBe(
+      formatDateTime('2026-11-29T00:51:55.565Z', 'en-US'),
+    );
+    expect(readableTimestamp('2020-03-07T14:30:00+02:00', 'en-US')).toBe('Mar 7, 2020, 12:30 PM');
+  });
+  it('leaves alone what only looks like a date: codes, ids, bare dates, a time without its zone', () => {
+    for (const value of ['2020', '2020-03-07', '2020-03-07T14:30:00', 'abc', '12', 2020, undefined, null]) {
+      expect(readableTimestamp(value, 'en-US')).toBeUndefined();
+    }
   });
 });

@@ -51,3 +51,18 @@ function formatInstant(
   if (Number.isNaN(date.getTime())) return undefined;
   return new Intl.DateTimeFormat(locale, options).format(date);
 }
+
+/** A FHIR instant, or a dateTime down to the minute or finer, with its zone (FHIR requires one there). */
+const timestampPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * A string that is a point in time, as formatDateTime shows it; undefined for anything else. For
+ * values shown without their type (a Meta's `lastUpdated` read off the object), where only the
+ * shape tells an instant from a code or an id: a bare date or year is left alone, since a code
+ * such as '2020' must not turn into a date.
+ */
+export function readableTimestamp(value: unknown, locale?: string): string | undefined {
+  if (typeof value !== 'string' || !timestampPattern.test(value)) return undefined;
+  const text = formatDateTime(value, locale);
+  return text === value ? undefined : text;
+}

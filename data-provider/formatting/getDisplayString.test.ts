@@ -61,6 +61,15 @@ describe('getDisplayString', () => {
       'Observation/x',
     );
   });
+  it('names a canonical resource without a name by its title, before Type/id', () => {
+    const phq9 = { resourceType: 'Questionnaire', id: 'q', status: 'active', title: ' PHQ-9 ' } as const;
+    expect(getDisplayString(phq9)).toBe('PHQ-9');
+    expect(getDisplayString({ ...phq9, name: 'PHQ9' })).toBe('PHQ9');
+    expect(getDisplayString({ ...phq9, title: ' ' })).toBe('Questionnaire/q');
+    expect(getDisplayString({ resourceType: 'PlanDefinition', id: 'p', status: 'draft', title: 'Hypertension' })).toBe(
+      'Hypertension',
+    );
+  });
   it('falls through when the specific rule finds nothing', () => {
     expect(getDisplayString({ resourceType: 'Patient', id: '7' })).toBe('Patient/7');
     expect(getDisplayString({ resourceType: 'Patient', id: '7', name: [{ given: [' '] }] })).toBe('Patient/7');

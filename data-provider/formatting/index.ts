@@ -3,7 +3,7 @@ export { formatAddress, type AddressFormatOptions } from './formatAddress';
 export { decodeBase64Text, inlineTextOf } from './attachmentText';
 export { formatCodeableConcept, formatCoding } from './formatCoding';
 export { formatContactPoint } from './formatContactPoint';
-export { formatDate, formatDateTime } from './formatDate';
+export { formatDate, formatDateTime, readableTimestamp } from './formatDate';
 export { formatHumanName, type HumanNameFormatOptions } from './formatHumanName';
 export { formatIdentifier } from './formatIdentifier';
 export { formatObservationValue, type ObservationValueFormatOptions } from './formatObservationValue';

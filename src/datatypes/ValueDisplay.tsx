@@ -3,6 +3,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import type { CodeableConcept, Coding, Reference } from '@medplum/fhirtypes';
 import { childElements, type ElementSchema, type TypeSchema } from '../resources/typeSchema';
 import { fieldLabel } from '../search/searchColumns';
+import { readableTimestamp } from '../../data-provider/formatting';
 import { CodedValue } from './CodedValue';
 import { formatTypedValue } from './formatValue';
 import { NarrativeView } from './NarrativeView';
@@ -110,18 +111,29 @@ function ObjectValue(props: { value: object }) {
                 typeof one === 'object' ? (
                   <ObjectValue key={index} value={one} />
                 ) : (
-                  <Typography key={index} variant="body2">
-                    {String(one)}
-                  </Typography>
+                  <LeafValue key={index} value={one} />
                 ),
               )
             ) : (
-              <Typography variant="body2">{String(inner)}</Typography>
+              <LeafValue value={inner} />
             )}
           </Box>
         </Box>
       ))}
     </Box>
+  );
+}
+
+/**
+ * A primitive inside a value shown without its schema (`meta`, an extension's object): an instant
+ * reads as people read dates ("Nov 29, 2026, 12:51 AM"), the stored value on hover.
+ */
+function LeafValue({ value }: { value: unknown }) {
+  const readable = readableTimestamp(value);
+  return (
+    <Typography variant="body2" title={readable ? String(value) : undefined}>
+      {readable ?? String(value)}
+    </Typography>
   );
 }
 

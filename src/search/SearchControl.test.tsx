@@ -87,6 +87,37 @@ describe('SearchControl', { timeout: 30_000 }, () => {
     expect(onClick).toHaveBeenLastCalledWith(expect.objectContaining({ id: 'p0' }), true);
   });
 
+  it('reaches each row from the keyboard: Tab after the column headers, Enter or Space opens it', async () => {
+    const { onClick, user } = setup('', () => patients(2), { hideToolbar: true, checkboxesEnabled: false });
+    await screen.findByText('p0');
+    const [, first, second] = within(screen.getByRole('table')).getAllByRole('row');
+    await user.tab();
+    expect(screen.getByRole('button', { name: 'ID' })).toHaveFocus();
+    await user.tab();
+    expect(screen.getByRole('button', { name: 'Last Updated' })).toHaveFocus();
+    await user.tab();
+    expect(first).toHaveFocus();
+    await user.keyboard('{Enter}');
+    expect(onClick).toHaveBeenLastCalledWith(expect.objectContaining({ id: 'p0' }), false);
+    await user.tab();
+    expect(second).toHaveFocus();
+    await user.keyboard(' ');
+    expect(onClick).toHaveBeenLastCalledWith(expect.objectContaining({ id: 'p1' }), false);
+    await user.keyboard('{Control>}{Enter}{/Control}');
+    expect(onClick).toHaveBeenLastCalledWith(expect.objectContaining({ id: 'p1' }), true);
+    expect(onClick).toHaveBeenCalledTimes(3);
+  });
+
+  it("Space on a row's checkbox selects the row without opening it", async () => {
+    const { onClick, user } = setup('', () => patients(1), { onDelete: vi.fn() });
+    await screen.findByText('p0');
+    const checkbox = screen.getByRole('checkbox', { name: 'Select Patient/p0' });
+    checkbox.focus();
+    await user.keyboard(' ');
+    expect(checkbox).toBeChecked();
+    expect(onClick).not.toHaveBeenCalled();
+  });
+
   it('selects all rows and hands the ids to Delete...', async () => {
     const onDelete = vi.fn();
     const { user } = setup('', () => patients(3), { onDelete });

@@ -7,6 +7,7 @@ import {
   useMemo,
   useRef,
   useState,
+  type KeyboardEvent,
   type MouseEvent,
 } from 'react';
 import {
@@ -130,9 +131,9 @@ export function SearchControl(props: SearchControlProps) {
       }),
     [],
   );
-  const open = useCallback((event: MouseEvent, resource: Resource) => {
+  const open = useCallback((event: MouseEvent | KeyboardEvent, resource: Resource) => {
     if ((event.target as HTMLElement).closest('input[type=checkbox]')) return;
-    const alternate = event.button === 1 || event.ctrlKey || event.metaKey;
+    const alternate = ('button' in event && event.button === 1) || event.ctrlKey || event.metaKey;
     onClickRef.current(resource, alternate);
   }, []);
 
@@ -371,21 +372,30 @@ interface ResultRowModel {
 /**
  * One result row; memoised on its model, its selection and stable callbacks. Plain `tr`/`td` and a
  * native checkbox styled by the table (`tableStyle`): a page of 1,000 rows renders and selects
- * without the cost of a styled MUI component per cell.
+ * without the cost of a styled MUI component per cell. The row is a tab stop that Enter or Space
+ * opens (ctrl or meta for the alternate open, as with the mouse): the callers open rows by callback,
+ * with no address to put in a link, and a list used without a mouse must still open its records.
  */
 const ResultRow = memo(function ResultRow(props: {
   row: ResultRowModel;
   checkbox: boolean;
   selected: boolean;
   onToggle: (id: string) => void;
-  onOpen: (event: MouseEvent, resource: Resource) => void;
+  onOpen: (event: MouseEvent | KeyboardEvent, resource: Resource) => void;
 }) {
   const { row, onOpen } = props;
   return (
     <tr
       data-selected={props.selected || undefined}
+      tabIndex={0}
       onClick={(event) => onOpen(event, row.resource)}
       onAuxClick={(event) => event.button === 1 && onOpen(event, row.resource)}
+      onKeyDown={(event) => {
+        // Space on the row's checkbox selects it; only keys on the row itself open.
+        if (event.target !== event.currentTarget || (event.key !== 'Enter' && event.key !== ' ')) return;
+        event.preventDefault();
+        onOpen(event, row.resource);
+      }}
     >
       {props.checkbox && (
         <td className="checkbox-cell">
@@ -418,6 +428,11 @@ function tableStyle(theme: Theme) {
     },
     '& tbody tr': { cursor: 'pointer' },
     '& tbody tr:hover': { backgroundColor: theme.palette.action.hover },
+    '& tbody tr:focus-visible': {
+      outline: `2px solid ${theme.palette.primary.main}`,
+      outlineOffset: -2,
+      backgroundColor: theme.palette.action.focus,
+    },
     '& tbody tr[data-selected=true]': {
       backgroundColor: alpha(theme.palette.primary.main, theme.palette.action.selectedOpacity),
     },

@@ -13,6 +13,8 @@ export async function lookUpCodeDisplay(
   { system, code }: SystemCode,
   signal?: AbortSignal,
 ): Promise<string | null> {
+  // The server answers a lookup without a system or code with an error, never with a name.
+  if (!isLookupable({ system, code })) return null;
   const url = client.fhirUrl('CodeSystem', '$lookup');
   url.search = new URLSearchParams({ system, code }).toString();
   try {
@@ -23,4 +25,12 @@ export async function lookUpCodeDisplay(
     if (signal?.aborted) throw error;
     return null;
   }
+}
+
+/**
+ * Whether a coding can be looked up at all: a system and a code, neither blank. A FHIR code has no
+ * leading or trailing whitespace (data-and-client-layer spec §5), so a blank one names nothing.
+ */
+export function isLookupable(coding: { system?: string; code?: string }): coding is SystemCode {
+  return !!coding.system?.trim() && !!coding.code?.trim();
 }

@@ -39,6 +39,14 @@ describe('default columns of a list', () => {
     ]);
   });
 
+  it('name a Questionnaire (a canonical resource) by its title, not its machine name', () => {
+    const columns = defaultColumns(schemaOf('Questionnaire'));
+    expect(columns[0]).toBe('title');
+    expect(columns).not.toContain('name');
+    expect(defaultColumns(schemaOf('PlanDefinition'))[0]).toBe('title');
+    expect(defaultColumns(schemaOf('Organization'))[0]).toBe('name');
+  });
+
   it('fall back to ID and Last Updated while the schema loads or for a type with nothing readable', () => {
     expect(defaultColumns(undefined)).toEqual(['_id', '_lastUpdated']);
     expect(defaultColumns(schemaOf('Binary'))).toEqual(['_id', '_lastUpdated']);

@@ -6,7 +6,8 @@ import { DEFAULT_FIELDS } from './searchState';
  * is, its state, whom it is about, when. The first of each group the type has becomes a column.
  */
 const READABLE_GROUPS: readonly (readonly string[])[] = [
-  ['name', 'title', 'description'],
+  // A canonical resource's `title` is its human name; its `name` is for machines and often left out.
+  ['title', 'name', 'description'],
   ['code', 'type', 'category'],
   ['status', 'active'],
   // An Appointment has no subject: its patient is among its participants.

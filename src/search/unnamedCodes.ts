@@ -1,5 +1,6 @@
 import type { Resource } from '@medplum/fhirtypes';
 import { valuesAtPath } from '../../schema-engine';
+import { isLookupable } from './codeDisplayLookup';
 import { codeKey, unnamedCodings } from './searchColumns';
 
 /** At most this many distinct codes are looked up per page (one `$lookup` each, sent as one batch). */
@@ -23,9 +24,10 @@ export function unnamedCodes(
     for (const { path, type } of codedPaths) {
       for (const value of valuesAtPath(resource, path)) {
         if (typeof value !== 'object' || value === null) continue;
-        for (const coding of unnamedCodings(value, type)) {
-          if (!coding.system || !coding.code) continue;
-          found.set(codeKey(coding.system, coding.code), { system: coding.system, code: coding.code });
+        for (const { system, code } of unnamedCodings(value, type)) {
+          const coding = { system, code };
+          if (!isLookupable(coding)) continue;
+          found.set(codeKey(coding.system, coding.code), coding);
           if (found.size >= LOOKED_UP_CODES_PER_PAGE) return [...found.values()];
         }
       }

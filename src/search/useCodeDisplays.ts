@@ -7,6 +7,8 @@ import type { SystemCode } from './unnamedCodes';
 
 const NONE: CodeDisplays = new Map();
 
+const ANSWER_LIFETIME = 10 * 60_000;
+
 /**
  * The answers in the order the codes were given. TanStack Query shares the array structurally, so
  * it stays the same object while no answer changes and the displays are not rebuilt on every render.
@@ -26,8 +28,11 @@ export function useCodeDisplays(codes: readonly SystemCode[]): CodeDisplays {
     queries: codes.map((code) => ({
       queryKey: ['hearth-code-display', codeKey(code.system, code.code)],
       queryFn: ({ signal }) => lookUpCodeDisplay(client, code, signal),
-      // A code system's displays do not change while the console is open.
-      staleTime: 10 * 60_000,
+      // A code system's displays do not change while the console is open. "No display" (a code
+      // the server does not know answers 404) is kept as long: leaving a list for a few minutes
+      // and coming back would otherwise ask for every unknown code, and log each 404, again.
+      staleTime: ANSWER_LIFETIME,
+      gcTime: ANSWER_LIFETIME,
       retry: false,
     })),
     combine: answersOf,

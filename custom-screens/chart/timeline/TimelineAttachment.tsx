@@ -24,8 +24,16 @@ export function TimelineAttachment({ attachment }: { attachment: Attachment }) {
   return open ? (
     <AttachmentView attachment={attachment} />
   ) : (
-    <Button size="small" startIcon={<AttachFileIcon />} onClick={() => setOpen(true)} sx={{ textTransform: 'none' }}>
-      View {name}
-    </Button>
+    <Box>
+      {/* A long file name wraps under its icon, starting at the left like the text around it, instead of a centred block. */}
+      <Button
+        size="small"
+        startIcon={<AttachFileIcon />}
+        onClick={() => setOpen(true)}
+        sx={{ textTransform: 'none', textAlign: 'left', justifyContent: 'flex-start', maxWidth: '100%' }}
+      >
+        View {name}
+      </Button>
+    </Box>
   );
 }

@@ -1,7 +1,7 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { Communication, DiagnosticReport, Patient, Task } from '@medplum/fhirtypes';
+import type { Communication, DiagnosticReport, Media, Patient, Task } from '@medplum/fhirtypes';
 import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
 import { FhirClient } from '../../../data-provider/client';
@@ -11,7 +11,7 @@ import { TimelineEntry } from './TimelineEntry';
 
 const author = { reference: 'Practitioner/p1', display: 'Dr. Alice Carter' };
 
-function renderEntry(resource: Task | Communication | Patient | DiagnosticReport) {
+function renderEntry(resource: Task | Communication | Patient | DiagnosticReport | Media, previous?: Patient) {
   const fake = new FakeFetch();
   fake.on('GET', /\/fhir\/R4\/Patient\/pat1$/, () =>
     jsonResponse({ resourceType: 'Patient', id: 'pat1', name: [{ given: ['Jena'], family: 'Terry' }] }),
@@ -21,7 +21,7 @@ function renderEntry(resource: Task | Communication | Patient | DiagnosticReport
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
       <FhirClientContext.Provider value={client}>
         <MemoryRouter>
-          <TimelineEntry item={{ key: 'k', resource }} patientId="pat1" />
+          <TimelineEntry item={{ key: 'k', resource, previous }} patientId="pat1" />
         </MemoryRouter>
       </FhirClientContext.Provider>
     </QueryClientProvider>,
@@ -138,5 +138,74 @@ describe('TimelineEntry: what an imported report says', () => {
       await within(entry).findByText(/# Plan\s+Recheck BP 140\/90 in 2 weeks; temp 37\.8 °C\./),
     ).toBeInTheDocument();
     expect(entry).not.toHaveTextContent(/[A-Za-z0-9+/]{40,}/);
+  });
+});
+
+// A 320-character URL sent in the chat ran past its card and made the chart (and a phone's portal
+// page, 2308 px) scroll sideways. Text wraps where overflow-wrap allows; "anywhere" is the value that
+// also shrinks the card's min-content width, which the chart's flex columns size themselves by.
+describe('TimelineEntry: one unbroken word stays inside its card', () => {
+  // overflow-wrap is inherited in CSS, but happy-dom computes no inheritance: look up the chain.
+  // The legacy word-break: break-word is defined as overflow-wrap: anywhere, so it counts as one.
+  const wrapOf = (element: Element): string => {
+    for (let at: Element | null = element; at; at = at.parentElement) {
+      const style = getComputedStyle(at);
+      if (style.wordBreak === 'break-word') return 'anywhere';
+      if (style.overflowWrap && style.overflowWrap !== 'normal') return style.overflowWrap;
+    }
+    return 'normal';
+  };
+  const longUrl = `https://example.org/${'a'.repeat(300)}`;
+
+  it('breaks a long URL in a message anywhere, and lets the card shrink', () => {
+    const entry = renderEntry({
+      resourceType: 'Communication',
+      id: 'c2',
+      status: 'completed',
+      sent: '2026-11-27T16:00:00.000Z',
+      sender: { reference: 'Practitioner/p1', display: 'Dr. Alice Carter' },
+      payload: [{ contentString: longUrl }],
+    });
+    expect(wrapOf(within(entry).getByText(longUrl))).toBe('anywhere');
+    expect(getComputedStyle(entry).minWidth).toBe('0');
+  });
+
+  it('breaks a long file name in the title and on its button', () => {
+    const name = `scan-${'b'.repeat(120)}.pdf`;
+    const entry = renderEntry({
+      resourceType: 'Media',
+      id: 'm2',
+      status: 'completed',
+      content: { contentType: 'application/pdf', title: name, url: 'Binary/b2' },
+    });
+    expect(wrapOf(within(entry).getByRole('link', { name }))).toBe('anywhere');
+    expect(wrapOf(within(entry).getByRole('button', { name: `View ${name}` }))).toBe('anywhere');
+  });
+
+  it('breaks a long value in a record change table', () => {
+    const before: Patient = { resourceType: 'Patient', id: 'pat1', meta: { versionId: '1' } };
+    const after: Patient = {
+      resourceType: 'Patient',
+      id: 'pat1',
+      meta: { versionId: '2' },
+      telecom: [{ system: 'url', value: longUrl }],
+    };
+    const entry = renderEntry(after, before);
+    const cell = within(within(entry).getByRole('table', { name: 'Changes' })).getByText(new RegExp(`a{300}`));
+    expect(wrapOf(cell)).toBe('anywhere');
+  });
+});
+
+describe('TimelineEntry: an uploaded file', () => {
+  it('is named by its file name, not by its reference', () => {
+    const entry = renderEntry({
+      resourceType: 'Media',
+      id: '237d7cb3-0d3c-4b8e-9a55-1c2f3e4d5a6b',
+      status: 'completed',
+      content: { contentType: 'application/pdf', title: 'discharge-letter.pdf', url: 'Binary/b1' },
+    });
+    expect(within(entry).getByRole('link', { name: 'discharge-letter.pdf' })).toBeInTheDocument();
+    expect(entry).toHaveAttribute('aria-label', 'Media: discharge-letter.pdf');
+    expect(entry).not.toHaveTextContent('Media/237d7cb3');
   });
 });

@@ -14,8 +14,7 @@ import {
   Typography,
 } from '@mui/material';
 import PushPinIcon from '@mui/icons-material/PushPin';
-import type { Attachment, CodeableConcept, DiagnosticReport, Resource } from '@medplum/fhirtypes';
-import { formatCodeableConcept, getDisplayString } from '../../../data-provider/formatting';
+import type { Attachment, DiagnosticReport, Resource } from '@medplum/fhirtypes';
 import { StatusBadge } from '../../../src/datatypes/StatusBadge';
 import { DiagnosticReportView } from '../../../src/resources/DiagnosticReportView';
 import { versionDiff } from '../../../src/resources/versionDiff';
@@ -27,6 +26,7 @@ import { reportSummary } from './reportSummary';
 import { timelineByline } from './recordedAuthor';
 import { TimelineAttachment } from './TimelineAttachment';
 import { timelineEntryLink } from './timelineEntryLink';
+import { timelineTitle } from './timelineTitle';
 
 type Json = Record<string, unknown>;
 
@@ -36,26 +36,11 @@ const TYPE_LABELS: Record<string, string> = {
   Device: 'Device',
   DeviceRequest: 'Device request',
   DiagnosticReport: 'Report',
+  DocumentReference: 'Document',
   Media: 'Media',
   ServiceRequest: 'Order',
   Task: 'Task',
 };
-
-function title(resource: Resource): string {
-  const json = resource as unknown as Json;
-  const code = formatCodeableConcept((json.code ?? json.codeCodeableConcept) as CodeableConcept | undefined);
-  if (code) return code;
-  if (resource.resourceType === 'Device') {
-    const names = json.deviceName as { name?: string }[] | undefined;
-    return names?.[0]?.name ?? formatCodeableConcept(json.type as CodeableConcept | undefined);
-  }
-  if (typeof json.description === 'string') return json.description;
-  if (resource.resourceType === 'Communication') {
-    const sender = (json.sender as { display?: string; reference?: string } | undefined) ?? {};
-    return `From ${sender.display ?? sender.reference ?? 'an unknown sender'}`;
-  }
-  return getDisplayString(resource);
-}
 
 function attachmentsOf(resource: Resource): Attachment[] {
   const json = resource as unknown as Json;
@@ -65,6 +50,11 @@ function attachmentsOf(resource: Resource): Attachment[] {
     );
   }
   if (resource.resourceType === 'Media' && json.content) return [json.content as Attachment];
+  if (resource.resourceType === 'DocumentReference') {
+    return ((json.content as { attachment?: Attachment }[] | undefined) ?? []).flatMap((part) =>
+      part.attachment ? [part.attachment] : [],
+    );
+  }
   return [];
 }
 
@@ -93,8 +83,8 @@ function VersionChanges({ item }: { item: TimelineItem }) {
         {changes.map((change) => (
           <TableRow key={change.path}>
             <TableCell sx={{ fontFamily: 'monospace' }}>{change.path}</TableCell>
-            <TableCell sx={{ wordBreak: 'break-word' }}>{show(change.before)}</TableCell>
-            <TableCell sx={{ wordBreak: 'break-word' }}>{show(change.after)}</TableCell>
+            <TableCell>{show(change.before)}</TableCell>
+            <TableCell>{show(change.after)}</TableCell>
           </TableRow>
         ))}
       </TableBody>
@@ -123,9 +113,14 @@ export function TimelineEntry({ item, patientId }: { item: TimelineItem; patient
     <Paper
       component="article"
       variant="outlined"
-      aria-label={`${TYPE_LABELS[resource.resourceType] ?? resource.resourceType}: ${isPatient ? (item.previous ? 'updated' : 'created') : title(resource)}`}
+      aria-label={`${TYPE_LABELS[resource.resourceType] ?? resource.resourceType}: ${isPatient ? (item.previous ? 'updated' : 'created') : timelineTitle(resource)}`}
       sx={{
         p: 1.5,
+        // One unbroken word (a pasted URL, a file name) must break inside the card: overflow-wrap is
+        // inherited by every text below, and "anywhere" (unlike break-word) also lowers the card's
+        // min-content width, which the chart's and the portal's flex columns size themselves by.
+        overflowWrap: 'anywhere',
+        minWidth: 0,
         borderLeftWidth: pinned || urgent ? 4 : 1,
         borderLeftColor: pinned || urgent ? 'error.main' : 'divider',
       }}
@@ -135,8 +130,8 @@ export function TimelineEntry({ item, patientId }: { item: TimelineItem; patient
         <Typography variant="body2" sx={{ fontWeight: 700 }}>
           {TYPE_LABELS[resource.resourceType] ?? resource.resourceType}
         </Typography>
-        <Link component={RouterLink} to={link} sx={{ fontWeight: 600 }}>
-          {isPatient ? (item.previous ? 'Updated' : 'Created') : title(resource)}
+        <Link component={RouterLink} to={link} sx={{ fontWeight: 600, minWidth: 0 }}>
+          {isPatient ? (item.previous ? 'Updated' : 'Created') : timelineTitle(resource)}
         </Link>
         {status && <StatusBadge status={status} />}
         {priority && priority !== 'routine' && <StatusBadge status={priority} />}

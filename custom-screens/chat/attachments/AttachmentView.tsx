@@ -18,23 +18,30 @@ export function AttachmentView({ attachment, maxWidth = 360 }: { attachment: Att
   const name = attachment.title ?? 'Attachment';
   const size = formatFileSize(attachment.size);
   return (
-    <Stack spacing={0.5} sx={{ maxWidth }}>
+    // Never wider than its bubble or card on a phone: maxWidth is an upper bound, not a width.
+    <Stack spacing={0.5} sx={{ maxWidth, minWidth: 0, overflowWrap: 'anywhere' }}>
       {src && isImage(attachment) && (
         <Box component="img" src={src} alt={name} sx={{ maxWidth: '100%', maxHeight: 320, borderRadius: 1 }} />
       )}
       {src && isPdf(attachment) && (
-        <Box component="iframe" src={src} title={name} sx={{ width: maxWidth, height: 400, border: 0 }} />
+        <Box component="iframe" src={src} title={name} sx={{ width: '100%', height: 400, border: 0 }} />
       )}
       <Stack direction="row" spacing={0.5} alignItems="center">
         <AttachFileIcon fontSize="small" aria-hidden />
         {src ? (
-          <Link href={src} download={name} color="inherit" underline="always">
+          <Link href={src} download={name} color="inherit" underline="always" sx={{ minWidth: 0 }}>
             {name}
           </Link>
         ) : (
-          <Typography variant="body2">{name}</Typography>
+          <Typography variant="body2" sx={{ minWidth: 0 }}>
+            {name}
+          </Typography>
         )}
-        {size && <Typography variant="body2">({size})</Typography>}
+        {size && (
+          <Typography variant="body2" sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}>
+            ({size})
+          </Typography>
+        )}
       </Stack>
       {error && (
         <Typography variant="body2" color="error">

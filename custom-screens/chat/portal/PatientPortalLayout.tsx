@@ -30,12 +30,20 @@ export function PatientPortalLayout({ children, patient: profile }: { children?:
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
       <AppBar position="static" color="default" elevation={0} sx={{ borderBottom: 1, borderColor: 'divider' }}>
-        <Toolbar sx={{ gap: 1 }}>
+        {/* The name, three links and Sign out need about 600 px: on a phone they wrap onto more lines instead of widening the page. */}
+        <Toolbar sx={{ gap: 1, flexWrap: 'wrap', py: { xs: 1, sm: 0 } }}>
           <LocalHospitalIcon color="primary" titleAccess="Hearth EMR" />
           <Typography variant="h6" component="span" sx={{ fontWeight: 600, mr: 2 }}>
             Hearth EMR
           </Typography>
-          <Stack direction="row" spacing={1} component="nav" aria-label="Patient portal" sx={{ flexGrow: 1 }}>
+          <Stack
+            direction="row"
+            spacing={1}
+            useFlexGap
+            component="nav"
+            aria-label="Patient portal"
+            sx={{ flexGrow: 1, flexWrap: 'wrap', minWidth: 0 }}
+          >
             <Button component={RouterLink} to={PORTAL_HOME} aria-current={home ? 'page' : undefined}>
               My messages
             </Button>
