@@ -355,6 +355,36 @@ test.describe('patient chart', () => {
     await expectChartAccessibleInBothSchemes(page);
   });
 
+  test('front desk (ben) registers a new patient, and a second chart under the same MRN is refused', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await signInAs(page, 'ben@demo.hearth.example');
+    const family = `Desk${Date.now()}`;
+    const register = async (given: string) => {
+      await page.goto('/onboarding');
+      await expect(main(page).getByRole('heading', { name: 'New patient' })).toBeVisible();
+      await main(page).getByLabel('Given name(s)').fill(given);
+      await main(page).getByLabel('Family name').fill(family);
+      await main(page).getByLabel('Birth date').fill('1985-06-15');
+      await main(page).getByLabel('Gender').click();
+      await page.getByRole('option', { name: 'Female' }).click();
+      await main(page).getByLabel('Medical record number').fill(`MRN-${family}`);
+      await main(page).getByRole('button', { name: 'Create patient' }).click();
+    };
+    await register('Rosa');
+    await expect(page).toHaveURL(/\/Patient\/[^/]+$/);
+    await expect(aside(page)).toContainText(family);
+    await register('Rosalind');
+    await expect(
+      main(page).getByText(`MRN MRN-${family} is already registered to Rosa ${family}, born 15 Jun 1985`),
+    ).toBeVisible();
+    await expect(page).toHaveURL(/\/onboarding$/);
+    await expect(main(page).getByLabel('Given name(s)')).toHaveValue('Rosalind');
+    const charts = await api(page, 'GET', `Patient?family=${family}`);
+    expect(charts.entry).toHaveLength(1);
+  });
+
   test('screenshots of the chart in light and dark', async ({ page }) => {
     test.setTimeout(120_000);
     await signInAs(page, 'alice@demo.hearth.example');
