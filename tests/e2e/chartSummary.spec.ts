@@ -84,10 +84,16 @@ test.describe('patient summary sidebar', () => {
       section(page, 'Allergies').getByRole('button', { name: /^Edit allergy Penicillin \(e2e\)/ }),
     ).toContainText('Hives');
 
-    // Problem: refused without a Dx date, then saved; Escape keeps the typed text.
+    // Problem: the Dx date starts at today; refused without one or in the future, then saved;
+    // Escape keeps the typed text.
     await section(page, 'Problem List').getByRole('button', { name: 'Add problem' }).click();
     dialog = page.getByRole('dialog', { name: 'Add problem' });
+    await expect(dialog.getByLabel('Dx Date')).not.toHaveValue('');
     await dialog.getByRole('combobox', { name: 'Problem' }).fill('Essential hypertension (e2e)');
+    await dialog.getByLabel('Dx Date').fill('2099-01-01');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(dialog.getByText('Dx Date cannot be in the future')).toBeVisible();
+    await dialog.getByLabel('Dx Date').fill('');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect(dialog.getByText('Dx Date is required')).toBeVisible();
     await page.keyboard.press('Escape');
@@ -101,14 +107,11 @@ test.describe('patient summary sidebar', () => {
       section(page, 'Problem List').getByRole('button', { name: /^Edit problem Essential hypertension \(e2e\)/ }),
     ).toContainText('Dx 1 Jun 2021');
 
-    // Medication: status required, requester is alice's profile.
+    // Medication: status starts active (as allergies and problems do), requester is alice's profile.
     await section(page, 'Medications').getByRole('button', { name: 'Add medication' }).click();
     dialog = page.getByRole('dialog', { name: 'Add medication' });
     await dialog.getByRole('combobox', { name: 'Medication' }).fill('Lisinopril 10 mg (e2e)');
-    await dialog.getByRole('button', { name: 'Save' }).click();
-    await expect(dialog.getByText('Status is required')).toBeVisible();
-    await dialog.getByRole('combobox', { name: /Status/ }).click();
-    await page.getByRole('option', { name: 'active', exact: true }).click();
+    await expect(dialog.getByRole('combobox', { name: /Status/ })).toHaveText(/active/);
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText('Medication added')).toBeVisible();
     await expect(
@@ -154,6 +157,17 @@ test.describe('patient summary sidebar', () => {
       `Observation?subject=Patient/${patientId}&code=http://loinc.org|8867-4&_count=1000`,
     );
     expect((afterRefusal.entry ?? []).length).toBe(heartRatesBefore);
+
+    // Impossible values are refused under their fields too (the QA walk saved an oxygen saturation of 140 % and 98.6 °C).
+    await dialog.getByRole('textbox', { name: 'Heart rate' }).fill('177');
+    await dialog.getByRole('textbox', { name: 'Oxygen saturation' }).fill('140');
+    await dialog.getByRole('textbox', { name: 'Temperature' }).fill('98.6');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(dialog.getByText('Oxygen saturation must be between 50 and 100 %')).toBeVisible();
+    await expect(dialog.getByText('Temperature 98.6 looks like °F: enter °C (37.0)')).toBeVisible();
+    await expect(dialog.getByRole('textbox', { name: 'Systolic BP' })).toHaveValue('131');
+    await dialog.getByRole('textbox', { name: 'Oxygen saturation' }).fill('');
+    await dialog.getByRole('textbox', { name: 'Temperature' }).fill('');
 
     // Fixed: heart rate and a blood pressure with only its systolic part.
     await dialog.getByRole('textbox', { name: 'Heart rate' }).fill('177');

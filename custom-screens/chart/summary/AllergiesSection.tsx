@@ -5,6 +5,7 @@ import { ALLERGEN_CONCEPTS } from '../../../config/clinical/recordedConcepts';
 import { formatCodeableConcept } from '../../../data-provider/formatting';
 import { useFhirClient } from '../../../src/resources/useFhirClient';
 import { allergyDraftOf, buildAllergy, reactionText, validateAllergy, type AllergyDraft } from './rules/allergyRules';
+import { localDay } from './rules/localDay';
 import { datedBy } from './rules/onsetDates';
 import { readableDate } from '../../../data-provider/formatting';
 import { ConceptField } from './ConceptField';
@@ -52,7 +53,8 @@ export function AllergiesSection(props: { patient: Patient; allergies: Loaded<Al
       loading={props.allergies.loading}
       error={props.allergies.error}
       isEmpty={props.allergies.items.length === 0}
-      emptyText="No known allergies recorded"
+      // "No known allergies" is a clinical statement (NKA) that nobody made when nothing is recorded.
+      emptyText="No allergies recorded"
       modal={
         draft ? (
           <SummaryDialog
@@ -94,7 +96,8 @@ export function AllergiesSection(props: { patient: Patient; allergies: Loaded<Al
               type="date"
               value={draft.onset}
               onChange={(e) => form.change({ onset: e.target.value })}
-              slotProps={{ inputLabel: { shrink: true } }}
+              // The date picker greys out future days; typed ones are refused by the rules on Save.
+              slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: localDay() } }}
               error={!!form.fieldErrors.onset}
               helperText={form.fieldErrors.onset}
             />

@@ -79,7 +79,10 @@ describe('Coded problems, allergies and medications', { timeout: 30_000 }, () =>
     const field = within(dialog).getByRole('combobox', { name: 'Problem' });
     expect(field).toHaveValue('Hypertension');
     expect(field).toHaveAccessibleDescription('Coded: SNOMED CT 38341003');
-    await user.type(dialog.querySelector('input[type="date"]') as HTMLInputElement, '2021-06-01');
+    // The Dx Date starts at today: replaced, not appended to.
+    const dx = dialog.querySelector('input[type="date"]') as HTMLInputElement;
+    await user.clear(dx);
+    await user.type(dx, '2021-06-01');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     await screen.findByText('Problem added');
     const [saved] = server.posted('Condition') as Condition[];

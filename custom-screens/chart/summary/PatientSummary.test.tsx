@@ -21,7 +21,7 @@ describe('PatientSummary loading', { timeout: 30_000 }, () => {
   it('sends its six searches (app-spec §7), the GP look-up and the open-task count in one batch round trip', async () => {
     const server = summaryServer({ autoBatchTime: 100 });
     renderSummary(server);
-    await screen.findByText('No known allergies recorded');
+    await screen.findByText('No allergies recorded');
     const batches = server.fake.callsTo('POST', /\/fhir\/R4\/?$/);
     expect(batches).toHaveLength(1);
     const urls = ((JSON.parse(batches[0]!.body as string) as Bundle).entry ?? []).map((e) =>
@@ -166,6 +166,15 @@ describe('PatientSummary open tasks', { timeout: 30_000 }, () => {
     await screen.findByRole('link', { name: '0 documented visits' });
     expect(sentTypes(refused)).toEqual(summaryTypes);
     expect(screen.queryByRole('link', { name: /tasks?\b/i })).not.toBeInTheDocument();
+  });
+});
+
+describe('Allergies of a new patient', { timeout: 30_000 }, () => {
+  it('says none are recorded, not "No known allergies": nobody stated NKA', async () => {
+    renderSummary(summaryServer());
+    const section = await screen.findByRole('region', { name: 'Allergies' });
+    expect(await within(section).findByText('No allergies recorded')).toBeInTheDocument();
+    expect(section).not.toHaveTextContent(/known allergies/i);
   });
 });
 

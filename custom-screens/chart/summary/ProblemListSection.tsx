@@ -6,6 +6,7 @@ import { formatCodeableConcept } from '../../../data-provider/formatting';
 import { useFhirClient } from '../../../src/resources/useFhirClient';
 import { buildCondition, problemDraftOf, validateProblem, type ProblemDraft } from './rules/problemRules';
 import { currentFirst } from './rules/currentFirst';
+import { localDay } from './rules/localDay';
 import { datedBy } from './rules/onsetDates';
 import { isCurrentCondition, isProblemListEntry } from './rules/problemListEntries';
 import { readableDate } from '../../../data-provider/formatting';
@@ -100,7 +101,8 @@ export function ProblemListSection(props: { patient: Patient; problems: Loaded<C
               required
               value={draft.onset}
               onChange={(e) => form.change({ onset: e.target.value })}
-              slotProps={{ inputLabel: { shrink: true } }}
+              // The date picker greys out future days; typed ones are refused by the rules on Save.
+              slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: localDay() } }}
               error={!!form.fieldErrors.onset}
               helperText={form.fieldErrors.onset}
             />

@@ -1,10 +1,9 @@
 import { FormControl, FormControlLabel, FormHelperText, FormLabel, Radio, RadioGroup, Typography } from '@mui/material';
 import type { Coding, Observation, Patient } from '@medplum/fhirtypes';
 import type { CodedChoice } from '../../../config/clinical/smokingStatus';
-import { formatCodeableConcept } from '../../../data-provider/formatting';
 import { useFhirClient } from '../../../src/resources/useFhirClient';
 import { readableDate } from '../../../data-provider/formatting';
-import { answerCode, buildSocialHistoryObservation, validateChoice } from './rules/socialHistoryRules';
+import { answerCode, answerLabel, buildSocialHistoryObservation, validateChoice } from './rules/socialHistoryRules';
 import { latestWithCode } from './rules/vitalReadings';
 import { SummaryDialog } from './SummaryDialog';
 import { SummarySection } from './SummarySection';
@@ -101,7 +100,7 @@ export function SocialHistorySection(props: SocialHistorySectionProps) {
     >
       {latest ? (
         <Typography variant="body2">
-          {formatCodeableConcept(latest.valueCodeableConcept) || 'No answer'}
+          {answerLabel(props.choices, latest) || 'No answer'}
           {when ? (
             <Typography component="span" variant="caption" color="text.secondary">
               {` · ${when}`}

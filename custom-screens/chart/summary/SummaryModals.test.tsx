@@ -1,7 +1,8 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { AllergyIntolerance, Condition, MedicationRequest, Observation, Practitioner } from '@medplum/fhirtypes';
+import { localDay } from './rules/localDay';
 import { renderSummary, summaryServer } from './summaryTestSupport';
 
 const alice: Practitioner = {
@@ -15,6 +16,8 @@ async function openDialog(user: ReturnType<typeof userEvent.setup>, button: stri
   return screen.getByRole('dialog');
 }
 
+const dateInput = (dialog: HTMLElement) => dialog.querySelector('input[type="date"]') as HTMLInputElement;
+
 describe('Problem modal', { timeout: 30_000 }, () => {
   it('needs a Dx Date, then saves a problem-list Condition and the section shows it', async () => {
     const user = userEvent.setup();
@@ -22,11 +25,12 @@ describe('Problem modal', { timeout: 30_000 }, () => {
     renderSummary(server);
     const dialog = await openDialog(user, 'Add problem');
     await user.type(within(dialog).getByRole('combobox', { name: 'Problem' }), 'Hypertension');
+    const dx = dateInput(dialog);
+    await user.clear(dx);
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(within(dialog).getByText('Dx Date is required')).toBeInTheDocument();
     expect(server.posted('Condition')).toEqual([]);
 
-    const dx = dialog.querySelector('input[type="date"]') as HTMLInputElement;
     await user.type(dx, '2021-06-01');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     await screen.findByText('Problem added');
@@ -41,6 +45,28 @@ describe('Problem modal', { timeout: 30_000 }, () => {
     expect(await screen.findByRole('button', { name: /^Edit problem Hypertension/ })).toHaveTextContent(
       'Dx 1 Jun 2021',
     );
+  });
+
+  it('starts the Dx Date at today, editable, and refuses one in the future under the field', async () => {
+    const user = userEvent.setup();
+    const server = summaryServer();
+    renderSummary(server);
+    const dialog = await openDialog(user, 'Add problem');
+    const dx = dateInput(dialog);
+    expect(dx).toHaveValue(localDay());
+    expect(within(dialog).getByRole('combobox', { name: 'Clinical status' })).toHaveTextContent('active');
+    await user.type(within(dialog).getByRole('combobox', { name: 'Problem' }), 'Migraine');
+    fireEvent.change(dx, { target: { value: '2035-01-01' } });
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(dx).toHaveAccessibleDescription('Dx Date cannot be in the future');
+    expect(dx).toHaveAttribute('aria-invalid', 'true');
+    expect(server.posted('Condition')).toEqual([]);
+    expect(dx).toHaveValue('2035-01-01');
+
+    fireEvent.change(dx, { target: { value: localDay() } });
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await screen.findByText('Problem added');
+    expect(server.posted('Condition')[0]).toMatchObject({ code: { text: 'Migraine' }, onsetDateTime: localDay() });
   });
 
   it('edits an existing problem with a PUT of the same resource', async () => {
@@ -101,6 +127,22 @@ describe('Allergy modal', { timeout: 30_000 }, () => {
     expect(await screen.findByRole('button', { name: /^Edit allergy Penicillin/ })).toHaveTextContent('rash');
   });
 
+  it('refuses an onset in the future with a message under the field, and keeps what was typed', async () => {
+    const user = userEvent.setup();
+    const server = summaryServer();
+    renderSummary(server);
+    const dialog = await openDialog(user, 'Add allergy');
+    await user.type(within(dialog).getByRole('combobox', { name: 'Allergen' }), 'Penicillin');
+    const onset = dateInput(dialog);
+    fireEvent.change(onset, { target: { value: '2031-05-05' } });
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(onset).toHaveAccessibleDescription('The onset date cannot be in the future');
+    expect(onset).toHaveAttribute('aria-invalid', 'true');
+    expect(server.posted('AllergyIntolerance')).toEqual([]);
+    expect(onset).toHaveValue('2031-05-05');
+    expect(within(dialog).getByRole('combobox', { name: 'Allergen' })).toHaveValue('Penicillin');
+  });
+
   it('needs an allergen', async () => {
     const user = userEvent.setup();
     const server = summaryServer();
@@ -115,16 +157,14 @@ describe('Allergy modal', { timeout: 30_000 }, () => {
 });
 
 describe('Medication modal', { timeout: 30_000 }, () => {
-  it('needs a status, then orders it as the signed-in profile', async () => {
+  it('starts active, like allergies and problems, and orders it as the signed-in profile', async () => {
     const user = userEvent.setup();
     const server = summaryServer();
     vi.spyOn(server.client, 'getProfile').mockReturnValue(alice);
     renderSummary(server);
     const dialog = await openDialog(user, 'Add medication');
+    expect(within(dialog).getByRole('combobox', { name: /Status/ })).toHaveTextContent('active');
     await user.type(within(dialog).getByRole('combobox', { name: 'Medication' }), 'Lisinopril 10 mg');
-    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(within(dialog).getByText('Status is required')).toBeInTheDocument();
-    expect(server.posted('MedicationRequest')).toEqual([]);
 
     await user.click(within(dialog).getByRole('combobox', { name: /Status/ }));
     const options = screen.getAllByRole('option').map((o) => o.textContent);
@@ -172,6 +212,31 @@ describe('Medication modal', { timeout: 30_000 }, () => {
 });
 
 describe('Smoking status and sexual orientation modals', { timeout: 30_000 }, () => {
+  it('name an imported “Former smoker” as the dialog does: Ex-smoker (app-spec §9)', async () => {
+    const user = userEvent.setup();
+    const server = summaryServer();
+    server.store.set('Observation', [
+      {
+        resourceType: 'Observation',
+        id: 'smoking-1',
+        status: 'final',
+        code: { coding: [{ system: 'http://loinc.org', code: '72166-2' }], text: 'Tobacco smoking status' },
+        subject: { reference: 'Patient/p1' },
+        effectiveDateTime: '2020-05-01',
+        valueCodeableConcept: {
+          coding: [{ system: 'http://snomed.info/sct', code: '8517006', display: 'Former smoker' }],
+          text: 'Former smoker',
+        },
+      },
+    ]);
+    renderSummary(server);
+    const section = screen.getByRole('region', { name: 'Smoking Status' });
+    await waitFor(() => expect(section).toHaveTextContent('Ex-smoker'));
+    expect(section).not.toHaveTextContent('Former smoker');
+    const dialog = await openDialog(user, 'Edit smoking status');
+    expect(within(dialog).getByRole('radio', { name: 'Ex-smoker' })).toBeChecked();
+  });
+
   it('need one choice and record a final social-history Observation', async () => {
     const user = userEvent.setup();
     const server = summaryServer();

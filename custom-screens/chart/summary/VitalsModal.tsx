@@ -6,6 +6,7 @@ import {
   type VitalDefinition,
   type VitalKey,
 } from '../../../config/clinical/vitals';
+import { DIASTOLIC_NOT_BELOW_SYSTOLIC_MESSAGE } from './rules/vitalLimits';
 import type { VitalsDraft } from './rules/vitalsObservations';
 import { SummaryDialog } from './SummaryDialog';
 import type { SummaryForm } from './useSummaryForm';
@@ -16,16 +17,24 @@ function VitalField(props: {
   form: SummaryForm<VitalsDraft>;
   autoFocus?: boolean;
   label?: string;
+  /** The other part of a pair checked together (blood pressure), whose message this field's edit answers too. */
+  pairedWith?: VitalKey;
 }) {
-  const { definition, form } = props;
+  const { definition, form, pairedWith } = props;
   const key: VitalKey = definition.key;
   const error = form.fieldErrors[key];
+  // `change` clears the messages of the fields it is given: passing the pair's other part unchanged
+  // also clears "Diastolic must be lower than systolic" when the systolic is the one corrected (and
+  // only that message: the other part's own range message stays until that part is edited).
+  const answersPair = pairedWith !== undefined && form.fieldErrors[pairedWith] === DIASTOLIC_NOT_BELOW_SYSTOLIC_MESSAGE;
+  const onChange = (text: string) =>
+    form.change(answersPair ? { [key]: text, [pairedWith]: form.modal.draft?.[pairedWith] ?? '' } : { [key]: text });
   return (
     <TextField
       label={props.label ?? definition.label}
       autoFocus={props.autoFocus}
       value={form.modal.draft?.[key] ?? ''}
-      onChange={(e) => form.change({ [key]: e.target.value })}
+      onChange={(e) => onChange(e.target.value)}
       error={!!error}
       helperText={error}
       size="small"
@@ -37,7 +46,10 @@ function VitalField(props: {
   );
 }
 
-/** The vitals form: blank fields are skipped, a typed value must be a number. */
+/**
+ * The vitals form: blank fields are skipped; a typed value must be a number a body can measure
+ * (rules/vitalLimits), else Save is refused with the message under its field and the draft kept.
+ */
 export function VitalsModal({ form }: { form: SummaryForm<VitalsDraft> }) {
   return (
     <SummaryDialog
@@ -54,8 +66,8 @@ export function VitalsModal({ form }: { form: SummaryForm<VitalsDraft> }) {
         Fill in what was measured; blank fields are skipped.
       </Typography>
       <Box role="group" aria-label="Blood pressure" sx={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 1 }}>
-        <VitalField definition={SYSTOLIC} form={form} autoFocus label="Systolic BP" />
-        <VitalField definition={DIASTOLIC} form={form} label="Diastolic BP" />
+        <VitalField definition={SYSTOLIC} form={form} autoFocus label="Systolic BP" pairedWith={DIASTOLIC.key} />
+        <VitalField definition={DIASTOLIC} form={form} label="Diastolic BP" pairedWith={SYSTOLIC.key} />
       </Box>
       <Box sx={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 1, rowGap: 2 }}>
         {SINGLE_VITALS.map((vital) => (

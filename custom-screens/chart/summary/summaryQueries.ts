@@ -21,11 +21,9 @@ export interface SummarySearch {
   query: Record<string, string | number | readonly string[]>;
 }
 
-/** `yyyy-mm-dd` of the viewer's today: appointments from today on, visits up to today. */
-export function localDay(now: Date = new Date()): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
+// The summary's searches take appointments from the viewer's today on and visits up to it; the
+// chart's other folders import the day from here.
+export { localDay } from './rules/localDay';
 
 /**
  * The header's look-up of the patient's general practitioner: the patient (only the references

@@ -3,6 +3,8 @@ import { ALLERGY_CLINICAL_STATUS_SYSTEM } from '../../../../config/clinical/alle
 import { formatCodeableConcept } from '../../../../data-provider/formatting';
 import { chosenConceptOf, conceptToSave, type ChosenConcept } from './conceptText';
 import type { FieldErrors } from './draftErrors';
+import { isAfterDay } from './futureDates';
+import { localDay } from './localDay';
 import { onsetDayOf, onsetToSave, withoutOnset } from './onsetDates';
 
 export interface AllergyDraft {
@@ -16,6 +18,7 @@ export interface AllergyDraft {
 }
 
 export const ALLERGEN_REQUIRED = 'Allergen is required';
+export const ONSET_IN_FUTURE = 'The onset date cannot be in the future';
 
 export function allergyDraftOf(allergy: AllergyIntolerance | undefined): AllergyDraft {
   return {
@@ -36,8 +39,12 @@ export function reactionText(allergy: AllergyIntolerance | undefined): string {
   return [...new Set(names.filter(Boolean))].join(', ');
 }
 
-export function validateAllergy(draft: AllergyDraft): FieldErrors<keyof AllergyDraft> {
-  return { allergen: draft.allergen.trim() ? undefined : ALLERGEN_REQUIRED };
+/** `today` (yyyy-mm-dd) is the viewer's, injectable for tests. */
+export function validateAllergy(draft: AllergyDraft, today: string = localDay()): FieldErrors<keyof AllergyDraft> {
+  return {
+    allergen: draft.allergen.trim() ? undefined : ALLERGEN_REQUIRED,
+    onset: isAfterDay(draft.onset, today) ? ONSET_IN_FUTURE : undefined,
+  };
 }
 
 export function buildAllergy(

@@ -19,17 +19,23 @@ export interface MedicationDraft {
 export const MEDICATION_REQUIRED = 'Medication is required';
 export const STATUS_REQUIRED = 'Status is required';
 export const NOT_SIGNED_IN = 'Not signed in';
+/** A medication added from the summary is one the patient is taking, as allergies and problems start active. */
+export const NEW_MEDICATION_STATUS: MedicationRequestStatus = 'active';
 
 // Shared with the Meds tab: one rule for what an order is called.
 export { medicationNameOf };
 
-/** The form's draft of an order; `names` name a referenced Medication the search included. */
+/**
+ * The form's draft of an order; `names` name a referenced Medication the search included. A new
+ * order starts active; an edited one whose status is none of the choices starts unchosen, so the
+ * clinician picks one rather than have it silently replaced.
+ */
 export function medicationDraftOf(request: MedicationRequest | undefined, names?: ReferenceNames): MedicationDraft {
   const status = request?.status as MedicationRequestStatus | undefined;
   return {
     medication: medicationNameOf(request, names),
     medicationConcept: chosenConceptOf(request?.medicationCodeableConcept),
-    status: status && MEDICATION_REQUEST_STATUSES.includes(status) ? status : '',
+    status: !request ? NEW_MEDICATION_STATUS : status && MEDICATION_REQUEST_STATUSES.includes(status) ? status : '',
   };
 }
 

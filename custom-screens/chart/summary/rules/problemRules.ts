@@ -3,6 +3,8 @@ import { CONDITION_CLINICAL_STATUS_SYSTEM, PROBLEM_LIST_CATEGORY } from '../../.
 import { formatCodeableConcept } from '../../../../data-provider/formatting';
 import { chosenConceptOf, conceptToSave, type ChosenConcept } from './conceptText';
 import type { FieldErrors } from './draftErrors';
+import { isAfterDay } from './futureDates';
+import { localDay } from './localDay';
 import { onsetDayOf, onsetToSave, withoutOnset } from './onsetDates';
 
 export interface ProblemDraft {
@@ -15,21 +17,28 @@ export interface ProblemDraft {
 }
 
 export const DX_DATE_REQUIRED = 'Dx Date is required';
+export const DX_DATE_IN_FUTURE = 'Dx Date cannot be in the future';
 export const PROBLEM_REQUIRED = 'Problem is required';
 
-export function problemDraftOf(condition: Condition | undefined): ProblemDraft {
+/**
+ * The form's draft: the edited problem's values, or a new problem diagnosed today (the required Dx
+ * Date starts filled, as most problems are recorded the day they are found; still editable). An
+ * edited problem without an onset stays without one: today would claim a diagnosis date nobody gave.
+ */
+export function problemDraftOf(condition: Condition | undefined, today: string = localDay()): ProblemDraft {
   return {
     problem: condition ? formatCodeableConcept(condition.code) : '',
     problemConcept: chosenConceptOf(condition?.code),
     clinicalStatus: condition?.clinicalStatus?.coding?.[0]?.code ?? 'active',
-    onset: onsetDayOf(condition),
+    onset: condition ? onsetDayOf(condition) : today,
   };
 }
 
-export function validateProblem(draft: ProblemDraft): FieldErrors<keyof ProblemDraft> {
+/** `today` (yyyy-mm-dd) is the viewer's, injectable for tests. */
+export function validateProblem(draft: ProblemDraft, today: string = localDay()): FieldErrors<keyof ProblemDraft> {
   return {
     problem: draft.problem.trim() ? undefined : PROBLEM_REQUIRED,
-    onset: draft.onset.trim() ? undefined : DX_DATE_REQUIRED,
+    onset: !draft.onset.trim() ? DX_DATE_REQUIRED : isAfterDay(draft.onset, today) ? DX_DATE_IN_FUTURE : undefined,
   };
 }
 

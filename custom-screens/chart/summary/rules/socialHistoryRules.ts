@@ -1,4 +1,5 @@
 import type { Coding, Observation, Patient, Reference } from '@medplum/fhirtypes';
+import { formatCodeableConcept } from '../../../../data-provider/formatting';
 import {
   SOCIAL_HISTORY_CATEGORY,
   SOCIAL_HISTORY_STATUS,
@@ -36,4 +37,18 @@ export function buildSocialHistoryObservation(
 /** The code of an Observation's answer, to preselect it when the clinician records a new one. */
 export function answerCode(observation: Observation | undefined): string {
   return observation?.valueCodeableConcept?.coding?.[0]?.code ?? '';
+}
+
+/**
+ * How the section names an Observation's answer: by the modal's own label when it is one of the
+ * choices, so the sidebar and the dialog say the same (imported records call 8517006 "Former
+ * smoker", the modal and app-spec §9 "Ex-smoker"); else by the record's own text.
+ */
+export function answerLabel(choices: readonly CodedChoice[], observation: Observation | undefined): string {
+  const concept = observation?.valueCodeableConcept;
+  for (const coding of concept?.coding ?? []) {
+    const choice = choices.find((c) => c.system === coding.system && c.code === coding.code);
+    if (choice) return choice.display;
+  }
+  return formatCodeableConcept(concept);
 }

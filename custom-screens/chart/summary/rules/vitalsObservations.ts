@@ -11,6 +11,7 @@ import {
   type VitalKey,
 } from '../../../../config/clinical/vitals';
 import { bloodPressureComponents } from './bloodPressure';
+import { implausibleVitals } from './vitalLimits';
 import { parseVitalInput } from './vitalsParsing';
 
 /** What the clinician typed in the vitals form, one text per field. */
@@ -38,9 +39,10 @@ function base(patient: Reference<Patient>, effective: string): Omit<Observation,
 }
 
 /**
- * The Observations to POST for a vitals draft. Any typed value that is not a number refuses the
- * whole save with a message under its field (so nothing the clinician typed is silently dropped);
- * blank fields are skipped; blood pressure is one Observation with a component per valid part.
+ * The Observations to POST for a vitals draft. Any typed value that is not a number, or not one a
+ * body can measure (see vitalLimits), refuses the whole save with a message under its field (so
+ * nothing the clinician typed is silently dropped or half saved); blank fields are skipped; blood
+ * pressure is one Observation with a component per valid part.
  */
 export function planVitals(draft: VitalsDraft, patient: Reference<Patient>, effective: string): VitalsPlan {
   const errors: Partial<Record<VitalKey, string>> = {};
@@ -50,6 +52,10 @@ export function planVitals(draft: VitalsDraft, patient: Reference<Patient>, effe
     parsed.set(key, value);
     if (value.kind === 'invalid') errors[key] = value.message;
   }
+  // Every message at once: a clinician fixing one field should not meet the next only on saving again.
+  const numbers: Partial<Record<VitalKey, number>> = {};
+  for (const [key, value] of parsed) if (value.kind === 'valid') numbers[key] = value.value;
+  Object.assign(errors, implausibleVitals(numbers));
   if (Object.keys(errors).length > 0) return { ok: false, errors };
 
   const planned: PlannedVital[] = [];

@@ -93,14 +93,14 @@ describe('planVitals', () => {
   it('uses the units and codes of app-spec §9 for every vital', () => {
     const plan = planVitals(
       {
-        heartRate: '1',
-        temperature: '2',
-        respiratoryRate: '3',
-        height: '4',
-        weight: '5',
-        bmi: '6',
-        oxygen: '7',
-        headCircumference: '8',
+        heartRate: '72',
+        temperature: '37',
+        respiratoryRate: '16',
+        height: '170',
+        weight: '70',
+        bmi: '24.2',
+        oxygen: '98',
+        headCircumference: '56',
       },
       patient,
       when,
