@@ -129,7 +129,9 @@ test.describe('search list', () => {
     await expect(
       main(page).getByRole('table', { name: 'Patient search results' }).locator('tbody tr').first(),
     ).toBeVisible();
-    await expect(main(page).getByRole('button', { name: 'Delete...' })).toBeVisible();
+    // He registers patients (New...) but deletes no chart: the policy grants Patient no delete.
+    await expect(main(page).getByRole('button', { name: 'New...' })).toBeVisible();
+    await expect(main(page).getByRole('button', { name: 'Delete...' })).toHaveCount(0);
     await expect(main(page).getByRole('button', { name: 'Bulk...' })).toHaveCount(0);
   });
 
