@@ -250,7 +250,8 @@ test.describe('patient chart', () => {
     await expect(pinned.getByText('Pinned')).toBeVisible();
     // The patient's edit shows what changed.
     const update = entries.filter({ has: page.getByRole('table', { name: 'Changes' }) }).first();
-    await expect(update.getByRole('row', { name: /gender/ })).toBeVisible();
+    // Fields named as people read them ("Gender", not `gender`).
+    await expect(update.getByRole('row', { name: /^Gender / })).toBeVisible();
     // Attachments are there on request.
     const shot = entries.filter({ hasText: 'Referral' }).first();
     if (await shot.count()) await expect(shot).toBeVisible();

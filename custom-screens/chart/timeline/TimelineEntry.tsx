@@ -18,6 +18,7 @@ import type { Attachment, DiagnosticReport, Resource } from '@medplum/fhirtypes'
 import { StatusBadge } from '../../../src/datatypes/StatusBadge';
 import { DiagnosticReportView } from '../../../src/resources/DiagnosticReportView';
 import { versionDiff } from '../../../src/resources/versionDiff';
+import { changeFieldLabel, changeValueText } from './versionChangeText';
 import { useChartViewer } from '../chartViewer';
 import { ListDate } from '../ListDate';
 import { listDateParts } from '../listDateParts';
@@ -64,9 +65,6 @@ function messageText(resource: Resource): string[] {
   return payload.flatMap((part) => (part.contentString ? [part.contentString] : []));
 }
 
-const show = (value: unknown) =>
-  value === undefined ? '—' : typeof value === 'string' ? value : JSON.stringify(value);
-
 function VersionChanges({ item }: { item: TimelineItem }) {
   const changes = versionDiff(item.previous, item.resource);
   if (changes.length === 0) return <Typography variant="body2">No change besides its metadata.</Typography>;
@@ -82,9 +80,9 @@ function VersionChanges({ item }: { item: TimelineItem }) {
       <TableBody>
         {changes.map((change) => (
           <TableRow key={change.path}>
-            <TableCell sx={{ fontFamily: 'monospace' }}>{change.path}</TableCell>
-            <TableCell>{show(change.before)}</TableCell>
-            <TableCell>{show(change.after)}</TableCell>
+            <TableCell title={change.path}>{changeFieldLabel(change.path)}</TableCell>
+            <TableCell>{changeValueText(change.before)}</TableCell>
+            <TableCell>{changeValueText(change.after)}</TableCell>
           </TableRow>
         ))}
       </TableBody>
