@@ -207,7 +207,8 @@ describe('ChartPage', { timeout: 30_000 }, () => {
     // Then newest first: the routine task (March) before the patient's update (February) and creation.
     expect(entries.slice(1)).toEqual(['Task: Routine follow-up', 'Patient record: updated', 'Patient record: created']);
     const changes = within(timeline).getByRole('table', { name: 'Changes' });
-    expect(within(changes).getByText('gender')).toBeTruthy();
+    // The field as people read it, the stored path on hover.
+    expect(within(changes).getByText('Gender')).toHaveAttribute('title', 'gender');
     expect(screen.getByText('Not shown under your access policy: devices.')).toBeTruthy();
   });
 

@@ -3,9 +3,15 @@ import { CHAT_DRAFT_KEY_PREFIX } from '../chat/useMessageDraft';
 import { ONBOARDING_DRAFT_KEY_PREFIX } from '../chart/onboarding/onboardingDraftKey';
 import { ANSWER_BACKUP_KEY_PREFIX, isAccountKey } from './answerBackupRules';
 import { removeMatchingKeys, sessionStore } from './answerBackupStore';
+import { BOOKING_DRAFT_KEY_PREFIX } from '../scheduling/bookingDraftKey';
 
-/** The browser drafts that belong to one account: unsaved questionnaire answers, unsent messages, a new patient. */
-const ACCOUNT_DRAFT_PREFIXES = [ANSWER_BACKUP_KEY_PREFIX, CHAT_DRAFT_KEY_PREFIX, ONBOARDING_DRAFT_KEY_PREFIX];
+/** The browser drafts that belong to one account: unsaved questionnaire answers, unsent messages, a new patient, a booking. */
+const ACCOUNT_DRAFT_PREFIXES = [
+  ANSWER_BACKUP_KEY_PREFIX,
+  CHAT_DRAFT_KEY_PREFIX,
+  ONBOARDING_DRAFT_KEY_PREFIX,
+  BOOKING_DRAFT_KEY_PREFIX,
+];
 
 /** Removes every draft `account` (`Practitioner/{id}`) left in this tab's session storage; other accounts' stay. */
 export function forgetAccountDrafts(account: string, storage = sessionStore()): void {

@@ -23,6 +23,9 @@ const OnboardingPage = lazy(() =>
   import('../../custom-screens/chart/onboarding/OnboardingPage').then((m) => ({ default: m.OnboardingPage })),
 );
 
+const AppointmentBookingPage = lazy(() =>
+  import('../../custom-screens/scheduling').then((m) => ({ default: m.AppointmentBookingPage })),
+);
 const MyTasksPage = lazy(() => import('../../custom-screens/tasks').then((m) => ({ default: m.MyTasksPage })));
 
 function screen(element: ReactElement): ReactElement {
@@ -38,6 +41,8 @@ export const resourceRouteList: { path: string; element: ReactElement }[] = [
   { path: '/tasks', element: screen(<MyTasksPage />) },
   // Onboarding > New Patient (app-spec §2.2): the front desk's new-patient form, landing on the new chart.
   { path: '/onboarding', element: screen(<OnboardingPage />) },
+  // Scheduling > New Appointment: the front desk's booking form (the generic editor stays at /Appointment/new).
+  { path: '/appointments/new', element: screen(<AppointmentBookingPage />) },
   // E-prescribing and a conversation by one of its messages (app-spec §2.2), outside the chart.
   { path: '/dosespot', element: screen(<EPrescribingPage />) },
   { path: '/communication/:id', element: screen(<PatientChatPage />) },

@@ -8,7 +8,7 @@ describe('navigation menus', () => {
     expect(DEFAULT_MENUS.map((menu) => menu.title)).toEqual(['Charts', 'Scheduling', 'Onboarding']);
     const scheduling = DEFAULT_MENUS[1].link ?? [];
     expect(scheduling.map((link) => link.target)).toEqual([
-      '/Appointment/new',
+      '/appointments/new',
       '/Appointment?status=proposed&_sort=date&_count=20',
       '/Appointment?status=booked&_sort=date&_count=20',
     ]);

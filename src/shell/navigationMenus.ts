@@ -12,7 +12,7 @@ export const DEFAULT_MENUS: UserConfigurationMenu[] = [
   {
     title: 'Scheduling',
     link: [
-      { name: 'New Appointment', target: '/Appointment/new' },
+      { name: 'New Appointment', target: '/appointments/new' },
       {
         name: 'Appointment Requests',
         target: `/Appointment?status=proposed&_sort=date&_count=${APPOINTMENT_PAGE_SIZE}`,

@@ -1,0 +1,4 @@
+// Public surface of custom-screens/scheduling (app-spec §2.5 Scheduling > New Appointment).
+export { AppointmentBookingPage } from './AppointmentBookingPage';
+// For the sign-out listener, which forgets each account's drafts by their key prefix.
+export { BOOKING_DRAFT_KEY_PREFIX } from './bookingDraftKey';
