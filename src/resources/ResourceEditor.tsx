@@ -2,7 +2,6 @@ import { useLayoutEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, AlertTitle, Box, CircularProgress } from '@mui/material';
-import { useNotify } from 'react-admin';
 import type { OperationOutcome, Resource, ResourceType } from '@medplum/fhirtypes';
 import { hiddenFieldsFor, readonlyFieldsFor } from '../../data-provider/access';
 import type { PatchOperation } from '../../data-provider/client';
@@ -16,6 +15,8 @@ import { withProfileDefaults } from './profileDefaults';
 import { schemaLoaderFor, type TypeSchema } from './typeSchema';
 import { resourceQueryKey } from './useResource';
 import { useFhirClient } from './useFhirClient';
+import { useSaveErrorToasts } from './useSaveErrorToasts';
+import { useToast } from '../shell/toasts';
 import { useResourcePaths } from './resourcePaths';
 
 function outcomeOf(error: unknown): OperationOutcome {
@@ -30,7 +31,8 @@ function outcomeOf(error: unknown): OperationOutcome {
 export function ResourceEditor(props: { resource: Resource }) {
   const client = useFhirClient();
   const navigate = useNavigate();
-  const notify = useNotify();
+  const toast = useToast();
+  const errorToasts = useSaveErrorToasts();
   const queryClient = useQueryClient();
   const paths = useResourcePaths();
   const { resourceType } = props.resource;
@@ -84,7 +86,8 @@ export function ResourceEditor(props: { resource: Resource }) {
       // The client already dropped its cached GETs of this type when the write went through.
       const saved = await work();
       await queryClient.invalidateQueries({ queryKey: ['hearth-history', resourceType] });
-      notify(success, { type: 'success' });
+      errorToasts.closeAll();
+      toast.success(success);
       if (saved) {
         queryClient.setQueryData(resourceQueryKey(resourceType, saved.id as string), saved);
         setCurrent(saved);
@@ -96,8 +99,9 @@ export function ResourceEditor(props: { resource: Resource }) {
       }
     } catch (error) {
       setOutcome(outcomeOf(error));
-      // Failures stay until closed and keep their line breaks (app-spec §8); the form keeps its input.
-      notify((error as Error).message, { type: 'error', autoHideDuration: null, multiLine: true });
+      // Failures stay until closed or a later save succeeds, and keep their line breaks (app-spec §8);
+      // the form keeps its input.
+      errorToasts.show((error as Error).message);
     } finally {
       setSubmitting(false);
     }
@@ -121,6 +125,11 @@ export function ResourceEditor(props: { resource: Resource }) {
           defaultValue={isNew && profileUrl && prefilled.data ? prefilled.data : current}
           outcome={outcome}
           submitting={submitting}
+          onInvalid={(refused) => {
+            // Refused before sending, told as a failed save is: under the fields, above them and in a toast.
+            setOutcome(undefined);
+            errorToasts.show(new OperationOutcomeError(refused).message);
+          }}
           readonlyFields={readonlyFieldsFor(policy, resourceType, isNew ? 'create' : 'update')}
           hiddenFields={hiddenFieldsFor(policy, resourceType)}
           onSubmit={(resource) =>

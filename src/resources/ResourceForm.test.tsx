@@ -156,4 +156,51 @@ describe('ResourceForm', { timeout: 30_000 }, () => {
     expect(screen.getByRole('checkbox', { name: 'Experimental' })).not.toBeChecked();
     expect(onSubmit.mock.lastCall?.[0]).not.toHaveProperty('experimental');
   });
+
+  it("names what an added backbone row lacks under its field (Appointment's Participant 1: Status), sending nothing", async () => {
+    const schema = await loader.loadType('Appointment');
+    const onSubmit = vi.fn();
+    const onInvalid = vi.fn();
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <FhirClientContext.Provider value={client}>
+          <ResourceForm
+            schema={schema}
+            defaultValue={{ resourceType: 'Appointment' } as never}
+            onSubmit={onSubmit}
+            onInvalid={onInvalid}
+          />
+        </FhirClientContext.Provider>
+      </QueryClientProvider>,
+    );
+    const user = userEvent.setup({ delay: null });
+    await user.click(await screen.findByRole('button', { name: 'Add Participant' }));
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    expect(onSubmit).not.toHaveBeenCalled();
+    const participant = screen.getByRole('group', { name: 'Participant' });
+    expect(within(participant).getByText('Participant 1: Status is required')).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'Participant 1: Status is required (Appointment.participant[0].status)',
+    );
+    expect(screen.getByRole('alert')).not.toHaveTextContent('"participant"');
+    expect(onInvalid).toHaveBeenCalledTimes(1);
+    // A row with content is kept as typed and still asked for its status.
+    await user.type(within(participant).getByLabelText('Start'), '2030-01-01');
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    expect(onSubmit).not.toHaveBeenCalled();
+    expect(within(participant).getByLabelText('Start')).toHaveValue('2030-01-01');
+    expect(within(participant).getByText('Participant 1: Status is required')).toBeInTheDocument();
+  });
+
+  it('refuses a future birth date on Patch too, under the field', async () => {
+    const { onPatch, user } = await renderForm();
+    const birthDate = screen.getByLabelText('Birth Date');
+    await user.clear(birthDate);
+    await user.type(birthDate, '2999-01');
+    await user.click(screen.getByRole('button', { name: 'More actions' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Patch' }));
+    expect(onPatch).not.toHaveBeenCalled();
+    expect(screen.getByLabelText('Birth Date')).toHaveAccessibleDescription('Birth date cannot be in the future');
+    expect(screen.getByLabelText('Birth Date')).toHaveValue('2999-01');
+  });
 });

@@ -18,7 +18,9 @@ import type { OperationOutcome, Resource } from '@medplum/fhirtypes';
 import { ElementField } from '../datatypes/ElementField';
 import { ResourceFormContext } from '../datatypes/formContext';
 import { stripEmpty } from '../datatypes/inputProps';
+import { futureDateIssues, localToday } from './futureDates';
 import { issueText, outcomeErrors } from './outcomeErrors';
+import { missingInRows } from './requiredInRows';
 import { childElements, typeElementsFirst, type TypeSchema } from './typeSchema';
 
 export interface ResourceFormProps {
@@ -31,7 +33,12 @@ export interface ResourceFormProps {
   onSubmit: (resource: Resource) => void;
   onPatch?: (resource: Resource) => void;
   onDelete?: () => void;
+  /** The form's own checks refused a save or patch (nothing was sent); the form shows the issues itself. */
+  onInvalid?: (outcome: OperationOutcome) => void;
 }
+
+/** Action bar height (~52 px) plus a margin. */
+const ACTION_BAR_CLEARANCE = '72px';
 
 /**
  * The resource editor (app-spec §2.8): read-only Resource Type and ID, a typed input per element,
@@ -44,18 +51,40 @@ export function ResourceForm(props: ResourceFormProps) {
   );
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  // Issues of the form's own checks: shown like the server's until the next attempt passes them.
+  const [clientOutcome, setClientOutcome] = useState<OperationOutcome>();
   const { schema } = props;
-  const errors = useMemo(() => outcomeErrors(props.outcome, () => true).byPath, [props.outcome]);
-  const issues = (props.outcome?.issue ?? []).filter((i) => i.severity === 'error' || i.severity === 'fatal');
+  const outcome = clientOutcome ?? props.outcome;
+  const errors = useMemo(() => outcomeErrors(outcome, () => true).byPath, [outcome]);
+  const issues = (outcome?.issue ?? []).filter((i) => i.severity === 'error' || i.severity === 'fatal');
   const isNew = !props.defaultValue.id;
   // The type's own elements first; the generic resource elements (meta, text, extensions…) after them.
   const all = childElements(schema, '').filter((element) => element.name !== 'id');
   const elements = typeElementsFirst(all);
   const result = () => (stripEmpty(value) ?? { resourceType: schema.type }) as unknown as Resource;
 
+  /** The resource to send, or undefined (and the issues shown) when the form's own checks refuse it. */
+  function checked(): Resource | undefined {
+    const resource = result();
+    const skip = [...(props.hiddenFields ?? []), ...(props.readonlyFields ?? [])];
+    const found = [
+      ...missingInRows(value, schema, skip),
+      ...futureDateIssues(resource as unknown as Record<string, unknown>, localToday()),
+    ];
+    if (found.length === 0) {
+      setClientOutcome(undefined);
+      return resource;
+    }
+    const refused: OperationOutcome = { resourceType: 'OperationOutcome', issue: found };
+    setClientOutcome(refused);
+    props.onInvalid?.(refused);
+    return undefined;
+  }
+
   function submit(event: FormEvent): void {
     event.preventDefault();
-    props.onSubmit(result());
+    const resource = checked();
+    if (resource) props.onSubmit(resource);
   }
 
   return (
@@ -67,7 +96,20 @@ export function ResourceForm(props: ResourceFormProps) {
         disabled: !!props.submitting,
       }}
     >
-      <Box component="form" noValidate onSubmit={submit} sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
+      <Box
+        component="form"
+        noValidate
+        onSubmit={submit}
+        sx={{
+          display: 'flex',
+          flexDirection: 'column',
+          gap: 2,
+          // Room under the action bar at the end of the page, and a field reached with Tab or by
+          // scrolling to an error is brought into view above the bar rather than behind it.
+          pb: 2,
+          '& input, & textarea, & [role="combobox"], & fieldset': { scrollMarginBottom: ACTION_BAR_CLEARANCE },
+        }}
+      >
         {issues.length > 0 && (
           <Alert severity="error" role="alert">
             <AlertTitle>Error</AlertTitle>
@@ -116,8 +158,13 @@ export function ResourceForm(props: ResourceFormProps) {
             justifyContent: 'flex-start',
             position: 'sticky',
             bottom: 0,
+            // Above the outlined inputs' floating labels (z-index 1), which otherwise show through
+            // the bar while the form scrolls beneath it; below the app bar, menus and dialogs.
+            zIndex: 2,
             py: 1,
             bgcolor: 'background.paper',
+            borderTop: 1,
+            borderColor: 'divider',
           }}
         >
           {!isNew && (props.onPatch || props.onDelete) && (
@@ -136,7 +183,8 @@ export function ResourceForm(props: ResourceFormProps) {
                   <MenuItem
                     onClick={() => {
                       setMenuAnchor(null);
-                      props.onPatch?.(result());
+                      const resource = checked();
+                      if (resource) props.onPatch?.(resource);
                     }}
                   >
                     Patch
