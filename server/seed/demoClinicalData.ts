@@ -33,14 +33,22 @@ import { allergyFor } from './demoAllergyChoice';
 import { inRecordOrder, isAdultOn, isTaking, type PatientRecord } from './demoPatientRecord';
 import { ageInYears, bodySizeSeries, latestBodySize } from './demoBodySize';
 import { labResultsFor, seedLabReport } from './demoLabResults';
+import { contraceptionReviewFor } from './demoContraception';
+import {
+  bloodPressureAt,
+  calmVitalsAt,
+  DIAGNOSIS_VISIT,
+  vitalsVisitDays,
+  type BloodPressure,
+  type BloodPressureStory,
+} from './demoVitalsHistory';
 
 const SNOMED = 'http://snomed.info/sct';
 const RXNORM = 'http://www.nlm.nih.gov/research/umls/rxnorm';
 const DAY = 24 * 60 * 60 * 1000;
-/** The vitals history's monthly visits (seedVitalsHistory): the first is this many days ago. */
-const VITALS_VISITS = 12;
-/** The hypertension of the vitals history's patient, diagnosed at its second visit above 140/90. */
-const VITALS_HYPERTENSION_ONSET = -30 * (VITALS_VISITS - 1);
+const MINUTE = 60 * 1000;
+/** The hour of the day of the story's past visit (the fulfilled Appointment) and of the vitals visits. */
+const VISIT_HOUR = 11;
 /** LOINC body height and body weight: what the vitals history's height and weight continue from. */
 const BODY_SIZE_CODES = ['8302-2', '29463-7'];
 
@@ -160,14 +168,25 @@ export async function seedDemoClinicalData(
     }),
   }));
   // One urgent patient (stat order, urgent task and message): a hypertensive one whose readings are
-  // up, not the vitals patient whose trend is coming down.
+  // up, not the vitals patient, whose year of monthly checks tells a steadier story.
   const urgent =
     told.find(({ record, story }) => isHypertensionStory(story) && record !== vitals)?.record ?? vitals ?? records[0];
+  // What the vitals history follows: the vitals patient's story, its problem and when its drug was started.
+  let vitalsPlan: VitalsPlan | undefined;
 
   for (const [index, { record, story }] of told.entries()) {
     const { patient } = record;
     const isUrgent = record === urgent;
     const patientRef = ref(patient, patientName(patient));
+    // The visit of three weeks ago (the fulfilled Appointment), at which the story's drug is started.
+    const pastVisit = -20 - index;
+    // The vitals history's monthly visits end with that one: the readings that led to the drug.
+    const vitalsDays = record === vitals ? vitalsVisitDays(pastVisit) : undefined;
+    const { medication } = story;
+    // Not a second active order of a drug the record has one of (a Synthea diabetic's metformin).
+    const startsMedication =
+      medication !== undefined && story.condition !== undefined && !isTaking(record, RXNORM, medication.code);
+    const review = contraceptionReviewFor(record, story);
 
     // The story's problem: the record's own when the chart lists it already, else a problem-list item.
     let problem: Condition | undefined;
@@ -181,7 +200,7 @@ export async function seedDemoClinicalData(
           category: [{ coding: [{ ...PROBLEM_LIST_CATEGORY }] }],
           code: { coding: [{ system: SNOMED, code, display }], text: display },
           subject: patientRef,
-          onsetDateTime: day(record === vitals ? VITALS_HYPERTENSION_ONSET : -700 - index * 20),
+          onsetDateTime: day(vitalsDays ? vitalsDays[DIAGNOSIS_VISIT] : -700 - index * 20),
         })) as Condition);
     }
     const forProblem = problem ? [ref(problem, conditionName(problem))] : undefined;
@@ -196,10 +215,11 @@ export async function seedDemoClinicalData(
         title: story.carePlan.title,
         category: [{ coding: [{ system: SNOMED, code: '734163000', display: 'Care plan' }] }],
         subject: patientRef,
-        period: { start: day(-30 - index) },
+        // Written at the visit that started its treatment, which it names.
+        period: { start: day(pastVisit) },
         author: aliceRef,
         ...(forProblem ? { addresses: forProblem } : {}),
-        description: story.carePlan.description,
+        description: review ? `${story.carePlan.description} ${review.carePlanNote}` : story.carePlan.description,
       }));
     const { lab } = story;
     // A third of the orders are done: drawn the morning after the order, reported that afternoon.
@@ -256,6 +276,25 @@ export async function seedDemoClinicalData(
       authoredOn: at(-3 - index),
       restriction: { period: { end: day(7 + index) } },
     });
+    // Raised at the visit that started the blood pressure treatment, for the booked follow-up visit:
+    // the pill is left as it is until the patient has chosen another method with the clinician.
+    if (review && problem) {
+      await create({
+        resourceType: 'Task',
+        status: 'ready',
+        intent: 'order',
+        priority: 'routine',
+        code: { text: 'Review contraception' },
+        description: review.task,
+        focus: ref(review.contraception.order, review.contraception.name),
+        for: patientRef,
+        owner: aliceRef,
+        requester: aliceRef,
+        authoredOn: at(pastVisit, VISIT_HOUR),
+        reasonReference: ref(problem, conditionName(problem)),
+        restriction: { period: { end: day(2 + index) } },
+      });
+    }
     await create({
       resourceType: 'Task',
       status: index % 2 ? 'completed' : 'requested',
@@ -291,17 +330,42 @@ export async function seedDemoClinicalData(
         { actor: aliceRef, status: 'accepted' },
       ],
     });
-    await create({
+    const pastAppointment = await create({
       resourceType: 'Appointment',
       status: 'fulfilled',
       description: story.pastVisit,
-      start: at(-20 - index, 11),
-      end: new Date(Date.parse(at(-20 - index, 11)) + 15 * 60 * 1000).toISOString(),
+      start: at(pastVisit, VISIT_HOUR),
+      end: new Date(Date.parse(at(pastVisit, VISIT_HOUR)) + VISIT_MINUTES * MINUTE).toISOString(),
       participant: [
         { actor: patientRef, status: 'accepted' },
         { actor: aliceRef, status: 'accepted' },
       ],
     });
+    // The visit took place: a documented visit, like the record's own. (The vitals patient's is the
+    // last of the vitals history's visits.) A blood pressure check has the reading that started or
+    // renewed the drug, before its first dose.
+    if (!vitalsDays) {
+      const visit = await create(
+        visitEncounter({
+          subject: patientRef,
+          clinician: aliceRef,
+          start: at(pastVisit, VISIT_HOUR),
+          type: story.pastVisit,
+          ...(forProblem ? { reason: forProblem } : {}),
+          appointment: pastAppointment,
+        }),
+      );
+      if (isHypertensionStory(story)) {
+        await create(
+          bloodPressureObservation(
+            patientRef,
+            visit,
+            at(pastVisit, VISIT_HOUR),
+            bloodPressureAt(index, pastVisit, { hypertensive: true }),
+          ),
+        );
+      }
+    }
 
     const { device } = story;
     if (device && index % 2 === 0) {
@@ -410,9 +474,7 @@ export async function seedDemoClinicalData(
       });
     }
     // The story's treatment of its problem; for the history's patient, the lisinopril his history leads to.
-    // Not a second active order of a drug the record has one of (a Synthea diabetic's metformin).
-    const { medication } = story;
-    if (medication && forProblem && !isTaking(record, RXNORM, medication.code)) {
+    if (medication && forProblem && startsMedication) {
       await create({
         resourceType: 'MedicationRequest',
         status: 'active',
@@ -423,10 +485,21 @@ export async function seedDemoClinicalData(
         },
         subject: patientRef,
         requester: aliceRef,
-        authoredOn: at(-10 - index),
+        authoredOn: at(pastVisit, VISIT_HOUR),
         reasonReference: forProblem,
         dosageInstruction: [{ text: medication.dosage }],
       });
+    }
+    if (vitalsDays) {
+      vitalsPlan = {
+        visitDays: vitalsDays,
+        pressure: {
+          hypertensive: isHypertensionStory(story),
+          ...(startsMedication && forProblem ? { treatmentStartDay: pastVisit } : {}),
+        },
+        problem: isHypertensionStory(story) ? problem : undefined,
+        lastVisit: { description: story.pastVisit, appointment: pastAppointment },
+      };
     }
 
     // Messages both ways; the ones to Alice not yet completed count as unread in her header. Both on
@@ -455,13 +528,20 @@ export async function seedDemoClinicalData(
     );
   }
 
-  if (vitals) {
+  if (vitals && vitalsPlan) {
     const bodySize = await search<Observation>('Observation', {
       subject: `Patient/${vitals.patient.id}`,
       code: BODY_SIZE_CODES.map((code) => `${LOINC_SYSTEM}|${code}`).join(','),
       _count: '1000',
     });
-    count += await seedVitalsHistory(create, vitals.patient, latestBodySize(vitals.patient, bodySize), at);
+    // `create` counts what it writes.
+    await seedVitalsHistory(create, {
+      patient: vitals.patient,
+      clinician: aliceRef,
+      measured: latestBodySize(vitals.patient, bodySize),
+      plan: vitalsPlan,
+      at,
+    });
   }
   if (history) {
     // `create` counts what it writes.
@@ -476,72 +556,144 @@ export async function seedDemoClinicalData(
   return { resources: count, vitalsPatientId: vitals?.patient.id, historyPatientId: history?.patient.id };
 }
 
+interface VitalsPlan {
+  /** Days of the monthly visits, oldest first; the last is the story's past visit. */
+  visitDays: number[];
+  pressure: BloodPressureStory;
+  /** The hypertension the blood pressure checks are about, once diagnosed. */
+  problem?: Condition;
+  /** The story's past visit: its name and the fulfilled Appointment it was booked as. */
+  lastVisit: { description: string; appointment: Resource };
+}
+
+const AMBULATORY = { system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode', code: 'AMB', display: 'ambulatory' };
+const PRIMARY_PERFORMER = {
+  coding: [
+    {
+      system: 'http://terminology.hl7.org/CodeSystem/v3-ParticipationType',
+      code: 'PPRF',
+      display: 'primary performer',
+    },
+  ],
+};
+/** How long a visit lasts: the past visit's Appointment books 15 minutes. */
+const VISIT_MINUTES = 15;
+
+/** A finished office visit with the clinician, on `start`; what it was booked as, when it was. */
+function visitEncounter(visit: {
+  subject: Reference;
+  clinician: Reference;
+  start: string;
+  type: string;
+  reason?: Reference[];
+  appointment?: Resource;
+}): { resourceType: 'Encounter' } & Record<string, unknown> {
+  return {
+    resourceType: 'Encounter',
+    status: 'finished',
+    class: AMBULATORY,
+    type: [{ text: visit.type }],
+    subject: visit.subject,
+    participant: [{ type: [PRIMARY_PERFORMER], individual: visit.clinician }],
+    period: { start: visit.start, end: new Date(Date.parse(visit.start) + VISIT_MINUTES * MINUTE).toISOString() },
+    ...(visit.reason ? { reasonReference: visit.reason } : {}),
+    ...(visit.appointment ? { appointment: [ref(visit.appointment)] } : {}),
+  };
+}
+
+const vitalQuantity = (value: number, unit: string) => ({ value, unit, system: UCUM_SYSTEM, code: unit });
+
+/** The visit's office blood pressure, as one panel with its systolic and diastolic parts. */
+function bloodPressureObservation(
+  subject: Reference,
+  encounter: Resource,
+  effectiveDateTime: string,
+  pressure: BloodPressure,
+): { resourceType: 'Observation' } & Record<string, unknown> {
+  return {
+    resourceType: 'Observation',
+    status: 'final',
+    category: [{ coding: [VITAL_SIGNS_CATEGORY] }],
+    code: { coding: [{ system: LOINC_SYSTEM, code: BLOOD_PRESSURE.code, display: BLOOD_PRESSURE.display }] },
+    subject,
+    encounter: ref(encounter),
+    effectiveDateTime,
+    component: [
+      {
+        code: { coding: [{ system: LOINC_SYSTEM, code: SYSTOLIC.code, display: SYSTOLIC.display }] },
+        valueQuantity: vitalQuantity(pressure.systolic, SYSTOLIC.unit),
+      },
+      {
+        code: { coding: [{ system: LOINC_SYSTEM, code: DIASTOLIC.code, display: DIASTOLIC.display }] },
+        valueQuantity: vitalQuantity(pressure.diastolic, DIASTOLIC.unit),
+      },
+    ],
+  };
+}
+
 /**
- * Twelve monthly visits of every vital (8 Observations each): trends worth looking at. Height and
- * weight continue the patient's own latest measurement (the median for age and sex without one,
- * demoBodySize.ts), and the BMI is the visit's weight over its height squared.
+ * Twelve monthly visits, each an Encounter with Alice and every vital (8 Observations, which name
+ * the visit): the blood pressure the story tells (demoVitalsHistory.ts), the other vitals of a well
+ * outpatient. Height and weight continue the patient's own latest measurement (the median for age
+ * and sex without one, demoBodySize.ts), and the BMI is the visit's weight over its height squared.
  */
 async function seedVitalsHistory(
   create: (resource: { resourceType: string } & Record<string, unknown>) => Promise<Resource>,
-  patient: Patient,
-  measured: ReturnType<typeof latestBodySize>,
-  at: (days: number, hour?: number) => string,
-): Promise<number> {
+  options: {
+    patient: Patient;
+    clinician: Reference;
+    measured: ReturnType<typeof latestBodySize>;
+    plan: VitalsPlan;
+    at: (days: number, hour?: number) => string;
+  },
+): Promise<void> {
+  const { patient, clinician, measured, plan, at } = options;
   const subject = ref(patient, patientName(patient));
-  const visitDay = (visit: number) => -30 * (VITALS_VISITS - visit);
+  const { visitDays } = plan;
   const bodySize = bodySizeSeries(
     patient,
     measured,
-    Array.from({ length: VITALS_VISITS }, (_, visit) => ageInYears(patient, new Date(at(visitDay(visit), 10)))),
+    visitDays.map((visitDay) => ageInYears(patient, new Date(at(visitDay, VISIT_HOUR)))),
   );
-  const wave = (visit: number, base: number, spread: number) =>
-    Math.round((base + spread * Math.sin(visit / 2) + (visit % 3) - 1) * 10) / 10;
-  const values = (visit: number): Partial<Record<VitalKey, number>> => ({
-    heartRate: Math.round(wave(visit, 76, 8)),
-    temperature: wave(visit, 36.8, 0.3),
-    respiratoryRate: Math.round(wave(visit, 15, 2)),
-    height: bodySize[visit].heightCm,
-    weight: bodySize[visit].weightKg,
-    bmi: bodySize[visit].bmi,
-    oxygen: Math.round(wave(visit, 97, 1.5)),
-  });
-  let created = 0;
-  for (let visit = 0; visit < VITALS_VISITS; visit++) {
-    const effectiveDateTime = at(visitDay(visit), 10);
-    const base = {
-      resourceType: 'Observation' as const,
-      status: 'final' as const,
-      category: [{ coding: [VITAL_SIGNS_CATEGORY] }],
-      subject,
-      effectiveDateTime,
+  const diagnosed = plan.problem ? ref(plan.problem, conditionName(plan.problem)) : undefined;
+  for (const [visit, visitDay] of visitDays.entries()) {
+    const effectiveDateTime = at(visitDay, VISIT_HOUR);
+    const last = visit === visitDays.length - 1;
+    // The raised reading that started it all is found at a routine visit; from the diagnosis on, the
+    // visits are the hypertension's checks.
+    const checksHypertension = diagnosed !== undefined && visit >= DIAGNOSIS_VISIT;
+    const encounter = await create(
+      visitEncounter({
+        subject,
+        clinician,
+        start: effectiveDateTime,
+        type: last ? plan.lastVisit.description : checksHypertension ? 'Blood pressure check' : 'Follow-up visit',
+        ...(checksHypertension ? { reason: [diagnosed] } : {}),
+        ...(last ? { appointment: plan.lastVisit.appointment } : {}),
+      }),
+    );
+    await create(
+      bloodPressureObservation(subject, encounter, effectiveDateTime, bloodPressureAt(visit, visitDay, plan.pressure)),
+    );
+    const readings: Partial<Record<VitalKey, number>> = {
+      ...calmVitalsAt(visit),
+      height: bodySize[visit].heightCm,
+      weight: bodySize[visit].weightKg,
+      bmi: bodySize[visit].bmi,
     };
-    const quantity = (value: number, unit: string) => ({ value, unit, system: UCUM_SYSTEM, code: unit });
-    await create({
-      ...base,
-      code: { coding: [{ system: LOINC_SYSTEM, code: BLOOD_PRESSURE.code, display: BLOOD_PRESSURE.display }] },
-      component: [
-        {
-          code: { coding: [{ system: LOINC_SYSTEM, code: SYSTOLIC.code, display: SYSTOLIC.display }] },
-          valueQuantity: quantity(Math.round(wave(visit, 148 - visit * 2, 6)), SYSTOLIC.unit),
-        },
-        {
-          code: { coding: [{ system: LOINC_SYSTEM, code: DIASTOLIC.code, display: DIASTOLIC.display }] },
-          valueQuantity: quantity(Math.round(wave(visit, 94 - visit, 4)), DIASTOLIC.unit),
-        },
-      ],
-    });
-    created++;
-    const readings = values(visit);
     for (const vital of SINGLE_VITALS) {
       const value = readings[vital.key];
       if (value === undefined) continue;
       await create({
-        ...base,
+        resourceType: 'Observation',
+        status: 'final',
+        category: [{ coding: [VITAL_SIGNS_CATEGORY] }],
         code: { coding: [{ system: LOINC_SYSTEM, code: vital.code, display: vital.display }], text: vital.label },
-        valueQuantity: quantity(value, vital.unit),
+        subject,
+        encounter: ref(encounter),
+        effectiveDateTime,
+        valueQuantity: vitalQuantity(value, vital.unit),
       });
-      created++;
     }
   }
-  return created;
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type {
   AllergyIntolerance,
+  Appointment,
   Bundle,
   CarePlan,
   Communication,
@@ -10,6 +11,7 @@ import type {
   Device,
   DeviceRequest,
   DiagnosticReport,
+  Encounter,
   MedicationRequest,
   Observation,
   Patient,
@@ -28,7 +30,7 @@ import { Repository } from '../fhir/repository';
 import { parseSearchRequest } from '../search/searchRequest';
 import { definitionSearchParameters } from '../serverRuntime';
 import { systemAuthor } from '../definitions/loadDefinitions';
-import { BLOOD_PRESSURE, SPARKLINE_READINGS, SYSTOLIC } from '../../config/clinical/vitals';
+import { BLOOD_PRESSURE, DIASTOLIC, SPARKLINE_READINGS, SYSTOLIC } from '../../config/clinical/vitals';
 import { LAB_PROCEDURE_CATEGORY } from '../../config/clinical/chartTabs';
 import { MENOPAUSE_NOTE_TASK_CODE } from '../../config/clinical/taskTerminology';
 import { summarySearches } from '../../custom-screens/chart/summary/summaryQueries';
@@ -733,6 +735,187 @@ describe('each patient’s story, told from their own record', { timeout: 120_00
         'Basic metabolic panel',
         'Complete blood count',
       ]);
+    }
+  });
+});
+
+describe('the vitals history, as a clinician reads it', { timeout: 120_000 }, () => {
+  const clinics = () => [clinic, reordered];
+  const codeOf = (o: Observation) => o.code?.coding?.[0]?.code;
+  const dayOf = (instant: string | undefined) => (instant ?? '').slice(0, 10);
+  const componentValue = (o: Observation, code: string) =>
+    o.component?.find((c) => c.code.coding?.some((coding) => coding.code === code))?.valueQuantity?.value as number;
+
+  /** Wendy's chart: the vitals the seed wrote as Alice, oldest first, and her story's amlodipine order. */
+  async function wendyOf(seeded: SeededClinic) {
+    const wendy = (await chartsOf(seeded)).find((chart) => chart.name === 'Wendy Littel')!;
+    const subject = `Patient/${wendy.patient.id}`;
+    const vitals = (await search<Observation>('Observation', { subject, category: 'vital-signs', _count: '1000' }))
+      .filter((o) => authorOf(o)?.reference === `Practitioner/${seeded.aliceId}`)
+      .sort((a, b) => Date.parse(a.effectiveDateTime ?? '') - Date.parse(b.effectiveDateTime ?? ''));
+    const amlodipine = wendy.alices.activeOrders.find(
+      (o) => o.medicationCodeableConcept?.coding?.[0]?.code === AMLODIPINE.code,
+    )!;
+    return { wendy, subject, vitals, amlodipine };
+  }
+
+  it('asks Alice to review a combined pill when she starts the blood pressure drug, and stops nothing', async () => {
+    for (const seeded of clinics()) {
+      const { wendy, subject } = await wendyOf(seeded);
+      const reviews = inProject(await search<Task>('Task', {}), seeded.projectId).filter(
+        (task) => task.code?.text === 'Review contraception',
+      );
+      // Wendy, on Trinessa, is the one hypertensive patient on a combined pill: no one else gets the task.
+      expect(
+        reviews.map((task) => task.for?.reference),
+        seeded.projectId,
+      ).toEqual([subject]);
+      const [review] = reviews;
+      expect(review).toMatchObject({
+        status: 'ready',
+        owner: { reference: `Practitioner/${seeded.aliceId}` },
+        requester: { reference: `Practitioner/${seeded.aliceId}` },
+      });
+      expect(review.description).toMatch(/^Review contraception: combined pill \(Trinessa 28 Day Pack\) with high/);
+      expect(review.description).toMatch(/offer a progestin-only or non-hormonal method/);
+      // Its reason is the hypertension on her problem list; its focus, her pill, still taken.
+      const reason = review.reasonReference?.reference?.replace('Condition/', '');
+      expect(wendy.problems.find((c) => c.id === reason && isAbout(c, 'hypertension'))).toBeDefined();
+      const pillId = review.focus?.reference?.replace('MedicationRequest/', '') ?? '';
+      const [pill] = await search<MedicationRequest>('MedicationRequest', { _id: pillId });
+      expect(pill.medicationCodeableConcept?.text).toBe('Trinessa 28 Day Pack');
+      expect(pill.status).toBe('active');
+      expect(Date.parse(review.restriction?.period?.end ?? '')).toBeGreaterThan(now.getTime());
+      // The care plan says it too.
+      const [plan] = wendy.alices.carePlans;
+      expect(plan.description).toMatch(/Trinessa 28 Day Pack/);
+      expect(plan.description).toMatch(/progestin-only or non-hormonal/);
+    }
+  });
+
+  it('has her blood pressure raised until the drug is started, in whole mmHg', async () => {
+    for (const seeded of clinics()) {
+      const { wendy, vitals, amlodipine } = await wendyOf(seeded);
+      const pressures = vitals.filter((o) => codeOf(o) === BLOOD_PRESSURE.code);
+      expect(pressures).toHaveLength(12);
+      const started = dayOf(amlodipine.authoredOn);
+      for (const reading of pressures) {
+        const [systolic, diastolic] = [componentValue(reading, SYSTOLIC.code), componentValue(reading, DIASTOLIC.code)];
+        const context = `${reading.effectiveDateTime}: ${systolic}/${diastolic}`;
+        expect(Number.isInteger(systolic) && Number.isInteger(diastolic), context).toBe(true);
+        if (dayOf(reading.effectiveDateTime) <= started) {
+          expect(systolic, context).toBeGreaterThanOrEqual(140);
+          expect(systolic, context).toBeLessThanOrEqual(155);
+          expect(diastolic, context).toBeGreaterThanOrEqual(88);
+          expect(diastolic, context).toBeLessThanOrEqual(98);
+        } else {
+          expect(systolic, context).toBeLessThan(140);
+        }
+      }
+      // Amlodipine is started at the last of those visits; the hypertension dates from the second.
+      expect(dayOf(pressures.at(-1)?.effectiveDateTime)).toBe(started);
+      const [problem] = wendy.alices.conditions;
+      expect(dayOf(problem.onsetDateTime)).toBe(dayOf(pressures[1].effectiveDateTime));
+    }
+  });
+
+  it('keeps her temperature, pulse, breathing and oxygen those of a well outpatient', async () => {
+    const ranges: Record<string, [number, number]> = {
+      '8310-5': [36.3, 37.3], // temperature, °C
+      '8867-4': [55, 100], // heart rate
+      '9279-1': [12, 20], // respiratory rate
+      '2708-6': [95, 99], // SpO₂
+    };
+    for (const seeded of clinics()) {
+      const { vitals } = await wendyOf(seeded);
+      for (const [code, [low, high]] of Object.entries(ranges)) {
+        const values = vitals.filter((o) => codeOf(o) === code).map((o) => o.valueQuantity?.value as number);
+        expect(values, code).toHaveLength(12);
+        for (const value of values) {
+          expect(value, code).toBeGreaterThanOrEqual(low);
+          expect(value, code).toBeLessThanOrEqual(high);
+        }
+        if (code === '8310-5') {
+          for (let visit = 1; visit < values.length; visit++) {
+            expect(Math.abs(values[visit] - values[visit - 1]), `temperature at visit ${visit}`).toBeLessThanOrEqual(
+              0.5,
+            );
+          }
+        }
+      }
+    }
+  });
+
+  it('records each vitals visit as a finished visit with Alice, which the summary counts', async () => {
+    for (const seeded of clinics()) {
+      const { wendy, subject, vitals } = await wendyOf(seeded);
+      expect(vitals).toHaveLength(96);
+      const ids = [...new Set(vitals.map((o) => o.encounter?.reference?.replace('Encounter/', '') ?? ''))];
+      expect(ids).toHaveLength(12);
+      const encounters = await search<Encounter>('Encounter', { _id: ids.join(',') });
+      expect(encounters.map((e) => e.id).sort()).toEqual([...ids].sort());
+      for (const reading of vitals) {
+        const encounter = encounters.find((e) => reading.encounter?.reference === `Encounter/${e.id}`)!;
+        const context = `${reading.code?.text} ${reading.effectiveDateTime}`;
+        expect(encounter, context).toMatchObject({
+          status: 'finished',
+          class: { code: 'AMB' },
+          subject: { reference: subject },
+          participant: [{ individual: { reference: `Practitioner/${seeded.aliceId}` } }],
+        });
+        expect(dayOf(encounter.period?.start), context).toBe(dayOf(reading.effectiveDateTime));
+        expect(Date.parse(encounter.period?.end ?? ''), context).toBeGreaterThan(
+          Date.parse(encounter.period?.start ?? ''),
+        );
+      }
+      const types = encounters
+        .sort((a, b) => Date.parse(a.period?.start ?? '') - Date.parse(b.period?.start ?? ''))
+        .map((e) => e.type?.[0]?.text);
+      expect(types).toEqual(['Follow-up visit', ...Array<string>(11).fill('Blood pressure check')]);
+      // The last is the booked visit of three weeks ago, now fulfilled.
+      const appointmentId = encounters.at(-1)?.appointment?.[0]?.reference?.replace('Appointment/', '') ?? '';
+      const [appointment] = await search<Appointment>('Appointment', { _id: appointmentId });
+      expect(appointment).toMatchObject({ status: 'fulfilled', description: 'Blood pressure check' });
+
+      // "N documented visits": the summary's own search finds her record's visits and these.
+      const [query] = summarySearches(wendy.patient.id ?? '', now.toISOString().slice(0, 10), { openTasks: false })
+        .filter((part) => part.part === 'visits')
+        .map((part) => part.query as Record<string, string>);
+      const visits = await search<Encounter>('Encounter', { ...query, _count: '1000' });
+      expect(visits.filter((e) => ids.includes(e.id ?? ''))).toHaveLength(12);
+    }
+  });
+
+  it('documents every patient’s visit of three weeks ago, where the story’s drug was started', async () => {
+    for (const seeded of clinics()) {
+      for (const chart of await chartsOf(seeded)) {
+        const subject = `Patient/${chart.patient.id}`;
+        const [past] = (await search<Appointment>('Appointment', { patient: subject, status: 'fulfilled' })).filter(
+          (a) => a.meta?.project === seeded.projectId,
+        );
+        const visits = (await search<Encounter>('Encounter', { subject, status: 'finished' })).filter((e) =>
+          e.appointment?.some((a) => a.reference === `Appointment/${past.id}`),
+        );
+        expect(visits, chart.name).toHaveLength(1);
+        const [visit] = visits;
+        expect(visit, chart.name).toMatchObject({
+          type: [{ text: past.description }],
+          participant: [{ individual: { reference: `Practitioner/${seeded.aliceId}` } }],
+          period: { start: past.start },
+        });
+        // The drug the story starts is prescribed at that visit.
+        for (const order of chart.alices.activeOrders)
+          expect(dayOf(order.authoredOn), chart.name).toBe(dayOf(past.start));
+        // A hypertensive patient's check has its raised reading, in whole mmHg.
+        if (past.description !== 'Blood pressure check') continue;
+        const [reading] = await search<Observation>('Observation', {
+          encounter: `Encounter/${visit.id}`,
+          code: BLOOD_PRESSURE.code,
+        });
+        const [systolic, diastolic] = [componentValue(reading, SYSTOLIC.code), componentValue(reading, DIASTOLIC.code)];
+        expect(Number.isInteger(systolic) && Number.isInteger(diastolic), chart.name).toBe(true);
+        expect(systolic >= 140 && diastolic >= 88, `${chart.name}: ${systolic}/${diastolic}`).toBe(true);
+      }
     }
   });
 });
