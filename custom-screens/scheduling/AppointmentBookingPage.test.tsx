@@ -9,7 +9,7 @@ import { FhirClientContext } from '../../src/resources/useFhirClient';
 import { ToastProvider } from '../../src/shell/toasts';
 import { AppointmentBookingPage, BOOKED_TOAST } from './AppointmentBookingPage';
 import { bookingDraftKey } from './bookingDraftKey';
-import { localDay } from './bookingSlot';
+import { localDay } from '../../data-provider/rules';
 
 const alice: Practitioner = {
   resourceType: 'Practitioner',

@@ -35,7 +35,8 @@ import {
 import { bookingDraftKey } from './bookingDraftKey';
 import { bookingErrors } from './bookingErrors';
 import { issuesByField } from './bookingIssues';
-import { localDay, slotOf } from './bookingSlot';
+import { localDay } from '../../data-provider/rules';
+import { slotOf } from './bookingSlot';
 import { ClashWarning } from './ClashWarning';
 import { useBookAppointment } from './useBookAppointment';
 import { useBookingDraft } from './useBookingDraft';

@@ -1,5 +1,6 @@
 import { MAX_DURATION_MINUTES, MIN_DURATION_MINUTES, type BookingDraft, type BookingErrors } from './bookingDraft';
-import { localDateTime, localDay, slotOf } from './bookingSlot';
+import { localDay } from '../../data-provider/rules';
+import { localDateTime, slotOf } from './bookingSlot';
 
 export const PAST_START = 'The start is in the past';
 export const END_BEFORE_START = 'The end must be after the start';

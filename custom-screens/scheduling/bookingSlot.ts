@@ -63,8 +63,3 @@ export function isoWithOffset(value: Date): string {
   const time = `${pad(value.getHours())}:${pad(value.getMinutes())}:${pad(value.getSeconds())}`;
   return `${date}T${time}${sign}${pad(Math.trunc(offset / 60))}:${pad(offset % 60)}`;
 }
-
-/** Today as `YYYY-MM-DD` on the browser's clock: the date input's default and its lower bound. */
-export function localDay(value: Date): string {
-  return `${value.getFullYear()}-${pad(value.getMonth() + 1)}-${pad(value.getDate())}`;
-}

@@ -9,7 +9,8 @@ import { DraftStatusLine } from './DraftStatusLine';
 import { RecoveredAnswersNotice } from './RecoveredAnswersNotice';
 import { useAnswerBackup } from './useAnswerBackup';
 import { useDraftAutosave, type DraftStatus } from './useDraftAutosave';
-import { localToday, VISIT_DATE_LINK_ID, visitDateProblem } from './visitDateRules';
+import { localDay } from '../../data-provider/rules';
+import { VISIT_DATE_LINK_ID, visitDateProblem } from './visitDateRules';
 
 interface VisitNoteFormProps {
   questionnaire: Questionnaire;
@@ -50,13 +51,13 @@ export function VisitNoteForm(props: VisitNoteFormProps) {
   const [problem, setProblem] = useState<string | undefined>();
   // Judged as the date changes, so the message shows before the submit that it would stop.
   const [dateProblem, setDateProblem] = useState(() =>
-    opening.response ? visitDateProblem(opening.response, localToday()) : undefined,
+    opening.response ? visitDateProblem(opening.response, localDay()) : undefined,
   );
   const schedule = autosave.schedule;
   const onChange = useCallback(
     (response: QuestionnaireResponse) => {
       schedule(response);
-      setDateProblem(visitDateProblem(response, localToday()));
+      setDateProblem(visitDateProblem(response, localDay()));
     },
     [schedule],
   );
@@ -97,7 +98,7 @@ export function VisitNoteForm(props: VisitNoteFormProps) {
         disabled={saving}
         onChange={onChange}
         onSubmit={async (response) => {
-          const future = visitDateProblem(response, localToday());
+          const future = visitDateProblem(response, localDay());
           if (future) {
             setDateProblem(future);
             document.getElementById(fieldId(VISIT_DATE_LINK_ID))?.focus();

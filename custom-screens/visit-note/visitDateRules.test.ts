@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { QuestionnaireResponse } from '@medplum/fhirtypes';
-import { FUTURE_VISIT_DATE_MESSAGE, localToday, visitDateProblem } from './visitDateRules';
+import { localDay as localToday } from '../../data-provider/rules';
+import { FUTURE_VISIT_DATE_MESSAGE, visitDateProblem } from './visitDateRules';
 
 const note = (valueDate?: string): QuestionnaireResponse => ({
   resourceType: 'QuestionnaireResponse',

@@ -9,6 +9,7 @@ export {
 export { calculateAge, calculateAgeString, type Age } from './calculateAge';
 export { choosePhoto, isImageAttachment } from './choosePhoto';
 export { clinicalDateOf } from './clinicalDate';
+export { isAfterDay, localDay } from './localDates';
 export { createReference } from './createReference';
 export { requireSingleton, singletonShapeError, unknownDataTypeError } from './dataShapeErrors';
 export {

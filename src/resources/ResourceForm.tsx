@@ -18,7 +18,8 @@ import type { OperationOutcome, Resource } from '@medplum/fhirtypes';
 import { ElementField } from '../datatypes/ElementField';
 import { ResourceFormContext } from '../datatypes/formContext';
 import { stripEmpty } from '../datatypes/inputProps';
-import { futureDateIssues, localToday } from './futureDates';
+import { localDay } from '../../data-provider/rules';
+import { futureDateIssues } from './futureDates';
 import { issueText, outcomeErrors } from './outcomeErrors';
 import { missingInRows } from './requiredInRows';
 import { childElements, typeElementsFirst, type TypeSchema } from './typeSchema';
@@ -69,7 +70,7 @@ export function ResourceForm(props: ResourceFormProps) {
     const skip = [...(props.hiddenFields ?? []), ...(props.readonlyFields ?? [])];
     const found = [
       ...missingInRows(value, schema, skip),
-      ...futureDateIssues(resource as unknown as Record<string, unknown>, localToday()),
+      ...futureDateIssues(resource as unknown as Record<string, unknown>, localDay()),
     ];
     if (found.length === 0) {
       setClientOutcome(undefined);

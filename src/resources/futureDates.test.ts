@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FUTURE_BIRTH_DATE, FUTURE_DECEASED_DATE, futureDateIssues, isAfterToday, localToday } from './futureDates';
+import { isAfterDay as isAfterToday, localDay as localToday } from '../../data-provider/rules';
+import { FUTURE_BIRTH_DATE, FUTURE_DECEASED_DATE, futureDateIssues } from './futureDates';
 
 const today = '2025-06-15';
 

@@ -10,7 +10,7 @@ import { childElements, type ElementSchema, type TypeSchema } from './typeSchema
  * empty row on save and the server names the parent ("Missing required property participant"),
  * and a row with content is refused for a child the message does not point at.
  *
- * `draft` is the form's own value, placeholders included. Rows with content are checked, and so
+ * `draft` is the form's own value, with the rows the user added but left empty. Rows with content are checked, and so
  * are empty rows the element's minimum asks for (the first of a required element); an empty row
  * of an optional element is dropped on save as before. `skip` lists top-level elements the user
  * cannot change (hidden or read-only by policy): their rows are not theirs to complete.

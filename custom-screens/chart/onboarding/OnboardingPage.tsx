@@ -6,6 +6,7 @@ import type { OperationOutcomeIssue, Patient } from '@medplum/fhirtypes';
 import { ETHNICITY_OPTIONS, GENDER_OPTIONS, RACE_OPTIONS } from '../../../config/clinical/patientDemographics';
 import { US_CORE_PATIENT_PROFILE } from '../../../config/clinical/profileUrls';
 import { OperationOutcomeError } from '../../../data-provider/outcomes';
+import { localDay } from '../../../data-provider/rules';
 import { validateResource } from '../../../schema-engine';
 import { useTypeSchema } from '../../../src/resources/schemaHooks';
 import { schemaLoaderFor } from '../../../src/resources/typeSchema';
@@ -40,12 +41,6 @@ function saveDraft(key: string | undefined, draft: NewPatientDraft | undefined):
   } catch {
     // Without session storage the draft lives only in the page.
   }
-}
-
-function localToday(): string {
-  const now = new Date();
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
 
 function issuesByField(issues: OperationOutcomeIssue[], patient: Patient) {
@@ -86,7 +81,7 @@ export function OnboardingPage() {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const local = draftErrors(draft, localToday());
+    const local = draftErrors(draft, localDay());
     setErrors(local);
     setGeneral([]);
     if (Object.keys(local).length > 0 || !profile.data) return;

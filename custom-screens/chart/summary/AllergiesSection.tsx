@@ -5,7 +5,7 @@ import { ALLERGEN_CONCEPTS } from '../../../config/clinical/recordedConcepts';
 import { formatCodeableConcept } from '../../../data-provider/formatting';
 import { useFhirClient } from '../../../src/resources/useFhirClient';
 import { allergyDraftOf, buildAllergy, reactionText, validateAllergy, type AllergyDraft } from './rules/allergyRules';
-import { localDay } from './rules/localDay';
+import { localDay } from '../../../data-provider/rules';
 import { datedBy } from './rules/onsetDates';
 import { readableDate } from '../../../data-provider/formatting';
 import { ConceptField } from './ConceptField';

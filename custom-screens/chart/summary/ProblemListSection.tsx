@@ -6,7 +6,7 @@ import { formatCodeableConcept } from '../../../data-provider/formatting';
 import { useFhirClient } from '../../../src/resources/useFhirClient';
 import { buildCondition, problemDraftOf, validateProblem, type ProblemDraft } from './rules/problemRules';
 import { currentFirst } from './rules/currentFirst';
-import { localDay } from './rules/localDay';
+import { localDay } from '../../../data-provider/rules';
 import { datedBy } from './rules/onsetDates';
 import { isCurrentCondition, isProblemListEntry } from './rules/problemListEntries';
 import { readableDate } from '../../../data-provider/formatting';

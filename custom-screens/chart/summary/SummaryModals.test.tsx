@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { AllergyIntolerance, Condition, MedicationRequest, Observation, Practitioner } from '@medplum/fhirtypes';
-import { localDay } from './rules/localDay';
+import { localDay } from '../../../data-provider/rules';
 import { renderSummary, summaryServer } from './summaryTestSupport';
 
 const alice: Practitioner = {

@@ -23,7 +23,7 @@ export interface SummarySearch {
 
 // The summary's searches take appointments from the viewer's today on and visits up to it; the
 // chart's other folders import the day from here.
-export { localDay } from './rules/localDay';
+export { localDay } from '../../../data-provider/rules';
 
 /**
  * The header's look-up of the patient's general practitioner: the patient (only the references

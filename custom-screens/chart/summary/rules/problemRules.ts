@@ -3,8 +3,7 @@ import { CONDITION_CLINICAL_STATUS_SYSTEM, PROBLEM_LIST_CATEGORY } from '../../.
 import { formatCodeableConcept } from '../../../../data-provider/formatting';
 import { chosenConceptOf, conceptToSave, type ChosenConcept } from './conceptText';
 import type { FieldErrors } from './draftErrors';
-import { isAfterDay } from './futureDates';
-import { localDay } from './localDay';
+import { isAfterDay, localDay } from '../../../../data-provider/rules';
 import { onsetDayOf, onsetToSave, withoutOnset } from './onsetDates';
 
 export interface ProblemDraft {

@@ -3,7 +3,7 @@ import type { Observation } from '@medplum/fhirtypes';
 import { SEXUAL_ORIENTATION_CHOICES } from '../../../../config/clinical/sexualOrientation';
 import { SMOKING_STATUS_CHOICES } from '../../../../config/clinical/smokingStatus';
 import { allergyDraftOf, ONSET_IN_FUTURE, validateAllergy } from './allergyRules';
-import { isAfterDay } from './futureDates';
+import { isAfterDay } from '../../../../data-provider/rules';
 import { medicationDraftOf, validateMedication } from './medicationRules';
 import { DX_DATE_IN_FUTURE, DX_DATE_REQUIRED, problemDraftOf, validateProblem } from './problemRules';
 import { answerLabel } from './socialHistoryRules';
