@@ -15,6 +15,11 @@ export interface ChartTab {
    * medication it points at: imported records (Synthea's) point at them without a display.
    */
   includes?: readonly string[];
+  /**
+   * Where the tab's New goes when not the chart's own editor (`/Patient/{id}/{type}/new`): an
+   * appointment is booked on the booking form, which checks clashes, with the patient chosen.
+   */
+  newRecordPath?: (patientId: string) => string;
   /** Shown only when e-prescribing is enabled for the membership (app-spec §6). */
   ePrescribing?: true;
   /** The care team's work (editing, visit notes, tasks, chat, prescribing): not in a patient's own view. */
@@ -66,7 +71,13 @@ export const CHART_TABS: readonly ChartTab[] = [
     resourceType: 'DocumentReference',
     includes: ['DocumentReference:author'],
   },
-  { label: 'Appointments', path: 'Appointment', resourceType: 'Appointment', includes: ['Appointment:actor'] },
+  {
+    label: 'Appointments',
+    path: 'Appointment',
+    resourceType: 'Appointment',
+    includes: ['Appointment:actor'],
+    newRecordPath: (patientId) => `/appointments/new?patient=${encodeURIComponent(`Patient/${patientId}`)}`,
+  },
   { label: 'Care Plans', path: 'CarePlan', resourceType: 'CarePlan' },
   { label: 'Communications', path: 'communication', staffOnly: true },
   { label: 'DoseSpot', path: 'dosespot', ePrescribing: true, staffOnly: true },

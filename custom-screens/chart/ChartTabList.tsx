@@ -34,15 +34,6 @@ import { chartColumns, type ChartCell } from './tabColumns';
 import { useChartAccess } from './useChartAccess';
 import { useChartTabSearch } from './useChartTabSearch';
 
-/**
- * Where a tab's New goes: an appointment is booked on the booking form (clashes checked, the
- * patient chosen already), anything else in the chart's own editor.
- */
-function newRecordPath(patientId: string, resourceType: string): string {
-  if (resourceType === 'Appointment') return `/appointments/new?patient=${encodeURIComponent(`Patient/${patientId}`)}`;
-  return chartPath(patientId, resourceType, 'new');
-}
-
 function Cell({ cell }: { cell: ChartCell }) {
   if (cell.kind === 'status') return <StatusBadge status={cell.status} />;
   if (cell.kind === 'due') return <TaskDueChip due={cell.due} inDueColumn />;
@@ -124,7 +115,7 @@ export function ChartTabList() {
             size="small"
             startIcon={<AddIcon />}
             component={RouterLink}
-            to={newRecordPath(patientId, resourceType)}
+            to={tab?.newRecordPath?.(patientId) ?? chartPath(patientId, resourceType, 'new')}
           >
             New
           </Button>

@@ -7,6 +7,8 @@ import { useTypeSchema } from '../../src/resources/schemaHooks';
 import { useChartPatient } from './chartPatient';
 
 export const MISSING_PATIENT_PROFILE = 'Could not find the US Core Patient Profile';
+/** The toast of a saved patient edit (app-spec §8, "Success toasts"). */
+export const PATIENT_EDIT_SUCCESS = 'Success';
 
 /** The profile the patient forms validate against, or why it cannot be had (app-spec §2.2, §5). */
 export function PatientProfileProblem({ error }: { error: Error }) {
@@ -38,7 +40,7 @@ export function PatientEditTab() {
     : { ...patient, meta: { ...patient.meta, profile: [US_CORE_PATIENT_PROFILE, ...(patient.meta?.profile ?? [])] } };
   return (
     <Box sx={{ p: { xs: 1, sm: 2 } }}>
-      <ResourceEditor key={patient.meta?.versionId} resource={profiled} />
+      <ResourceEditor key={patient.meta?.versionId} resource={profiled} updatedMessage={PATIENT_EDIT_SUCCESS} />
     </Box>
   );
 }

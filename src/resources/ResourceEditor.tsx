@@ -27,8 +27,12 @@ function outcomeOf(error: unknown): OperationOutcome {
   };
 }
 
-/** The Edit tab and the create page: the form, its profile, the access check and pessimistic writes. */
-export function ResourceEditor(props: { resource: Resource }) {
+/**
+ * The Edit tab and the create page: the form, its profile, the access check and pessimistic writes.
+ * `updatedMessage` names a successful update where a screen's spec says otherwise (the chart's patient
+ * edit says "Success", app-spec §8); the console says "Updated".
+ */
+export function ResourceEditor(props: { resource: Resource; updatedMessage?: string }) {
   const client = useFhirClient();
   const navigate = useNavigate();
   const toast = useToast();
@@ -138,7 +142,7 @@ export function ResourceEditor(props: { resource: Resource }) {
                 resource.id
                   ? client.updateResource(withProfile(resource))
                   : client.createResource(withProfile(resource)),
-              resource.id ? 'Updated' : 'Created',
+              resource.id ? (props.updatedMessage ?? 'Updated') : 'Created',
               withProfile(resource),
             )
           }
@@ -150,7 +154,7 @@ export function ResourceEditor(props: { resource: Resource }) {
                   current.id as string,
                   createJsonPatch(current, withProfile(resource)) as PatchOperation[],
                 ) as Promise<Resource>,
-              'Patched',
+              props.updatedMessage ?? 'Patched',
               withProfile(resource),
             )
           }

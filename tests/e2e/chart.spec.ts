@@ -267,6 +267,9 @@ test.describe('patient chart', () => {
     await expect(main(page).getByLabel('Profiles')).toHaveValue(/US Core Patient/i);
     await expect(main(page).getByRole('button', { name: 'Update' })).toBeVisible();
     await expectChartAccessibleInBothSchemes(page);
+    // A saved patient edit says "Success" (app-spec §8), where the console's editor says "Updated".
+    await main(page).getByRole('button', { name: 'Update' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: /^Success$/ })).toBeVisible();
 
     // Keyboard: the tabs are links reached by Tab and followed by Enter.
     await chartTabs(page).getByRole('tab', { name: 'Meds', exact: true }).focus();
