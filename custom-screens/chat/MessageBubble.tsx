@@ -64,8 +64,10 @@ export function MessageBubble({ message, side, showSender }: MessageBubbleProps)
         ))}
       </Paper>
       {ours && (
-        <Typography variant="caption" color="text.secondary" sx={{ px: 1 }}>
+        <Typography variant="caption" color="text.secondary" sx={{ px: 1 }} data-testid="chat-delivery">
           Delivered {formatDateTime(message.sent, undefined, { timeStyle: 'short' })}
+          {/* The other side's read mark sets `received`: the writer learns whether the message was read. */}
+          {message.received && ` · Read ${formatDateTime(message.received, undefined, { timeStyle: 'short' })}`}
         </Typography>
       )}
     </Stack>

@@ -56,6 +56,18 @@ describe('MessageList: the patient on one side, the clinic on the other', () => 
   });
 });
 
+describe('MessageList: the writer sees whether a message was read', () => {
+  it("adds the other side's read time to a message it has marked read, and nothing to one not yet read", () => {
+    const read = { ...message('4', alice, 'Please book a fasting test', 3), received: '2026-11-21T11:30:00Z' };
+    const unread = { ...message('5', alice, 'And bring your readings', 4), status: 'in-progress' as const };
+    render(<MessageList messages={[read, unread]} profile={alice} patient={{ reference: patient.reference }} />);
+    const [readStatus, unreadStatus] = screen.getAllByTestId('chat-delivery');
+    expect(readStatus).toHaveTextContent(/^Delivered .+ · Read .+$/);
+    expect(unreadStatus).toHaveTextContent(/^Delivered /);
+    expect(unreadStatus).not.toHaveTextContent('Read');
+  });
+});
+
 describe('MessageList: a long URL stays inside its bubble', () => {
   it('lets the text break anywhere inside a bubble that may shrink', () => {
     const url = `https://example.org/${'a'.repeat(300)}`;
