@@ -260,7 +260,7 @@ describe('ChartPage', { timeout: 30_000 }, () => {
     renderChart('/Patient/p1/Encounter');
     const table = await screen.findByRole('table', { name: 'Encounter' });
     expect(await within(table).findByText('Encounter for check up (procedure)')).toBeTruthy();
-    expect(within(table).getByText(/Oct 4, 1977/)).toBeTruthy();
+    expect(within(table).getByText(/4 Oct 1977/)).toBeTruthy();
     expect(screen.getByRole('tab', { name: 'Encounter' })).toHaveAttribute('aria-selected', 'false');
   });
 

@@ -29,7 +29,7 @@ export function endOnSameDay(end: ListDateParts, start: ListDateParts | undefine
   return start?.time && end.time && start.day === end.day ? { ...end, day: '' } : end;
 }
 
-/** The parts as one line of text ("Jun 5, 2015, 9:51 AM"), as the list reads them out. */
+/** The parts as one line of text ("5 Jun 2015, 9:51 AM"), as the list reads them out. */
 export function listDateText(parts: ListDateParts): string {
   return [parts.day, parts.time].filter(Boolean).join(', ');
 }

@@ -40,8 +40,8 @@ describe('TaskDueChip', () => {
     for (const status of ['completed', 'cancelled', 'rejected', 'failed', 'entered-in-error']) {
       const done = chip('2020-01-01', false, status);
       expect(done).toHaveAttribute('data-due', 'finished');
-      expect(done).toHaveTextContent(/^Due Jan 1, 2020$/);
-      expect(chip('2020-01-01', true, status)).toHaveTextContent(/^Jan 1, 2020$/);
+      expect(done).toHaveTextContent(/^Due 1 Jan 2020$/);
+      expect(chip('2020-01-01', true, status)).toHaveTextContent(/^1 Jan 2020$/);
     }
     expect(chip('2020-01-01', false, 'in-progress')).toHaveAttribute('data-due', 'overdue');
   });

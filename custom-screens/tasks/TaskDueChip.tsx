@@ -34,7 +34,7 @@ export function TaskDueChip({
 }) {
   const state = taskDueState(due, status);
   if (state === 'none') return null;
-  // The date's own spaces do not break: a narrow column may wrap after "Overdue ·", never inside "Dec 8, 2026".
+  // The date's own spaces do not break: a narrow column may wrap after "Overdue ·", never inside "8 Dec 2026".
   const label = dueLabel(state, formatDate(due).replace(/ /g, '\u00a0'), inDueColumn);
   const colors = DUE_COLORS[state];
   return (

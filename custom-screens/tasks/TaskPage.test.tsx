@@ -241,7 +241,7 @@ describe('TaskDetails of a completed questionnaire task', () => {
     });
     renderTaskPage(client, '/Patient/p1/task/t1/details');
     const due = (await screen.findByText('Due')).nextElementSibling as HTMLElement;
-    expect(due).toHaveTextContent(/^Jan 1, 2020$/);
+    expect(due).toHaveTextContent(/^1 Jan 2020$/);
     expect(due.textContent).not.toMatch(/overdue/i);
   });
 
@@ -251,7 +251,7 @@ describe('TaskDetails of a completed questionnaire task', () => {
       '/Patient/p1/task/t1/details',
     );
     const due = (await screen.findByText('Due')).nextElementSibling as HTMLElement;
-    expect(due).toHaveTextContent(/^Jan 1, 2020 \(overdue\)$/);
+    expect(due).toHaveTextContent(/^1 Jan 2020 \(overdue\)$/);
   });
 
   it('a task whose output names the response reads that response', async () => {

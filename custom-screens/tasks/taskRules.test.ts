@@ -165,7 +165,7 @@ describe('notes, due dates and work lists', () => {
         ],
       }),
     ).toEqual([
-      { linkId: 'a', question: 'Date', answer: 'Oct 19, 2023' },
+      { linkId: 'a', question: 'Date', answer: '19 Oct 2023' },
       { linkId: 'b', question: 'Flag', answer: 'No, x' },
     ]);
   });

@@ -70,6 +70,25 @@ describe('formatDateTime', () => {
   });
 });
 
+describe('the house style, without a locale or options', () => {
+  it('shows a day as day, month word and year, whatever the browser locale, keeping partial precision', () => {
+    process.env.TZ = 'Pacific/Pago_Pago';
+    expect(formatDate('2020-03-07')).toBe('7 Mar 2020');
+    expect(formatDate('2000-11-15')).toBe('15 Nov 2000');
+    expect(formatDate('2020-03')).toBe('Mar 2020');
+    expect(formatDate('2020')).toBe('2020');
+    expect(formatDate('yesterday')).toBe('yesterday');
+  });
+  it('shows an instant on the viewer day with its time', () => {
+    process.env.TZ = 'America/New_York';
+    expect(formatDate('2020-03-07T02:00:00Z')).toBe('6 Mar 2020');
+    process.env.TZ = 'UTC';
+    expect(formatDateTime('2020-03-07T14:30:00Z')).toMatch(/^7 Mar 2020, 2:30\sPM$|^7 Mar 2020, 14:30$/);
+    expect(formatDateTime('2020-03-07')).toBe('7 Mar 2020');
+    expect(formatDateTime('2020-13-45T99:00:00Z')).toBe('2020-13-45T99:00:00Z');
+  });
+});
+
 describe('readableTimestamp', () => {
   it("shows an instant read off an untyped object (a Meta's lastUpdated) as the lists do", () => {
     process.env.TZ = 'UTC';

@@ -126,7 +126,7 @@ function ObjectValue(props: { value: object }) {
 
 /**
  * A primitive inside a value shown without its schema (`meta`, an extension's object): an instant
- * reads as people read dates ("Nov 29, 2026, 12:51 AM"), the stored value on hover.
+ * reads as people read dates ("29 Nov 2026, 12:51 AM"), the stored value on hover.
  */
 function LeafValue({ value }: { value: unknown }) {
   const readable = readableTimestamp(value);

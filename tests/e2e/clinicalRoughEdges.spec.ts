@@ -118,7 +118,7 @@ test.describe('clinical screens: rough edges kept fixed', () => {
     await taskTabs(page).getByRole('tab', { name: 'Timeline' }).click();
     const timeline = main(page).getByRole('list', { name: 'Task timeline' });
     await expect(timeline.getByText('Note added: “Readings above target on 9 of 14 days” (')).toBeVisible();
-    await expect(timeline.getByText(/^Due date: Jan 15, 2030 → Feb 1, 2030$/)).toBeVisible();
+    await expect(timeline.getByText(/^Due date: 15 Jan 2030 → 1 Feb 2030$/)).toBeVisible();
     // No raw JSON or ISO time stamps: the tab used to show `note[0]: — → {"text":…,"time":"2030-…Z"}`.
     await expect(timeline).not.toContainText('{');
     await expect(timeline).not.toContainText(/\d{4}-\d{2}-\d{2}T/);

@@ -275,7 +275,7 @@ test.describe('sign-in', () => {
     const field = page.getByRole('combobox', { name: 'Patient' });
     // Found by birth date as by name; the field says so once the error is answered.
     await field.fill('2000-11-15');
-    await expect(page.getByRole('option', { name: /Wendy Littel · born Nov 15, 2000/ })).toBeVisible();
+    await expect(page.getByRole('option', { name: /Wendy Littel · born 15 Nov 2000/ })).toBeVisible();
     await page.getByRole('option', { name: /Wendy Littel/ }).click();
     await expect(page.getByText('Search by name, birth date (YYYY-MM-DD) or record number')).toBeVisible();
     await shoot(page, 'oauth-choose-patient-chosen');

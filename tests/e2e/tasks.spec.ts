@@ -165,7 +165,7 @@ test.describe('tasks', () => {
     await dialog.getByLabel('Due date').fill('2020-01-15');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await toast(page, 'Due-date updated.');
-    await expect(main(page).getByText(/Jan 15, 2020 \(overdue\)/)).toBeVisible();
+    await expect(main(page).getByText(/15 Jan 2020 \(overdue\)/)).toBeVisible();
     await expect(panel.getByRole('button', { name: 'Change Due-Date' })).toBeVisible();
 
     await panel.getByRole('button', { name: 'Add a Note' }).click();
