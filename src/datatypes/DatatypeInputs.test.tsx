@@ -225,6 +225,8 @@ describe('datatype inputs', { timeout: 30_000 }, () => {
     );
     await user.click(await screen.findByRole('option', { name: /Eve Doe/ }));
     expect(last()).toEqual({ reference: 'Patient/p1', display: 'Eve Doe' });
+    // The chosen value reads as the display alone, not 'Eve Doe (Patient/p1)'.
+    expect(screen.getByRole('combobox', { name: 'Field' })).toHaveValue('Eve Doe');
     await waitFor(() =>
       expect(searchResources).toHaveBeenCalledWith('Patient', { name: 'Eve', _count: '10' }, expect.anything()),
     );

@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Autocomplete, Box, MenuItem, TextField } from '@mui/material';
+import { Autocomplete, Box, MenuItem, TextField, Typography } from '@mui/material';
 import type { Reference, Resource, ResourceType } from '@medplum/fhirtypes';
 import { getDisplayString } from '../../data-provider/formatting';
 import { knownResourceTypes } from '../../data-provider/rules';
 import { useFhirClient } from '../resources/useFhirClient';
 import { inputId, type InputProps } from './inputProps';
 import { referenceTypeChoices } from './likelyReferenceTypes';
+import { referenceOptionDetail, referenceValueLabel } from './referenceOptionLabel';
 import { REFERENCE_SEARCH_COUNT, referenceSearchField, referenceTargetTypes } from './referenceSearch';
 import { useDebounced } from './useValueSetOptions';
 
@@ -14,6 +15,10 @@ import { useDebounced } from './useValueSetOptions';
  * Reference: choose the target type, then search it by its type-specific field (`_count` 10).
  * A reference to any type opens on the type its element most likely means (Task.for → Patient),
  * with the likely types listed first.
+ *
+ * The chosen value reads as its display alone; each option shows the display and, on a quiet
+ * second line, what tells it from others of the same name (a patient's birth date, age, gender and
+ * MRN). The full reference stays in the option's `title`, for administrators.
  */
 export function ReferenceInput(props: InputProps<Reference> & { targetProfiles: readonly string[] }) {
   const client = useFhirClient();
@@ -36,10 +41,15 @@ export function ReferenceInput(props: InputProps<Reference> & { targetProfiles: 
     enabled: open,
     retry: false,
   });
-  const options: Reference[] = (results.data ?? []).map((resource) => ({
+  const found = results.data ?? [];
+  const options: Reference[] = found.map((resource) => ({
     reference: `${resource.resourceType}/${resource.id}`,
     display: getDisplayString(resource),
   }));
+  // The second line of each option, by reference (options stay plain References: they are the value).
+  const details = new Map(
+    found.map((resource) => [`${resource.resourceType}/${resource.id}`, referenceOptionDetail(resource)]),
+  );
   return (
     <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
       {typeChoices.length > 1 && (
@@ -73,9 +83,24 @@ export function ReferenceInput(props: InputProps<Reference> & { targetProfiles: 
         disabled={props.disabled}
         value={props.value ?? null}
         filterOptions={(x) => x}
-        getOptionLabel={(option) =>
-          option.display ? `${option.display} (${option.reference})` : (option.reference ?? '')
-        }
+        getOptionLabel={referenceValueLabel}
+        // Two patients may share a name: the label no longer tells options apart, the reference does.
+        getOptionKey={(option) => option.reference ?? ''}
+        renderOption={({ key, ...optionProps }, option) => {
+          const detail = details.get(option.reference ?? '');
+          return (
+            <li key={key} {...optionProps} title={option.reference}>
+              <Box sx={{ minWidth: 0 }}>
+                <div>{referenceValueLabel(option)}</div>
+                {detail && (
+                  <Typography component="div" variant="body2" color="text.secondary">
+                    {detail}
+                  </Typography>
+                )}
+              </Box>
+            </li>
+          );
+        }}
         isOptionEqualToValue={(a, b) => a.reference === b.reference}
         onInputChange={(_event, value, reason) => reason === 'input' && setText(value)}
         onChange={(_event, value) => props.onChange(value ?? undefined)}
