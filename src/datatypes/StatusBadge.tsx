@@ -10,13 +10,17 @@ const PALETTE: Record<StatusColor, { light: [string, string]; dark: [string, str
   gray: { light: ['#e8e8e8', '#333333'], dark: ['#444444', '#eeeeee'] },
 };
 
-/** A status code as a coloured badge (app-spec §4). */
-export function StatusBadge(props: { status: string }) {
+/**
+ * A status code as a coloured badge (app-spec §4). `label` says the status in words where a screen
+ * names it for people ("No-show" for `noshow`); the colour is the code's either way.
+ */
+export function StatusBadge(props: { status: string; label?: string; testId?: string }) {
   const colors = PALETTE[statusColor(props.status)];
   return (
     <Chip
       size="small"
-      label={props.status}
+      label={props.label ?? props.status}
+      data-testid={props.testId}
       data-status-color={statusColor(props.status)}
       sx={(theme) => {
         const [background, text] = theme.palette.mode === 'dark' ? colors.dark : colors.light;

@@ -1,11 +1,17 @@
+import { lazy, Suspense } from 'react';
 import { Alert, Box, CircularProgress, Divider } from '@mui/material';
-import type { DiagnosticReport, Resource } from '@medplum/fhirtypes';
+import type { Appointment, DiagnosticReport, Resource } from '@medplum/fhirtypes';
 import { hiddenFieldsFor } from '../../data-provider/access';
 import { ElementList } from '../datatypes/ValueDisplay';
 import { DiagnosticReportView } from './DiagnosticReportView';
 import { useTypeSchema } from './schemaHooks';
 import { childElements, typeElementsFirst } from './typeSchema';
 import { useFhirClient } from './useFhirClient';
+
+// The front desk's actions above an appointment (custom-screens/scheduling), loaded only when one opens.
+const AppointmentActions = lazy(() =>
+  import('../../custom-screens/scheduling').then((m) => ({ default: m.AppointmentActions })),
+);
 
 /** The Details tab: every present element, formatted by its type; hidden fields absent. */
 export function ResourceDetails(props: { resource: Resource }) {
@@ -16,6 +22,11 @@ export function ResourceDetails(props: { resource: Resource }) {
   const hidden = hiddenFieldsFor(client.getAccessPolicy(), props.resource.resourceType);
   return (
     <Box>
+      {props.resource.resourceType === 'Appointment' && (
+        <Suspense fallback={null}>
+          <AppointmentActions appointment={props.resource as Appointment} />
+        </Suspense>
+      )}
       {props.resource.resourceType === 'DiagnosticReport' && (
         <>
           <DiagnosticReportView report={props.resource as DiagnosticReport} />

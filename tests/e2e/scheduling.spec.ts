@@ -55,3 +55,78 @@ test.describe('booking an appointment', () => {
     await api(page, 'DELETE', `Appointment/${appointment.id}`);
   });
 });
+
+/**
+ * Acting on an appointment (custom-screens/scheduling/AppointmentActions): above its details, a
+ * request is booked or declined and a booked appointment cancelled with a reason, in one or two clicks.
+ */
+test.describe('acting on an appointment', () => {
+  test('Book and Decline a request, Cancel a booked appointment', async ({ page }) => {
+    test.setTimeout(120_000);
+    await signInAs(page, 'alice@demo.hearth.example');
+    const patientId = await openPatient(page);
+    const practitioners = await api(page, 'GET', 'Practitioner?name=Carter&_count=1');
+    const alice = practitioners.entry[0].resource;
+    // A day far ahead, at 10:00 and 11:00 local time: no other test's slot, never today.
+    const day = new Date(Date.now() + (200 + Math.floor(Math.random() * 300)) * 86_400_000);
+    const at = (hours: number, minutes = 0) =>
+      new Date(day.getFullYear(), day.getMonth(), day.getDate(), hours, minutes).toISOString();
+    const create = (status: string, hours: number, description: string) =>
+      api(page, 'POST', 'Appointment', {
+        resourceType: 'Appointment',
+        status,
+        start: at(hours),
+        end: at(hours, 20),
+        description,
+        participant: [
+          { actor: { reference: `Patient/${patientId}` }, status: 'needs-action' },
+          { actor: { reference: `Practitioner/${alice.id}` }, status: 'accepted' },
+        ],
+      });
+    const request = await create('proposed', 10, 'Asked for a blood pressure review (e2e)');
+    const unwanted = await create('proposed', 11, 'Asked for a sick note (e2e)');
+    const booked = await create('booked', 9, 'Follow-up (e2e)');
+    const panel = main(page).getByRole('region', { name: 'Appointment' });
+
+    // A request in the chart: Book.
+    await page.goto(`/Patient/${patientId}/Appointment/${request.id}`);
+    await expect(panel.getByText('Requested')).toBeVisible();
+    await expect(panel.getByRole('button', { name: 'Decline' })).toBeVisible();
+    await shoot(page, 'scheduling-appointment-request');
+    await panel.getByRole('button', { name: 'Book' }).click();
+    await expect(page.getByText('Appointment booked')).toBeVisible();
+    await expect(panel.getByText('Booked', { exact: true })).toBeVisible();
+    await expect(panel.getByRole('button', { name: 'Cancel appointment' })).toBeVisible();
+    expect((await api(page, 'GET', `Appointment/${request.id}`)).status).toBe('booked');
+
+    // Another request, from the console: Decline with a reason.
+    await page.goto(`/Appointment/${unwanted.id}`);
+    await panel.getByRole('button', { name: 'Decline' }).click();
+    const decline = page.getByRole('dialog', { name: 'Decline this request?' });
+    await decline.getByLabel('Reason (optional)').fill('Sick notes are not given by appointment');
+    await shoot(page, 'scheduling-appointment-decline');
+    await decline.getByRole('button', { name: 'Decline' }).click();
+    await expect(page.getByText('Appointment declined')).toBeVisible();
+    await expect(
+      panel.getByText('Reason: Declined by the clinic: Sick notes are not given by appointment'),
+    ).toBeVisible();
+    const declined = await api(page, 'GET', `Appointment/${unwanted.id}`);
+    expect(declined.status).toBe('cancelled');
+    expect(declined.participant.map((p: { status: string }) => p.status)).toEqual(['declined', 'declined']);
+
+    // A booked appointment: Cancel asks why.
+    await page.goto(`/Patient/${patientId}/Appointment/${booked.id}`);
+    await panel.getByRole('button', { name: 'Cancel appointment' }).click();
+    const cancel = page.getByRole('dialog', { name: 'Cancel this appointment?' });
+    await cancel.getByLabel('Reason').fill('Patient is travelling');
+    await shoot(page, 'scheduling-appointment-cancel');
+    await cancel.getByRole('button', { name: 'Cancel appointment' }).click();
+    await expect(page.getByText('Appointment cancelled')).toBeVisible();
+    await expect(panel.getByText('Reason: Patient is travelling')).toBeVisible();
+    await expect(panel.getByRole('button')).toHaveCount(0);
+    await shoot(page, 'scheduling-appointment-cancelled');
+    expect((await api(page, 'GET', `Appointment/${booked.id}`)).cancelationReason.text).toBe('Patient is travelling');
+
+    for (const appointment of [request, unwanted, booked]) await api(page, 'DELETE', `Appointment/${appointment.id}`);
+  });
+});
