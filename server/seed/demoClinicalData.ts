@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type {
   AllergyIntolerance,
   CarePlan,
@@ -36,6 +37,7 @@ import { labResultsFor, seedLabReport } from './demoLabResults';
 import { contraceptionReviewFor } from './demoContraception';
 import {
   bloodPressureAt,
+  bloodPressureAtGoal,
   calmVitalsAt,
   DIAGNOSIS_VISIT,
   vitalsVisitDays,
@@ -60,19 +62,42 @@ export interface DemoClinicalSummary {
   historyPatientId?: string;
 }
 
-// A one-page PDF ("Discharge summary"), small enough to write here; shown inline by the chart.
-const DISCHARGE_PDF = [
-  '%PDF-1.4',
-  '1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj',
-  '2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj',
-  '3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 200]/Contents 4 0 R/Resources<</Font<</F1 5 0 R>>>>>>endobj',
-  '4 0 obj<</Length 88>>stream',
-  'BT /F1 18 Tf 40 150 Td (Discharge summary - Demo Clinic) Tj 0 -30 Td (Stable, follow up in 2 weeks.) Tj ET',
-  'endstream endobj',
-  '5 0 obj<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>endobj',
-  'trailer<</Root 1 0 R>>',
-  '%%EOF',
-].join('\n');
+/** The hospital stay a discharge summary is about: a short admission that fits any adult's story. */
+export const HOSPITAL_STAY = {
+  reason: { code: '385093006', display: 'Community acquired pneumonia' },
+  /** Days before today: admitted in the afternoon, discharged three days later in the morning. */
+  admitted: -43,
+  discharged: -40,
+} as const;
+
+/**
+ * A one-page PDF ("Discharge summary") of that stay, small enough to write here; shown inline by the
+ * chart. `lines` in plain ASCII (Helvetica's standard encoding), the first as the heading.
+ */
+export function dischargeSummaryPdf([heading, ...lines]: string[]): string {
+  const text = (line: string) => `(${line.replace(/[\\()]/g, (c) => `\\${c}`)})`;
+  const stream = [
+    `BT /F1 18 Tf 40 160 Td ${text(heading)} Tj /F1 12 Tf`,
+    ...lines.map((line, index) => `0 ${index === 0 ? -32 : -20} Td ${text(line)} Tj`),
+    'ET',
+  ].join(' ');
+  return [
+    '%PDF-1.4',
+    '1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj',
+    '2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj',
+    '3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 200]/Contents 4 0 R/Resources<</Font<</F1 5 0 R>>>>>>endobj',
+    `4 0 obj<</Length ${Buffer.byteLength(stream)}>>stream`,
+    stream,
+    'endstream endobj',
+    '5 0 obj<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>endobj',
+    'trailer<</Root 1 0 R>>',
+    '%%EOF',
+  ].join('\n');
+}
+
+/** "3 May 2026": how the summary's text dates the stay. */
+const longDate = (instant: string) =>
+  new Date(instant).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 // The seed's references point at resources of the right type by construction: typed loosely.
 const ref = (resource: Resource, display?: string): Reference<never> => ({
@@ -116,9 +141,15 @@ export async function seedDemoClinicalData(
   // Written as the person the story has writing it (Alice, or a patient for their own messages), so
   // that the chart's timeline and each resource's history name them rather than "System".
   let writer = ctx;
-  const create = async (resource: { resourceType: string } & Record<string, unknown>, as: RequestContext = writer) => {
+  // `id`: one chosen ahead, for a resource that is referred to before it is written (checked at commit).
+  const create = async (
+    resource: { resourceType: string } & Record<string, unknown>,
+    as: RequestContext = writer,
+    id?: string,
+  ) => {
     count++;
-    return (await session.create(as, resource as unknown as Resource)) as Resource & Record<string, unknown>;
+    return (await session.create(as, resource as unknown as Resource, id ? { id, fresh: true } : {})) as Resource &
+      Record<string, unknown>;
   };
   const inProject = <T extends Resource>(resources: Resource[]) =>
     resources.filter((resource) => resource.meta?.project === options.projectId) as T[];
@@ -168,9 +199,14 @@ export async function seedDemoClinicalData(
     }),
   }));
   // One urgent patient (stat order, urgent task and message): a hypertensive one whose readings are
-  // up, not the vitals patient, whose year of monthly checks tells a steadier story.
+  // up, not the vitals patient, whose year of monthly checks tells a steadier story, nor the history's,
+  // whose blood pressure is at target on his lisinopril.
   const urgent =
-    told.find(({ record, story }) => isHypertensionStory(story) && record !== vitals)?.record ?? vitals ?? records[0];
+    told.find(
+      ({ record, story }) => isHypertensionStory(story) && record !== vitals && record.patient !== history?.patient,
+    )?.record ??
+    vitals ??
+    records[0];
   // What the vitals history follows: the vitals patient's story, its problem and when its drug was started.
   let vitalsPlan: VitalsPlan | undefined;
 
@@ -187,11 +223,15 @@ export async function seedDemoClinicalData(
     const startsMedication =
       medication !== undefined && story.condition !== undefined && !isTaking(record, RXNORM, medication.code);
     const review = contraceptionReviewFor(record, story);
+    // The vitals history's hypertension is diagnosed at its second raised reading: that visit, written
+    // with the vitals history below, is the diagnosis's Encounter.
+    const diagnosisVisitId = vitalsDays && isHypertensionStory(story) ? randomUUID() : undefined;
 
     // The story's problem: the record's own when the chart lists it already, else a problem-list item.
     let problem: Condition | undefined;
     if (story.condition) {
       const { code, display } = story.condition.problem;
+      const onset = day(vitalsDays ? vitalsDays[DIAGNOSIS_VISIT] : -700 - index * 20);
       problem =
         listedProblemOf(record, story.condition) ??
         ((await create({
@@ -200,10 +240,38 @@ export async function seedDemoClinicalData(
           category: [{ coding: [{ ...PROBLEM_LIST_CATEGORY }] }],
           code: { coding: [{ system: SNOMED, code, display }], text: display },
           subject: patientRef,
-          onsetDateTime: day(vitalsDays ? vitalsDays[DIAGNOSIS_VISIT] : -700 - index * 20),
+          onsetDateTime: onset,
+          ...(diagnosisVisitId
+            ? { recordedDate: onset, encounter: { reference: `Encounter/${diagnosisVisitId}` } }
+            : {}),
         })) as Condition);
     }
     const forProblem = problem ? [ref(problem, conditionName(problem))] : undefined;
+
+    // The vitals history's months of raised readings before the drug: lifestyle changes first, agreed
+    // at the diagnosis and followed at the monthly checks, until the drug is started.
+    const lifestyleTrial =
+      vitalsDays && diagnosisVisitId && forProblem && startsMedication
+        ? await create({
+            resourceType: 'CarePlan',
+            status: 'completed',
+            intent: 'plan',
+            title: LIFESTYLE_TRIAL.title,
+            category: [{ coding: [{ system: SNOMED, code: '734163000', display: 'Care plan' }] }],
+            subject: patientRef,
+            period: { start: day(vitalsDays[DIAGNOSIS_VISIT]), end: day(pastVisit) },
+            encounter: { reference: `Encounter/${diagnosisVisitId}` },
+            author: aliceRef,
+            addresses: forProblem,
+            description: LIFESTYLE_TRIAL.description,
+            note: [
+              {
+                time: at(pastVisit, VISIT_HOUR),
+                text: LIFESTYLE_TRIAL.outcome(Math.round((pastVisit - vitalsDays[DIAGNOSIS_VISIT]) / 30)),
+              },
+            ],
+          })
+        : undefined;
 
     // The record's own plan of the story's kind is the one followed up; else Alice writes one.
     const carePlan =
@@ -219,6 +287,7 @@ export async function seedDemoClinicalData(
         period: { start: day(pastVisit) },
         author: aliceRef,
         ...(forProblem ? { addresses: forProblem } : {}),
+        ...(lifestyleTrial ? { replaces: [ref(lifestyleTrial)] } : {}),
         description: review ? `${story.carePlan.description} ${review.carePlanNote}` : story.carePlan.description,
       }));
     const { lab } = story;
@@ -342,8 +411,9 @@ export async function seedDemoClinicalData(
       ],
     });
     // The visit took place: a documented visit, like the record's own. (The vitals patient's is the
-    // last of the vitals history's visits.) A blood pressure check has the reading that started or
-    // renewed the drug, before its first dose.
+    // last of the vitals history's visits.) A blood pressure check has the reading that started the
+    // drug, before its first dose, raised; the history's patient, whose lisinopril is renewed at the
+    // same dose, is at target on it.
     if (!vitalsDays) {
       const visit = await create(
         visitEncounter({
@@ -361,7 +431,9 @@ export async function seedDemoClinicalData(
             patientRef,
             visit,
             at(pastVisit, VISIT_HOUR),
-            bloodPressureAt(index, pastVisit, { hypertensive: true }),
+            record.patient === history?.patient
+              ? bloodPressureAtGoal(index)
+              : bloodPressureAt(index, pastVisit, { hypertensive: true }),
           ),
         );
       }
@@ -423,12 +495,39 @@ export async function seedDemoClinicalData(
       ],
     });
     if (isUrgent || patient.id === portalPatientId) {
+      // The stay the summary is about: a finished inpatient Encounter, which the summary names.
+      const period = { start: at(HOSPITAL_STAY.admitted, 16), end: at(HOSPITAL_STAY.discharged, 11) };
+      const { reason } = HOSPITAL_STAY;
+      const stay = await create({
+        resourceType: 'Encounter',
+        status: 'finished',
+        class: INPATIENT,
+        type: [
+          { coding: [{ system: SNOMED, code: '32485007', display: 'Hospital admission' }], text: 'Hospital stay' },
+        ],
+        subject: patientRef,
+        period,
+        reasonCode: [{ coding: [{ system: SNOMED, ...reason }], text: reason.display }],
+        hospitalization: {
+          dischargeDisposition: {
+            coding: [
+              { system: 'http://terminology.hl7.org/CodeSystem/discharge-disposition', code: 'home', display: 'Home' },
+            ],
+          },
+        },
+      });
+      const summaryPdf = dischargeSummaryPdf([
+        'Discharge summary - Demo Clinic',
+        `${patientName(patient)}: admitted ${longDate(period.start)}, discharged ${longDate(period.end)}.`,
+        'Community-acquired pneumonia, treated with IV then oral antibiotics.',
+        'Stable on discharge; follow up at the clinic in 2 to 3 weeks.',
+      ]);
       const pdf = await createBinary(
         storage,
         session,
         writer,
         { contentType: 'application/pdf', filename: 'discharge-summary.pdf', securityContext: patientRef },
-        DISCHARGE_PDF,
+        summaryPdf,
       );
       count++;
       await create({
@@ -439,16 +538,18 @@ export async function seedDemoClinicalData(
           text: 'Discharge summary',
         },
         subject: patientRef,
-        date: at(-40),
+        // Written on the day of discharge, after it.
+        date: at(HOSPITAL_STAY.discharged, 14),
         author: [aliceRef],
         description: 'Discharge summary',
+        context: { encounter: [ref(stay)], period },
         content: [
           {
             attachment: {
               contentType: 'application/pdf',
               url: `Binary/${pdf.id}`,
               title: 'discharge-summary.pdf',
-              size: Buffer.byteLength(DISCHARGE_PDF),
+              size: Buffer.byteLength(summaryPdf),
             },
           },
         ],
@@ -498,6 +599,7 @@ export async function seedDemoClinicalData(
           ...(startsMedication && forProblem ? { treatmentStartDay: pastVisit } : {}),
         },
         problem: isHypertensionStory(story) ? problem : undefined,
+        ...(diagnosisVisitId ? { diagnosisVisitId } : {}),
         lastVisit: { description: story.pastVisit, appointment: pastAppointment },
       };
     }
@@ -562,11 +664,34 @@ interface VitalsPlan {
   pressure: BloodPressureStory;
   /** The hypertension the blood pressure checks are about, once diagnosed. */
   problem?: Condition;
+  /** The id of the visit at which it was diagnosed (DIAGNOSIS_VISIT), which the Condition names. */
+  diagnosisVisitId?: string;
   /** The story's past visit: its name and the fulfilled Appointment it was booked as. */
   lastVisit: { description: string; appointment: Resource };
 }
 
 const AMBULATORY = { system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode', code: 'AMB', display: 'ambulatory' };
+const INPATIENT = {
+  system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode',
+  code: 'IMP',
+  display: 'inpatient encounter',
+};
+
+/**
+ * The lifestyle trial of the vitals history's hypertension: agreed at the diagnosis (two raised
+ * readings a month apart), followed at the monthly checks; the drug is started when the readings
+ * stay raised. It names no drug: the follow-up plan that replaces it does.
+ */
+export const LIFESTYLE_TRIAL = {
+  title: 'Lifestyle changes for high blood pressure',
+  description:
+    'Blood pressure 140/90 or more at two visits a month apart, no sign of organ damage: lifestyle changes first ' +
+    '(salt under 6 g a day, 150 minutes of brisk activity a week, alcohol within 14 units a week, no smoking), ' +
+    'blood pressure checked at the clinic each month; a blood pressure drug if it stays at 140/90 or more.',
+  outcome: (months: number) =>
+    `Readings still 140/90 or more after ${months} months of lifestyle changes: drug treatment started, ` +
+    'followed in the hypertension follow-up plan.',
+} as const;
 const PRIMARY_PERFORMER = {
   coding: [
     {
@@ -638,7 +763,11 @@ function bloodPressureObservation(
  * and sex without one, demoBodySize.ts), and the BMI is the visit's weight over its height squared.
  */
 async function seedVitalsHistory(
-  create: (resource: { resourceType: string } & Record<string, unknown>) => Promise<Resource>,
+  create: (
+    resource: { resourceType: string } & Record<string, unknown>,
+    as?: RequestContext,
+    id?: string,
+  ) => Promise<Resource>,
   options: {
     patient: Patient;
     clinician: Reference;
@@ -671,6 +800,8 @@ async function seedVitalsHistory(
         ...(checksHypertension ? { reason: [diagnosed] } : {}),
         ...(last ? { appointment: plan.lastVisit.appointment } : {}),
       }),
+      undefined,
+      visit === DIAGNOSIS_VISIT ? plan.diagnosisVisitId : undefined,
     );
     await create(
       bloodPressureObservation(subject, encounter, effectiveDateTime, bloodPressureAt(visit, visitDay, plan.pressure)),

@@ -11,6 +11,7 @@ import type {
   Device,
   DeviceRequest,
   DiagnosticReport,
+  DocumentReference,
   Encounter,
   MedicationRequest,
   Observation,
@@ -25,6 +26,7 @@ import { PAST_MEDICATIONS_LISTED_UP_TO } from '../../config/clinical/medicationS
 import { medicationListOf, otherOrdersNote } from '../../custom-screens/chart/summary/rules/medicationGroups';
 import { isCurrentCondition, isProblemListEntry } from '../../custom-screens/chart/summary/rules/problemListEntries';
 import { inlineTextOf } from '../../data-provider/formatting';
+import { BinaryStorage } from '../binary';
 import { processBundle } from '../fhir/bundleProcessor';
 import { Repository } from '../fhir/repository';
 import { parseSearchRequest } from '../search/searchRequest';
@@ -257,6 +259,79 @@ describe('the demo clinic on a fresh start', { timeout: 60_000 }, () => {
     }
   });
 
+  it('renews his lisinopril at the same dose only with his blood pressure at target', async () => {
+    for (const seeded of [clinic, reordered]) {
+      const lemuel = `Patient/${seeded.summary.historyPatientId}`;
+      const lisinopril = (await search<MedicationRequest>('MedicationRequest', { subject: lemuel }))
+        .filter((order) => order.medicationCodeableConcept?.coding?.[0]?.code === LISINOPRIL.code)
+        .sort((a, b) => Date.parse(a.authoredOn ?? '') - Date.parse(b.authoredOn ?? ''));
+      // Started, renewed twice, the same tablet and dosage each time: the last is the current order.
+      expect(lisinopril.map((order) => order.status)).toEqual(['completed', 'completed', 'active']);
+      expect(new Set(lisinopril.map((order) => order.dosageInstruction?.[0]?.text))).toEqual(
+        new Set([LISINOPRIL.dosage]),
+      );
+      // The reading of the visit at which it was renewed: under the care plan's 130/80.
+      const renewed = lisinopril.at(-1)!;
+      const readings = (
+        await search<Observation>('Observation', { subject: lemuel, code: BLOOD_PRESSURE.code, _count: '1000' })
+      ).filter((o) => o.effectiveDateTime?.slice(0, 10) === renewed.authoredOn?.slice(0, 10));
+      expect(readings, seeded.projectId).toHaveLength(1);
+      const value = (code: string) =>
+        readings[0].component?.find((c) => c.code.coding?.some((coding) => coding.code === code))?.valueQuantity
+          ?.value as number;
+      expect(value(SYSTOLIC.code), seeded.projectId).toBeLessThan(130);
+      expect(value(DIASTOLIC.code), seeded.projectId).toBeLessThan(80);
+      // So he is not the clinic's urgent patient, whose home readings are above 160.
+      const urgent = inProject(await search<Communication>('Communication', {}), seeded.projectId).filter(
+        (message) => message.priority === 'urgent',
+      );
+      expect(urgent).toHaveLength(1);
+      expect(urgent.map((message) => message.subject?.reference)).not.toContain(lemuel);
+      // The echocardiogram's indication agrees: above target until lisinopril was added.
+      expect(ECHO_REPORT_TEXT).toMatch(/above target on hydrochlorothiazide until lisinopril was added/);
+    }
+  });
+
+  it('gives every discharge summary the hospital stay it is about', async () => {
+    for (const seeded of [clinic, reordered]) {
+      const summaries = inProject(
+        await search<DocumentReference>('DocumentReference', { type: 'http://loinc.org|18842-5' }),
+        seeded.projectId,
+      );
+      // The patient account's (Wendy's) and the urgent patient's.
+      expect(summaries, seeded.projectId).toHaveLength(2);
+      const wendy = (await patientsOf(seeded.projectId)).find((patient) => nameOf(patient) === 'Wendy Littel')!;
+      expect(summaries.map((doc) => doc.subject?.reference)).toContain(`Patient/${wendy.id}`);
+      for (const doc of summaries) {
+        const stayId = doc.context?.encounter?.[0]?.reference?.replace('Encounter/', '') ?? '';
+        const [stay] = await search<Encounter>('Encounter', { _id: stayId });
+        const context = `${doc.subject?.reference} (${seeded.projectId})`;
+        expect(stay, context).toMatchObject({
+          status: 'finished',
+          class: { code: 'IMP' },
+          subject: doc.subject,
+          reasonCode: [{ coding: [expect.objectContaining({ system: SNOMED, code: '385093006' })] }],
+        });
+        const [admitted, discharged] = [Date.parse(stay.period?.start ?? ''), Date.parse(stay.period?.end ?? '')];
+        // A stay of nights, over before the summary was written and before today.
+        expect(discharged - admitted, context).toBeGreaterThan(DAY);
+        expect(discharged, context).toBeLessThanOrEqual(Date.parse(doc.date ?? ''));
+        expect(Date.parse(doc.date ?? ''), context).toBeLessThan(now.getTime());
+        expect(doc.context?.period).toEqual(stay.period);
+        // The PDF names the stay; its stream length is what the file says.
+        const binaryId = doc.content[0].attachment.url?.replace('Binary/', '') ?? '';
+        const [binary] = await search<Resource>('Binary', { _id: binaryId });
+        const pdf = (await BinaryStorage.inDataDir(dataDir).readAll(binaryId, binary.meta?.versionId ?? '')).toString(
+          'utf8',
+        );
+        expect(pdf).toMatch(/Community-acquired pneumonia/);
+        const [, length, stream] = /Length (\d+)>>stream\n(.*)\nendstream/.exec(pdf) ?? [];
+        expect(Buffer.byteLength(stream ?? '')).toBe(Number(length));
+        expect(doc.content[0].attachment.size).toBe(Buffer.byteLength(pdf));
+      }
+    }
+  });
+
   it('gives no other patient a folded medication list', async () => {
     for (const patient of await patientsOf(projectId)) {
       if (patient.id === summary.historyPatientId) continue;
@@ -427,7 +502,11 @@ describe('each patient’s story, told from their own record', { timeout: 120_00
       // Diagnosed when the vitals history's readings were first above 140/90, a year ago.
       const [problem] = wendy.alices.conditions;
       expect(now.getTime() - Date.parse(problem.onsetDateTime ?? '')).toBeGreaterThan(300 * DAY);
-      expect(wendy.alices.carePlans.map((plan) => plan.title)).toEqual(['Hypertension follow-up plan']);
+      // The lifestyle trial from the diagnosis, then the follow-up plan of the drug, which replaces it.
+      expect(wendy.alices.carePlans.map((plan) => [plan.title, plan.status]).sort()).toEqual([
+        ['Hypertension follow-up plan', 'active'],
+        ['Lifestyle changes for high blood pressure', 'completed'],
+      ]);
     }
   });
 
@@ -787,7 +866,7 @@ describe('the vitals history, as a clinician reads it', { timeout: 120_000 }, ()
       expect(pill.status).toBe('active');
       expect(Date.parse(review.restriction?.period?.end ?? '')).toBeGreaterThan(now.getTime());
       // The care plan says it too.
-      const [plan] = wendy.alices.carePlans;
+      const plan = wendy.alices.carePlans.find((each) => each.status === 'active')!;
       expect(plan.description).toMatch(/Trinessa 28 Day Pack/);
       expect(plan.description).toMatch(/progestin-only or non-hormonal/);
     }
@@ -816,6 +895,54 @@ describe('the vitals history, as a clinician reads it', { timeout: 120_000 }, ()
       expect(dayOf(pressures.at(-1)?.effectiveDateTime)).toBe(started);
       const [problem] = wendy.alices.conditions;
       expect(dayOf(problem.onsetDateTime)).toBe(dayOf(pressures[1].effectiveDateTime));
+    }
+  });
+
+  it('diagnoses her hypertension at a visit that exists, and tries lifestyle changes until the drug', async () => {
+    for (const seeded of clinics()) {
+      const { wendy, subject, vitals, amlodipine } = await wendyOf(seeded);
+      const pressures = vitals.filter((o) => codeOf(o) === BLOOD_PRESSURE.code);
+      const [problem] = wendy.alices.conditions;
+      // The Condition names the visit of the second raised reading (the confirming one), which took place.
+      const diagnosisVisit = pressures[1].encounter?.reference;
+      expect(problem.encounter?.reference, seeded.projectId).toBe(diagnosisVisit);
+      const [encounter] = await search<Encounter>('Encounter', {
+        _id: diagnosisVisit?.replace('Encounter/', '') ?? '',
+      });
+      expect(encounter).toMatchObject({
+        status: 'finished',
+        subject: { reference: subject },
+        type: [{ text: 'Blood pressure check' }],
+        reasonReference: [{ reference: `Condition/${problem.id}` }],
+      });
+      expect(dayOf(encounter.period?.start)).toBe(dayOf(problem.onsetDateTime));
+      expect(dayOf(problem.recordedDate)).toBe(dayOf(problem.onsetDateTime));
+      // Both readings that made the diagnosis are 140/90 or more.
+      for (const reading of pressures.slice(0, 2)) {
+        expect(componentValue(reading, SYSTOLIC.code)).toBeGreaterThanOrEqual(140);
+        expect(componentValue(reading, DIASTOLIC.code)).toBeGreaterThanOrEqual(90);
+      }
+
+      // The months between diagnosis and drug are a documented lifestyle trial, ended by the drug.
+      const trial = wendy.alices.carePlans.find((plan) => plan.status === 'completed')!;
+      expect(trial, seeded.projectId).toMatchObject({
+        title: 'Lifestyle changes for high blood pressure',
+        intent: 'plan',
+        addresses: [{ reference: `Condition/${problem.id}` }],
+        encounter: { reference: diagnosisVisit },
+        author: { reference: `Practitioner/${seeded.aliceId}` },
+      });
+      expect(trial.period?.start).toBe(dayOf(problem.onsetDateTime));
+      expect(trial.period?.end).toBe(dayOf(amlodipine.authoredOn));
+      expect(trial.description).toMatch(/salt/);
+      expect(trial.note?.[0]?.text).toMatch(/^Readings still 140\/90 or more after 10 months/);
+      const followUp = wendy.alices.carePlans.find((plan) => plan.status === 'active')!;
+      expect(followUp.replaces).toEqual([{ reference: `CarePlan/${trial.id}` }]);
+      expect(followUp.period?.start).toBe(dayOf(amlodipine.authoredOn));
+      // Every reading of the trial is a check of the diagnosed hypertension, still raised.
+      const during = pressures.filter((o) => dayOf(o.effectiveDateTime) >= (trial.period?.start ?? ''));
+      expect(during).toHaveLength(11);
+      for (const reading of during) expect(componentValue(reading, SYSTOLIC.code)).toBeGreaterThanOrEqual(140);
     }
   });
 
@@ -906,7 +1033,8 @@ describe('the vitals history, as a clinician reads it', { timeout: 120_000 }, ()
         // The drug the story starts is prescribed at that visit.
         for (const order of chart.alices.activeOrders)
           expect(dayOf(order.authoredOn), chart.name).toBe(dayOf(past.start));
-        // A hypertensive patient's check has its raised reading, in whole mmHg.
+        // A hypertensive patient's check has its reading, in whole mmHg: raised where the drug is
+        // started; at target where the history's lisinopril is renewed at the same dose.
         if (past.description !== 'Blood pressure check') continue;
         const [reading] = await search<Observation>('Observation', {
           encounter: `Encounter/${visit.id}`,
@@ -914,7 +1042,11 @@ describe('the vitals history, as a clinician reads it', { timeout: 120_000 }, ()
         });
         const [systolic, diastolic] = [componentValue(reading, SYSTOLIC.code), componentValue(reading, DIASTOLIC.code)];
         expect(Number.isInteger(systolic) && Number.isInteger(diastolic), chart.name).toBe(true);
-        expect(systolic >= 140 && diastolic >= 88, `${chart.name}: ${systolic}/${diastolic}`).toBe(true);
+        if (chart.patient.id === seeded.summary.historyPatientId) {
+          expect(systolic < 130 && diastolic < 80, `${chart.name}: ${systolic}/${diastolic}`).toBe(true);
+        } else {
+          expect(systolic >= 140 && diastolic >= 88, `${chart.name}: ${systolic}/${diastolic}`).toBe(true);
+        }
       }
     }
   });

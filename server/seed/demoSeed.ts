@@ -35,10 +35,22 @@ export interface DemoState {
   patientPortalPolicyVersion?: number;
   /** The same for the "Front desk" policy (frontDeskPolicy.ts); absent in demo databases from before (version 1). */
   frontDeskPolicyVersion?: number;
+  /**
+   * The version of the clinical stories the clinic was seeded with (DEMO_DATA_VERSION); absent in demo
+   * databases from before it was recorded (version 1). Seeded once, on the first start: a database keeps
+   * the stories it was seeded with (no upgrade rewrites a clinic's charts); a fresh one gets the current.
+   */
+  demoDataVersion?: number;
   /** Set only on the run that generated the demo password. */
   generatedPassword?: string;
   passwordFile?: string;
 }
+
+/**
+ * The clinical stories' version. 2: Wendy's lifestyle trial before her amlodipine, and her diagnosis's
+ * visit; Lemuel at target when his lisinopril is renewed; the hospital stay a discharge summary is about.
+ */
+export const DEMO_DATA_VERSION = 2;
 
 interface DemoSeedOptions {
   fixturesDir: string;
@@ -66,6 +78,7 @@ export async function seedDemo(
   // A new clinic is seeded with the current policy.
   const state: DemoState = existing ?? {
     ...(await seedDemoClinic(repository, registry, options)),
+    demoDataVersion: DEMO_DATA_VERSION,
     patientPortalPolicyVersion: PATIENT_PORTAL_POLICY_VERSION,
     frontDeskPolicyVersion: FRONT_DESK_POLICY_VERSION,
   };

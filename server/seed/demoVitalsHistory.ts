@@ -61,6 +61,19 @@ export function bloodPressureAt(visit: number, day: number, story: BloodPressure
   });
 }
 
+/** Well controlled on treatment: below the care plan's 130/80 at every visit's scatter. */
+const AT_GOAL: BloodPressure = { systolic: 122, diastolic: 75 };
+
+/**
+ * The office blood pressure of a patient whose treatment has brought it to target (the medication
+ * history's patient, on lisinopril for months): under 130/80, in whole mmHg, so that renewing the
+ * drug at the same dose is what a clinician would do.
+ */
+export function bloodPressureAtGoal(visit: number): BloodPressure {
+  const offset = scatter(visit);
+  return { systolic: AT_GOAL.systolic + offset, diastolic: Math.round(AT_GOAL.diastolic + offset * 0.6) };
+}
+
 export interface CalmVitals {
   heartRate: number;
   /** °C, one decimal. */

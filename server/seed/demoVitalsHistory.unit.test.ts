@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { bloodPressureAt, calmVitalsAt, DIAGNOSIS_VISIT, VITALS_VISITS, vitalsVisitDays } from './demoVitalsHistory';
+import {
+  bloodPressureAt,
+  bloodPressureAtGoal,
+  calmVitalsAt,
+  DIAGNOSIS_VISIT,
+  VITALS_VISITS,
+  vitalsVisitDays,
+} from './demoVitalsHistory';
 
 const visits = vitalsVisitDays(-28);
 const untreated = { hypertensive: true };
@@ -73,6 +80,19 @@ describe('bloodPressureAt', () => {
     expect(visits.map((day, visit) => bloodPressureAt(visit, day, untreated))).toEqual(
       visits.map((day, visit) => bloodPressureAt(visit, day, untreated)),
     );
+  });
+});
+
+describe('bloodPressureAtGoal', () => {
+  it('is below the care plan’s 130/80 at any visit, in whole mmHg, so a same-dose renewal fits it', () => {
+    for (let visit = 0; visit < 36; visit++) {
+      const { systolic, diastolic } = bloodPressureAtGoal(visit);
+      expect(Number.isInteger(systolic) && Number.isInteger(diastolic), `visit ${visit}`).toBe(true);
+      expect(systolic, `visit ${visit}`).toBeLessThan(130);
+      expect(systolic, `visit ${visit}`).toBeGreaterThanOrEqual(110);
+      expect(diastolic, `visit ${visit}`).toBeLessThan(80);
+      expect(diastolic, `visit ${visit}`).toBeGreaterThanOrEqual(65);
+    }
   });
 });
 
