@@ -2,8 +2,8 @@ import type { ReactNode } from 'react';
 import { Alert, Box, CircularProgress, Paper, Typography } from '@mui/material';
 import type { Reference } from '@medplum/fhirtypes';
 import { normalizeErrorString } from '../../data-provider/outcomes';
-import { useToast } from '../../src/shell';
-import { UploadNotice, useMediaUpload } from './attachments';
+import { useShellClient, useToast } from '../../src/shell';
+import { mayUploadMedia, UploadNotice, useMediaUpload } from './attachments';
 import { ChatInput } from './ChatInput';
 import { MessageList } from './MessageList';
 import { replyRecipient } from './chatMessages';
@@ -49,7 +49,9 @@ export function ChatPanel({
   stillOpen,
 }: ChatPanelProps) {
   const toast = useToast();
+  const client = useShellClient();
   const conversation = useConversation(patientId, sender);
+  const canUpload = allowAttachments && mayUploadMedia(client.getAccessPolicy(), client.isSuperAdmin());
   const uploads = useMediaUpload();
   const patient = { reference: `Patient/${patientId}` };
   const recipient = () => replyRecipient(conversation.messages, sender, patient);
@@ -113,7 +115,7 @@ export function ChatPanel({
         disabledReason={sender ? closedReason : undefined}
         onSend={send}
         draftKey={sender?.reference ? `${sender.reference}|Patient/${patientId}` : undefined}
-        onAttach={sender && allowAttachments ? (file) => void attach(file) : undefined}
+        onAttach={sender && canUpload ? (file) => void attach(file) : undefined}
       />
       <UploadNotice state={uploads.state} onClose={uploads.dismiss} />
     </Paper>

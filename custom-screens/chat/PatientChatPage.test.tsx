@@ -1,7 +1,8 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Communication, Patient, Practitioner } from '@medplum/fhirtypes';
+import type { AccessPolicy, Communication, Patient, Practitioner } from '@medplum/fhirtypes';
+import { frontDeskPolicy } from '../../config/access/demoAccessPolicies';
 import { ShellClientContext, ToastProvider } from '../../src/shell';
 import { DRAFT_KEPT } from './ChatInput';
 import { chatTestClient, type ChatTestClient } from './chatTestClient';
@@ -30,8 +31,8 @@ const lastMessage: Communication = {
   payload: [{ contentString: 'Thank you for everything, doctor' }],
 };
 
-function renderChat(patient: Patient, props: PatientChatPageProps = {}): ChatTestClient {
-  const fake = chatTestClient({ patient, profile: alice, messages: [lastMessage] });
+function renderChat(patient: Patient, props: PatientChatPageProps = {}, policy?: AccessPolicy): ChatTestClient {
+  const fake = chatTestClient({ patient, profile: alice, messages: [lastMessage], policy });
   render(
     <ShellClientContext.Provider value={fake.client}>
       <ToastProvider>
@@ -56,6 +57,18 @@ beforeEach(() => {
 afterEach(() => {
   vi.restoreAllMocks();
   window.sessionStorage.clear();
+});
+
+describe('PatientChatPage: the paperclip only when an upload can go through', () => {
+  it('offers it to a member without a policy', async () => {
+    renderChat(wendy);
+    expect(await screen.findByRole('button', { name: 'Attach a file' })).toBeEnabled();
+  });
+  it('does not offer it under the front desk policy, which creates no Media (every upload would be Forbidden)', async () => {
+    renderChat(wendy, {}, frontDeskPolicy);
+    expect(await screen.findByRole('textbox', { name: 'Message' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Attach a file' })).not.toBeInTheDocument();
+  });
 });
 
 describe('PatientChatPage for a patient who has died', () => {

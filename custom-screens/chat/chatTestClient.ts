@@ -3,7 +3,7 @@
  * answered from memory, with what was read and written kept for the assertions.
  */
 import { vi } from 'vitest';
-import type { Communication, Patient, Practitioner, Resource } from '@medplum/fhirtypes';
+import type { AccessPolicy, Communication, Patient, Practitioner, Resource } from '@medplum/fhirtypes';
 import type { FhirClient } from '../../data-provider/client';
 
 export interface ChatTestClient {
@@ -22,6 +22,8 @@ export function chatTestClient(options: {
   messages?: Communication[];
   /** The signed-in project's name (none by default). */
   projectName?: string;
+  /** The member's access policy (none by default: everything allowed). */
+  policy?: AccessPolicy;
 }): ChatTestClient {
   let patient = options.patient;
   const posted: Communication[] = [];
@@ -33,6 +35,8 @@ export function chatTestClient(options: {
     getProject: () => ({ resourceType: 'Project', id: 'p', name: options.projectName }),
     getProjectMembership: () => undefined,
     getUserConfiguration: () => undefined,
+    getAccessPolicy: () => options.policy,
+    isSuperAdmin: () => false,
     getLogins: () => [],
     addEventListener: () => undefined,
     removeEventListener: () => undefined,

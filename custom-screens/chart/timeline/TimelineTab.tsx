@@ -2,8 +2,8 @@ import { useLayoutEffect } from 'react';
 import { useParams } from 'react-router-dom';
 import { Alert, Box, LinearProgress, Stack, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
-import { useSession } from '../../../src/shell';
-import { MediaUploadButton } from '../../chat/attachments';
+import { useSession, useShellClient } from '../../../src/shell';
+import { MediaUploadButton, mayUploadMedia } from '../../chat/attachments';
 import { useChartViewer } from '../chartViewer';
 import { NotShownUnderPolicy } from '../NotShownUnderPolicy';
 import { TimelineEntry } from './TimelineEntry';
@@ -16,6 +16,7 @@ export function TimelineTab() {
   const timeline = useTimeline(patientId, { patientView });
   const queryClient = useQueryClient();
   const { profile } = useSession();
+  const client = useShellClient();
   // Benchmark mark (docs/benchmarks.md): the timeline's entries are committed to the DOM.
   useLayoutEffect(() => {
     if (!timeline.loading) performance.mark('hearth:chart-timeline-drawn');
@@ -27,7 +28,7 @@ export function TimelineTab() {
           Timeline
         </Typography>
         {/* A file for the chart: a Media of the patient, uploaded with progress (custom-screens/chat/attachments). */}
-        {!patientView && (
+        {!patientView && mayUploadMedia(client.getAccessPolicy(), client.isSuperAdmin()) && (
           <MediaUploadButton
             subject={{ reference: `Patient/${patientId}` }}
             operator={profile ? { reference: `${profile.resourceType}/${profile.id}` } : undefined}

@@ -1,5 +1,6 @@
 import { Box, Link, Stack, Typography } from '@mui/material';
 import AttachFileIcon from '@mui/icons-material/AttachFile';
+import ErrorOutlineIcon from '@mui/icons-material/ErrorOutline';
 import type { Attachment } from '@medplum/fhirtypes';
 import { formatFileSize } from '../fileSize';
 import { useAttachmentUrl } from './useAttachmentUrl';
@@ -44,9 +45,13 @@ export function AttachmentView({ attachment, maxWidth = 360 }: { attachment: Att
         )}
       </Stack>
       {error && (
-        <Typography variant="body2" color="error">
-          The file could not be loaded.
-        </Typography>
+        // In the bubble's own text colour (red on the clinic's blue bubble could not be read), marked by an icon.
+        <Stack direction="row" spacing={0.5} alignItems="center">
+          <ErrorOutlineIcon fontSize="small" aria-hidden />
+          <Typography variant="body2" sx={{ fontWeight: 600 }}>
+            The file could not be loaded.
+          </Typography>
+        </Stack>
       )}
     </Stack>
   );

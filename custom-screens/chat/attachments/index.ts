@@ -4,3 +4,4 @@ export { UploadNotice } from './UploadNotice';
 export { useMediaUpload, type MediaUpload, type MediaUploadRequest } from './useMediaUpload';
 export { uploadNoticeText, uploadPercent, UPLOAD_NOTICE_CLOSE_MS, type UploadState } from './uploadState';
 export { MediaUploadButton } from './MediaUploadButton';
+export { mayUploadMedia } from './uploadAccess';
