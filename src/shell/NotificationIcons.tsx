@@ -4,7 +4,7 @@ import type { Reference } from '@medplum/fhirtypes';
 import MailIcon from '@mui/icons-material/MailOutline';
 import TaskIcon from '@mui/icons-material/TaskAlt';
 import { useLiveCount } from './useLiveCount';
-import { openTasksQuery, unreadMailQuery } from './notificationQueries';
+import { openTasksQuery, unreadMailListPath, unreadMailQuery } from './notificationQueries';
 import { useShellSlots } from './shellSlots';
 import { CountBadge } from './CountBadge';
 
@@ -30,7 +30,7 @@ export function NotificationIcons({ profile, ePrescribing }: NotificationIconsPr
         <IconButton
           color="inherit"
           component={RouterLink}
-          to={`/Communication?${mailQuery ?? ''}`}
+          to={unreadMailListPath(profile)}
           aria-label={countLabel('Mail', mail)}
           data-live={mailLive}
         >

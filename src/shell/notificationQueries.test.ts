@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isEPrescribingEnabled, openTasksQuery, unreadMailQuery } from './notificationQueries';
+import { isEPrescribingEnabled, openTasksQuery, unreadMailListPath, unreadMailQuery } from './notificationQueries';
 
 describe('notification queries', () => {
   it('counts what is addressed to or owned by the profile and not completed', () => {
@@ -7,6 +7,10 @@ describe('notification queries', () => {
     expect(unreadMailQuery(profile)).toBe('recipient=Practitioner/42&status:not=completed');
     expect(openTasksQuery(profile)).toBe('owner=Practitioner/42&status:not=completed');
     expect(unreadMailQuery(undefined)).toBeUndefined();
+    // The list the icon opens shows what the messages say, newest first.
+    expect(unreadMailListPath(profile)).toBe(
+      '/Communication?recipient=Practitioner/42&status:not=completed&_fields=sender,subject,payload,sent&_sort=-sent',
+    );
     expect(openTasksQuery({ display: 'no reference' })).toBeUndefined();
   });
 

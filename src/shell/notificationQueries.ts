@@ -5,6 +5,15 @@ export function unreadMailQuery(profile: Reference | undefined): string | undefi
   return profile?.reference ? `recipient=${profile.reference}&status:not=completed` : undefined;
 }
 
+/**
+ * Where the Mail icon goes: the unread messages, newest first, with who sent them, about whom and
+ * what they say (the list's default columns for Communication had no message text at all).
+ */
+export function unreadMailListPath(profile: Reference | undefined): string {
+  const query = unreadMailQuery(profile);
+  return `/Communication?${query ? `${query}&` : ''}_fields=sender,subject,payload,sent&_sort=-sent`;
+}
+
 /** The user's open work: Tasks they own that are not completed. */
 export function openTasksQuery(profile: Reference | undefined): string | undefined {
   return profile?.reference ? `owner=${profile.reference}&status:not=completed` : undefined;
