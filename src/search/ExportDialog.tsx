@@ -16,7 +16,7 @@ import type { Resource, ResourceType } from '@medplum/fhirtypes';
 import type { SearchRequest } from '../../data-provider/search';
 import type { SearchParameterModel, TypeSchema } from '../resources/typeSchema';
 import { useFhirClient } from '../resources/useFhirClient';
-import { EXPORT_LIMIT, toCsv, toTransactionBundle } from './exportRecords';
+import { EXPORT_LIMIT, prepareCsvColumns, toCsv, toTransactionBundle } from './exportRecords';
 import { serverQuery } from './searchState';
 
 const PAGE = 100;
@@ -62,6 +62,7 @@ export function ExportDialog(props: {
       const exported = resources.slice(0, EXPORT_LIMIT);
       const name = `${props.request.resourceType}-export`;
       if (format === 'csv') {
+        await prepareCsvColumns(props.request.fields ?? [], props.schema, props.parameters);
         download(
           toCsv(exported, props.request.fields ?? [], props.schema, props.parameters),
           'text/csv',
@@ -89,7 +90,7 @@ export function ExportDialog(props: {
           value={format}
           onChange={(event) => setFormat(event.target.value as 'csv' | 'bundle')}
         >
-          <FormControlLabel value="csv" control={<Radio />} label="CSV (the shown columns)" />
+          <FormControlLabel value="csv" control={<Radio />} label="CSV (ID, then the shown columns)" />
           <FormControlLabel value="bundle" control={<Radio />} label="Transaction Bundle (FHIR JSON)" />
         </RadioGroup>
         {progress !== undefined && (

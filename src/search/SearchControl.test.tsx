@@ -136,12 +136,46 @@ describe('SearchControl', { timeout: 30_000 }, () => {
     expect(screen.queryByRole('button', { name: 'Bulk...' })).not.toBeInTheDocument();
   });
 
-  it("a column menu sorts by the column's search parameter", async () => {
-    const { onChange, user } = setup('_fields=birthDate', () => patients(1));
+  it("a column menu sorts by the column's search parameter, from the first page", async () => {
+    const { onChange, user } = setup('_fields=birthDate&_count=20&_offset=20', () => patients(1));
     await screen.findAllByRole('row');
     await user.click(screen.getByRole('button', { name: 'Birth Date' }));
     await user.click(await screen.findByRole('menuitem', { name: 'Sort Newest to Oldest' }));
     await waitFor(() => expect(onChange).toHaveBeenCalled());
     expect(onChange.mock.calls[0][0].request.sortRules).toEqual([{ code: 'birthdate', descending: true }]);
+    expect(onChange.mock.calls[0][0].request.offset).toBe(0);
+  });
+
+  it('fills a column over an extension search parameter (US Core race) once FHIRPath has loaded', async () => {
+    const race = 'http://hl7.org/fhir/us/core/StructureDefinition/us-core-race';
+    setup('_fields=_id,race,gender', () => ({
+      resourceType: 'Bundle',
+      type: 'searchset',
+      total: 1,
+      entry: [
+        {
+          resource: {
+            resourceType: 'Patient',
+            id: 'r1',
+            gender: 'female',
+            extension: [
+              {
+                url: race,
+                extension: [
+                  {
+                    url: 'ombCategory',
+                    valueCoding: { system: 'urn:oid:2.16.840.1.113883.6.238', code: '2106-3', display: 'White' },
+                  },
+                  { url: 'text', valueString: 'White' },
+                ],
+              },
+            ],
+          } as Patient,
+        },
+      ],
+    }));
+    const row = (await screen.findByText('r1')).closest('tr')!;
+    await waitFor(() => expect(within(row).getByText('2106-3')).toBeInTheDocument());
+    expect(within(row).getByText('female')).toBeInTheDocument();
   });
 });

@@ -64,6 +64,7 @@ import {
 import { useSearchResults } from './useSearchResults';
 import { useProgressiveRows } from './useProgressiveRows';
 import { usePageNames } from './usePageNames';
+import { useColumnFhirpath } from './fhirpathColumns';
 
 export interface SearchControlProps {
   search: ConsoleSearch;
@@ -107,6 +108,8 @@ export function SearchControl(props: SearchControlProps) {
     [shownBundle],
   );
   const names = usePageNames(resources, fields, schema.data, parameters.data);
+  // An extension column is read by FHIRPath: its cells fill in once the engine has loaded.
+  const fhirpathReady = useColumnFhirpath(fields, schema.data?.type, parameters.data);
   // Cell texts are computed once per page and columns: a selection change re-renders no row but its own.
   const rows = useMemo<ResultRowModel[]>(() => {
     const formatters = fields.map((field) => columnFormatter(field, schema.data, parameters.data, names));
@@ -115,7 +118,8 @@ export function SearchControl(props: SearchControlProps) {
       resource,
       cells: formatters.map((format) => format(resource)),
     }));
-  }, [resources, fields, schema.data, parameters.data, names]);
+    // fhirpathReady: once the engine has loaded, the formatters read extension columns through it.
+  }, [resources, fields, schema.data, parameters.data, names, fhirpathReady]);
   const shownRows = useProgressiveRows(rows);
   const onClickRef = useRef(props.onClick);
   useLayoutEffect(() => {

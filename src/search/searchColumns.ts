@@ -3,6 +3,7 @@ import { formatDateTime, formatHumanName } from '../../data-provider/formatting'
 import { formatTypedValue, formatUntypedValue } from '../datatypes/formatValue';
 import { choiceKey, findElement, searchColumn, searchParameterPaths, valuesAtPath } from '../../schema-engine';
 import type { SearchParameterModel, TypeSchema } from '../resources/typeSchema';
+import { columnFhirpathExpression, fhirpathColumnReader, type TypedValue } from './fhirpathColumns';
 
 /** Column title of a field: `_id` → ID, `_lastUpdated` → Last Updated, `birthDate` → Birth Date. */
 export function fieldLabel(field: string): string {
@@ -185,6 +186,24 @@ function formatColumnValue(value: unknown, type: string | undefined, names: Colu
 }
 
 /**
+ * The values one column shows for a resource, each with its FHIR type. A search parameter whose
+ * expression is more than element paths (an extension, a `where`) is evaluated by FHIRPath
+ * (`fhirpathColumns.ts`) once the engine is loaded; element paths are walked.
+ */
+function columnReader(
+  field: string,
+  schema: TypeSchema,
+  parameters: readonly SearchParameterModel[],
+): (resource: Resource) => TypedValue[] {
+  const expression = columnFhirpathExpression(field, schema.type, parameters);
+  const evaluate = expression ? fhirpathColumnReader(expression) : undefined;
+  if (evaluate) return evaluate;
+  const typed = columnPaths(field, schema, parameters);
+  return (resource) =>
+    typed.flatMap(({ path, type }) => valuesAtPath(resource, path).map((value) => ({ value, type })));
+}
+
+/**
  * The display text function of one column. The column's paths and their types are resolved once,
  * so a page of 1,000 rows does not look up the search parameters and elements again per cell.
  * A reference without a display shows the name in `names` (the page's referenced resources) when
@@ -204,10 +223,136 @@ export function columnFormatter(
   if (!schema) {
     return (resource) => formatUntypedValue((resource as unknown as Record<string, unknown>)[field]);
   }
-  const typed = columnPaths(field, schema, parameters);
+  const read = columnReader(field, schema, parameters);
   return (resource) =>
-    typed
-      .flatMap(({ path, type }) => valuesAtPath(resource, path).map((value) => formatColumnValue(value, type, names)))
+    read(resource)
+      .map(({ value, type }) => formatColumnValue(value, type, names))
+      .filter(Boolean)
+      .join(', ');
+}
+
+const STORED_TYPES: ReadonlySet<string> = new Set(['date', 'dateTime', 'instant', 'time']);
+
+/** Datatypes whose display text holds no date: shown as the table shows them. */
+const DATELESS_TYPES: ReadonlySet<string> = new Set([
+  'HumanName',
+  'Address',
+  'ContactPoint',
+  'Identifier',
+  'CodeableConcept',
+  'Coding',
+  'Quantity',
+  'Age',
+  'Count',
+  'Distance',
+  'Duration',
+  'SimpleQuantity',
+  'MoneyQuantity',
+  'Money',
+  'Range',
+  'Ratio',
+  'Reference',
+  'Attachment',
+  'Annotation',
+  'boolean',
+  'string',
+  'markdown',
+  'code',
+  'id',
+  'uri',
+  'url',
+  'canonical',
+  'oid',
+  'uuid',
+  'integer',
+  'positiveInt',
+  'unsignedInt',
+  'decimal',
+  'base64Binary',
+]);
+
+/** A Period as an ISO 8601 interval of its stored values, `..` for an open end (ISO 8601-2). */
+function periodData(period: { start?: unknown; end?: unknown }): string {
+  if (period.start === undefined && period.end === undefined) return '';
+  return `${period.start === undefined ? '..' : String(period.start)}/${period.end === undefined ? '..' : String(period.end)}`;
+}
+
+/** Keys a one-line text leaves out (as `formatUntypedValue` does): ids, extensions, `_field` twins. */
+const unreadableKey = (key: string) =>
+  key === 'id' || key === 'extension' || key === 'modifierExtension' || key.startsWith('_');
+
+/**
+ * How `formatUntypedValue` reads an object of unknown type, in its order: a known datatype (whose
+ * text holds no date), a Period, or an element whose values are listed (a backbone element).
+ */
+function untypedShape(record: Record<string, unknown>): 'datatype' | 'period' | 'element' {
+  const has = (key: string) => key in record;
+  if (
+    has('family') ||
+    has('given') ||
+    has('coding') ||
+    (has('text') && Object.keys(record).length === 1) ||
+    has('reference') ||
+    has('display') ||
+    (has('system') && has('code') && !has('value')) ||
+    (has('value') && (has('unit') || has('code')))
+  ) {
+    return 'datatype';
+  }
+  if (has('start') || has('end')) return 'period';
+  if (has('line') || has('city') || (has('system') && has('value'))) return 'datatype';
+  return 'element';
+}
+
+/** A value of unknown type as data: the table's text, with dates and periods as stored. */
+function untypedData(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (Array.isArray(value)) return value.map(untypedData).filter(Boolean).join(', ');
+  if (typeof value !== 'object') return String(value);
+  const record = value as Record<string, unknown>;
+  switch (untypedShape(record)) {
+    case 'datatype':
+      return formatUntypedValue(record);
+    case 'period':
+      return periodData(record);
+    default:
+      return Object.entries(record)
+        .filter(([key]) => !unreadableKey(key))
+        .map(([, entry]) => untypedData(entry))
+        .filter(Boolean)
+        .join(' · ');
+  }
+}
+
+/** One value as data: dates, times and periods as stored (ISO 8601), other types as the table has them. */
+function dataValue(value: unknown, type: string | undefined): string {
+  if (value === undefined || value === null) return '';
+  if (type && STORED_TYPES.has(type)) return String(value);
+  if (type === 'Period') return periodData(value as { start?: unknown; end?: unknown });
+  if (type && DATELESS_TYPES.has(type)) return formatColumnValue(value, type, NO_NAMES);
+  return untypedData(value);
+}
+
+/**
+ * The data text function of one column, for export: what the table shows, except that dates,
+ * date-times and instants are written as the record stores them (`2026-11-03T11:00:00Z`,
+ * `2026-11-03`), a Period as an ISO 8601 interval, and no looked-up names stand in for stored
+ * values. An export is data, read by other programs, not a screen.
+ */
+export function columnDataFormatter(
+  field: string,
+  schema: TypeSchema | undefined,
+  parameters: readonly SearchParameterModel[] = [],
+): (resource: Resource) => string {
+  if (field === '_id' || field === 'id') return (resource) => resource.id ?? '';
+  if (field === '_lastUpdated' || field === 'meta.lastUpdated') return (resource) => resource.meta?.lastUpdated ?? '';
+  if (field === 'meta.versionId') return (resource) => resource.meta?.versionId ?? '';
+  if (field === 'resourceType') return (resource) => resource.resourceType;
+  if (!schema) return (resource) => untypedData((resource as unknown as Record<string, unknown>)[field]);
+  const read = columnReader(field, schema, parameters);
+  return (resource) =>
+    read(resource)
+      .map(({ value, type }) => dataValue(value, type))
       .filter(Boolean)
       .join(', ');
 }

@@ -77,15 +77,37 @@ describe('console search state', () => {
     expect(currentPage(withPage(search, 4).request)).toBe(4);
   });
 
-  it('a filter change resets the offset and the name; a sort change resets the name only', () => {
+  it('a filter change resets the offset and the name; a sort change resets the offset and the name', () => {
     const search = parseConsoleSearch('Patient', new URLSearchParams('_offset=40&_name=Saved'));
     const filtered = withFilters(search, [{ code: 'gender', operator: Operator.EQUALS, value: 'male' }]);
     expect(filtered.request.offset).toBe(0);
     expect(filtered.name).toBeUndefined();
     const sorted = withSort(search, { code: 'birthdate', descending: false });
-    expect(sorted.request.offset).toBe(40);
+    expect(sorted.request.offset).toBe(0);
     expect(sorted.name).toBeUndefined();
     expect(withFields(search, ['name']).name).toBe('Saved');
+    // Columns change what is shown, not which rows: the page stays.
+    expect(withFields(search, ['name']).request.offset).toBe(40);
+  });
+
+  it('a new sort on page 2 opens page 1 of the new order, keeping filters, columns and page size', () => {
+    const search = parseConsoleSearch(
+      'Observation',
+      new URLSearchParams('status=final&_count=20&_offset=20&_fields=code,date&_sort=-_lastUpdated'),
+    );
+    expect(currentPage(search.request)).toBe(2);
+    const sorted = withSort(search, { code: 'date', descending: false });
+    expect(sorted.request.offset).toBe(0);
+    expect(currentPage(sorted.request)).toBe(1);
+    expect(sorted.request.sortRules).toEqual([{ code: 'date', descending: false }]);
+    expect(sorted.request.count).toBe(20);
+    expect(sorted.request.filters).toEqual(search.request.filters);
+    expect(sorted.request.fields).toEqual(['code', 'date']);
+    const query = formatConsoleSearch(sorted);
+    expect(query).toContain('_sort=date');
+    expect(query).not.toMatch(/_offset=[1-9]/);
+    // Removing every filter is a filter change too.
+    expect(withFilters(search, []).request.offset).toBe(0);
   });
 
   it('formats first-last of total, with ~ for estimates and nothing for no results', () => {

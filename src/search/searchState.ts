@@ -65,9 +65,12 @@ export function withFilters(search: ConsoleSearch, filters: Filter[]): ConsoleSe
   return { request: { ...search.request, filters, offset: 0 } };
 }
 
-/** Changing the sort drops the name and keeps the page. */
+/**
+ * Changing the sort drops the name and starts again at the first page: page 2 of the old order is
+ * no page of the new one (the rows a user saw before are spread over every page).
+ */
 export function withSort(search: ConsoleSearch, sort: SortRule): ConsoleSearch {
-  return { request: { ...search.request, sortRules: [sort] } };
+  return { request: { ...search.request, sortRules: [sort], offset: 0 } };
 }
 
 export function withFields(search: ConsoleSearch, fields: string[]): ConsoleSearch {
