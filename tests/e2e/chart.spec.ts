@@ -266,6 +266,7 @@ test.describe('patient chart', () => {
     await expect(main(page).getByRole('button', { name: 'Update' })).toBeVisible();
     await expectChartAccessibleInBothSchemes(page);
     // A saved patient edit says "Success" (app-spec §8), where the console's editor says "Updated".
+    await main(page).getByRole('textbox', { name: 'Line 2', exact: true }).first().fill('Side entrance');
     await main(page).getByRole('button', { name: 'Update' }).click();
     await expect(page.getByRole('alert').filter({ hasText: /^Success$/ })).toBeVisible();
 
@@ -327,6 +328,24 @@ test.describe('patient chart', () => {
     expect(patient.identifier[0].value).toBe(`MRN-${family}`);
     expect(patient.extension[0].extension[0].valueCoding.code).toBe('2028-9');
     await expect(page.getByTestId('timeline').getByRole('article').first()).toContainText('Created');
+
+    // The same person registered again under another MRN: named as a possible duplicate, nothing written
+    // until the clerk says it is someone else.
+    await page.goto('/onboarding');
+    await main(page).getByLabel('Given name(s)').fill('Onboarda');
+    await main(page).getByLabel('Family name').fill(family.toUpperCase());
+    await main(page).getByLabel('Birth date').fill('1985-04-12');
+    await main(page).getByLabel('Gender').click();
+    await page.getByRole('option', { name: 'Female' }).click();
+    await main(page).getByLabel('Medical record number').fill(`MRN-${family}-2`);
+    await main(page).getByRole('button', { name: 'Create patient' }).click();
+    const duplicate = main(page).getByTestId('possible-duplicate');
+    await expect(duplicate).toContainText(`Onboarda ${family}, born 12 Apr 1985, MRN MRN-${family}`);
+    await expect(duplicate.getByRole('link', { name: 'Open chart' })).toHaveAttribute('href', `/Patient/${patient.id}`);
+    expect((await api(page, 'GET', `Patient?family=${family}`)).entry).toHaveLength(1);
+    await duplicate.getByRole('button', { name: 'Register anyway' }).click();
+    await expect(page).toHaveURL(/\/Patient\/[^/]+$/);
+    expect((await api(page, 'GET', `Patient?family=${family}`)).entry).toHaveLength(2);
   });
 
   test('front desk (ben) sees the tabs his policy allows and is told calmly about the rest', async ({ page }) => {

@@ -1,6 +1,18 @@
 import { useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router-dom';
-import { Alert, Box, Button, CircularProgress, Grid, MenuItem, Paper, TextField, Typography } from '@mui/material';
+import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import {
+  Alert,
+  AlertTitle,
+  Box,
+  Button,
+  CircularProgress,
+  Grid,
+  Link,
+  MenuItem,
+  Paper,
+  TextField,
+  Typography,
+} from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import type { OperationOutcomeIssue, Patient } from '@medplum/fhirtypes';
 import { ETHNICITY_OPTIONS, GENDER_OPTIONS, RACE_OPTIONS } from '../../../config/clinical/patientDemographics';
@@ -23,6 +35,12 @@ import {
 } from './newPatient';
 import { duplicateMrnMessage, isRegisteredAsSent, mrnCondition, mrnSearch } from './duplicateMrn';
 import { onboardingDraftKey } from './onboardingDraftKey';
+import {
+  duplicateCheckKey,
+  possibleDuplicateLine,
+  possibleDuplicateSearch,
+  sameNameAndBirthDate,
+} from './possibleDuplicate';
 
 function loadDraft(key: string | undefined): NewPatientDraft {
   try {
@@ -71,16 +89,21 @@ export function OnboardingPage() {
   const [errors, setErrors] = useState<Partial<Record<DraftField, string>>>({});
   const [general, setGeneral] = useState<string[]>([]);
   const [saving, setSaving] = useState(false);
+  // Patients with the same name and birth date, named before a second chart is made for one person.
+  const [duplicates, setDuplicates] = useState<Patient[]>([]);
 
   const change = (field: DraftField, value: string) => {
     const next = { ...draft, [field]: value };
     setDraft(next);
     saveDraft(key, next);
     setErrors((current) => ({ ...current, [field]: undefined }));
+    setDuplicates([]);
   };
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
+  /** `registerAnyway`: the duplicates named for this name and birth date were looked at, and this is someone else. */
+  async function submit(event: FormEvent | undefined, registerAnyway?: string) {
+    event?.preventDefault();
+    setDuplicates([]);
     const local = draftErrors(draft, localDay());
     setErrors(local);
     setGeneral([]);
@@ -98,6 +121,14 @@ export function OnboardingPage() {
       if (existing) {
         setErrors({ mrn: duplicateMrnMessage(draft.mrn, existing) });
         return;
+      }
+      const candidates = possibleDuplicateSearch(draft);
+      if (candidates && registerAnyway !== duplicateCheckKey(draft)) {
+        const same = sameNameAndBirthDate(draft, await client.searchResources('Patient', candidates));
+        if (same.length > 0) {
+          setDuplicates(same);
+          return;
+        }
       }
       const created = await client.createResourceIfNoneExist<Patient>(patient, mrnCondition(draft.mrn));
       if (!isRegisteredAsSent(created, patient)) {
@@ -207,6 +238,31 @@ export function OnboardingPage() {
             <Grid size={{ xs: 6, sm: 3 }}>{text('state', 'State')}</Grid>
             <Grid size={{ xs: 6, sm: 4 }}>{text('postalCode', 'Postal code')}</Grid>
           </Grid>
+          {duplicates.length > 0 && (
+            <Alert severity="warning" sx={{ mt: 1 }} data-testid="possible-duplicate">
+              <AlertTitle>Possible duplicate</AlertTitle>
+              Already registered with this name and birth date:
+              <Box component="ul" sx={{ my: 0.5, pl: 2.5 }}>
+                {duplicates.map((patient) => (
+                  <li key={patient.id}>
+                    {possibleDuplicateLine(patient)} —{' '}
+                    <Link component={RouterLink} to={`/Patient/${patient.id}`}>
+                      Open chart
+                    </Link>
+                  </li>
+                ))}
+              </Box>
+              <Button
+                size="small"
+                variant="outlined"
+                color="warning"
+                disabled={saving}
+                onClick={() => void submit(undefined, duplicateCheckKey(draft))}
+              >
+                Register anyway
+              </Button>
+            </Alert>
+          )}
           <Box sx={{ display: 'flex', gap: 1, mt: 1 }}>
             <Button type="submit" variant="contained" disabled={saving}>
               {saving ? 'Saving…' : 'Create patient'}
@@ -217,6 +273,7 @@ export function OnboardingPage() {
                 setDraft(EMPTY_DRAFT);
                 setErrors({});
                 setGeneral([]);
+                setDuplicates([]);
               }}
               disabled={saving}
             >
