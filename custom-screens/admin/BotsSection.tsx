@@ -24,8 +24,12 @@ export function BotsSection() {
   const [createMounted, setCreateMounted] = useState(false);
   const [outcome, setOutcome] = useState<string>();
   const stacked = useStackedRows();
-  const done = (message?: string) => {
+  // Each dialog ends on its own: creating a bot must not touch a hidden Deploy draft, nor the reverse.
+  const deployDone = (message?: string) => {
     setDeployOpen(false);
+    if (message) setOutcome(message);
+  };
+  const createDone = (message?: string) => {
     setCreating(false);
     if (message) setOutcome(message);
   };
@@ -113,11 +117,17 @@ export function BotsSection() {
           </TableBody>
         </Table>
       )}
-      {deployTarget && <DeployBotDialog key={deployTarget.id} bot={deployTarget} open={deployOpen} onClose={done} />}
-      {runTarget && (
-        <RunBotDialog key={runTarget.id} bot={runTarget} open={runOpen} onClose={() => setRunOpen(false)} />
+      {/* Siblings: each key says which dialog it is as well as which bot. Keyed by the bot id alone,
+          Deploy and Run of the same bot shared one key, and React then kept a second, stale Deploy
+          dialog on screen after a deploy (open, deaf to Cancel and Escape, its Deploy sending the
+          old code back). */}
+      {deployTarget && (
+        <DeployBotDialog key={`deploy-${deployTarget.id}`} bot={deployTarget} open={deployOpen} onClose={deployDone} />
       )}
-      {createMounted && <NewAppDialog kind="bot" open={creating} onClose={done} />}
+      {runTarget && (
+        <RunBotDialog key={`run-${runTarget.id}`} bot={runTarget} open={runOpen} onClose={() => setRunOpen(false)} />
+      )}
+      {createMounted && <NewAppDialog kind="bot" open={creating} onClose={createDone} />}
     </AdminSection>
   );
 }

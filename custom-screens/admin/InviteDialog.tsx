@@ -13,9 +13,10 @@ import {
   TextField,
 } from '@mui/material';
 import { fieldErrors } from '../account/fieldErrors';
+import { noPolicyAccess } from './accessLabels';
 import { AccessPolicySelect } from './AccessPolicySelect';
 import { emptyInvite, inviteOutcome, inviteProblems, inviteRequestOf, type InviteForm } from './inviteForm';
-import { useAccessPolicies, useEmailDelivery, useProjectAdminActions } from './useProjectAdmin';
+import { useAccessPolicies, useEmailDelivery, useProjectAdminActions, useProjectRecord } from './useProjectAdmin';
 
 const serverFields = ['firstName', 'lastName', 'email', 'accessPolicy', 'resourceType'];
 
@@ -28,6 +29,7 @@ const serverFields = ['firstName', 'lastName', 'email', 'accessPolicy', 'resourc
 export function InviteDialog({ open, onClose }: { open: boolean; onClose: (message?: string) => void }) {
   const actions = useProjectAdminActions();
   const policies = useAccessPolicies();
+  const project = useProjectRecord();
   const delivery = useEmailDelivery().data?.email.delivery;
   const [form, setForm] = useState<InviteForm>(emptyInvite);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -84,7 +86,13 @@ export function InviteDialog({ open, onClose }: { open: boolean; onClose: (messa
               label="Role"
               value={form.resourceType}
               onChange={(event) => setForm({ ...form, resourceType: event.target.value as InviteForm['resourceType'] })}
-              helperText="The profile made for them"
+              helperText={
+                // The server's invitation always makes a new profile (server/admin/invitation.ts):
+                // it takes no existing Patient to link, so the front desk's chart stays separate.
+                form.resourceType === 'Patient'
+                  ? 'A new Patient record is made for them; an existing chart cannot be linked here'
+                  : 'The profile made for them'
+              }
             >
               <MenuItem value="Practitioner">Practitioner (staff)</MenuItem>
               <MenuItem value="Patient">Patient</MenuItem>
@@ -98,6 +106,7 @@ export function InviteDialog({ open, onClose }: { open: boolean; onClose: (messa
               onChange={(accessPolicy) => setForm({ ...form, accessPolicy })}
               policies={policies.data ?? []}
               error={errors.accessPolicy}
+              noPolicy={noPolicyAccess(form.resourceType, project.data, policies.data)}
             />
             <div>
               <FormControlLabel

@@ -16,10 +16,11 @@ import type { ProjectMembership } from '@medplum/fhirtypes';
 import { awaitingAddressOwnerText, lastAdminMessage, removesLastAdmin } from '../../data-provider/rules';
 import { normalizeErrorString } from '../../data-provider/outcomes';
 import { fieldErrors } from '../account/fieldErrors';
+import { noPolicyAccess, type NoPolicyAccess } from './accessLabels';
 import { AccessPolicySelect } from './AccessPolicySelect';
 import type { MemberRow } from './memberRows';
 import { memberField, memberFormOf, memberFormProblems, membershipOf, type MemberForm } from './memberForm';
-import { useAccessPolicies, useProjectAdminActions } from './useProjectAdmin';
+import { useAccessPolicies, useProjectAdminActions, useProjectRecord } from './useProjectAdmin';
 
 const serverFields = ['ProjectMembership.accessPolicy', 'ProjectMembership.admin', 'ProjectMembership.profile'];
 
@@ -46,6 +47,7 @@ export function MemberDialog({
 }) {
   const actions = useProjectAdminActions();
   const policies = useAccessPolicies();
+  const project = useProjectRecord();
   const [stored, setStored] = useState<ProjectMembership>();
   const [form, setForm] = useState<MemberForm>();
   const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
@@ -73,6 +75,17 @@ export function MemberDialog({
   const demotes =
     form !== undefined &&
     removesLastAdmin(seats, member.id, { id: member.id, admin: form.admin, active: form.active, user: member.user });
+
+  // Without a policy: the whole project, a patient's default access, or the access entries kept.
+  const entries = stored?.access?.length ?? 0;
+  const noPolicy: NoPolicyAccess | undefined = !form
+    ? undefined
+    : entries > 0
+      ? {
+          label: 'None besides its access entries',
+          hint: `None: the membership's ${entries === 1 ? 'access entry applies' : `${entries} access entries apply`} (edit them in the ProjectMembership record)`,
+        }
+      : noPolicyAccess(form.profile, project.data, policies.data);
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -134,8 +147,16 @@ export function MemberDialog({
                 confirm.
               </Alert>
             )}
-            {member.email && (
+            {member.email && member.emailSource !== 'profile' && (
               <TextField label="E-mail" value={member.email} slotProps={{ htmlInput: { readOnly: true } }} />
+            )}
+            {(member.emailSource === 'profile' || member.emailSource === 'hidden') && (
+              <TextField
+                label={member.emailSource === 'profile' ? "E-mail (the profile's)" : 'E-mail'}
+                value={member.email || 'Not visible'}
+                helperText="The sign-in account is a server administrator's: its address is not visible to the project"
+                slotProps={{ htmlInput: { readOnly: true } }}
+              />
             )}
             {!form && !general && <Alert severity="info">Loading the membership...</Alert>}
             {form && (
@@ -153,6 +174,7 @@ export function MemberDialog({
                   policies={policies.data ?? []}
                   error={errors.accessPolicy}
                   missingLabel={member.accessPolicy}
+                  noPolicy={noPolicy}
                 />
                 <div>
                   <FormControlLabel

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import {
   Alert,
   Box,
@@ -19,15 +19,50 @@ import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import { Link as RouterLink } from 'react-router-dom';
 import { awaitingAddressOwnerText } from '../../data-provider/rules';
 import { StackedItem, StackedList, useStackedRows } from '../account/StackedRows';
+import { noPolicyAccess } from './accessLabels';
 import { AdminSection } from './AdminSection';
 import { InviteDialog } from './InviteDialog';
 import { MemberDialog } from './MemberDialog';
 import type { MemberRow } from './memberRows';
 import { useProjectMembers } from './useProjectMembers';
+import { useAccessPolicies, useProjectRecord } from './useProjectAdmin';
+
+/**
+ * The member's e-mail, saying so when it is the profile's or cannot be read: a project admin may
+ * not read a User of another project, and the only such members are the server's administrators
+ * (their User lives in the server's own project; everybody else's in the shared accounts project).
+ */
+export function memberEmail(member: MemberRow): ReactNode {
+  if (member.emailSource === 'profile') {
+    return (
+      <>
+        {member.email}
+        <Typography variant="caption" color="text.secondary" display="block">
+          Profile e-mail (server administrator)
+        </Typography>
+      </>
+    );
+  }
+  if (member.emailSource === 'hidden') {
+    return (
+      <Typography component="span" variant="body2" color="text.secondary">
+        (server administrator)
+      </Typography>
+    );
+  }
+  return member.email || '—';
+}
 
 /** The Members table of the admin screen: profile, e-mail, access policy and admin flag; Invite and Edit. */
 export function MembersSection() {
   const members = useProjectMembers();
+  // A patient without a policy gets the project's default patient access, named from the Project.
+  const project = useProjectRecord();
+  const policies = useAccessPolicies();
+  const accessOf = (member: MemberRow) =>
+    member.defaultPatientAccess
+      ? noPolicyAccess(member.profileReference, project.data, policies.data).label
+      : member.accessPolicy;
   // The last member's dialog stays mounted while hidden (keyed by member), so that choices survive
   // closing it by mistake and never show in another member's dialog; `editOpen` says whether it shows.
   const [editing, setEditing] = useState<MemberRow>();
@@ -110,8 +145,8 @@ export function MembersSection() {
               title={profile(member)}
               badges={status(member)}
               fields={[
-                { label: 'E-mail', value: member.email || '—' },
-                { label: 'Access policy', value: member.accessPolicy },
+                { label: 'E-mail', value: memberEmail(member) },
+                { label: 'Access policy', value: accessOf(member) },
                 { label: 'Admin', value: admin(member) },
               ]}
               actions={edit(member)}
@@ -143,8 +178,8 @@ export function MembersSection() {
                 </TableCell>
                 {/* Just above `md` the navigation takes 250 px beside the page: an address may wrap
                     rather than push the table out of its card. */}
-                <TableCell sx={{ overflowWrap: 'anywhere' }}>{member.email || '—'}</TableCell>
-                <TableCell>{member.accessPolicy}</TableCell>
+                <TableCell sx={{ overflowWrap: 'anywhere' }}>{memberEmail(member)}</TableCell>
+                <TableCell>{accessOf(member)}</TableCell>
                 <TableCell>{admin(member)}</TableCell>
                 <TableCell align="right">{edit(member)}</TableCell>
               </TableRow>
