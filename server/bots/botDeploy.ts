@@ -2,9 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { Bot } from '@medplum/fhirtypes';
 import { callerOf } from '../auth/authenticate';
 import { allOk, errors } from '../fhir/fhirError';
-import type { Repository } from '../fhir/repository';
+import type { Repository, RepositorySession } from '../fhir/repository';
 import { maxBotCodeBytes } from './botCode';
 import { checkBotControl } from './botControl';
+import { describeBotSyntaxError, findBotSyntaxError } from './botSyntax';
 
 const idPattern = /^[A-Za-z0-9\-.]{1,64}$/;
 
@@ -25,9 +26,19 @@ export function parseDeployBody(body: unknown): { code: string; filename?: strin
 }
 
 /**
+ * 400 naming `code` when the code does not parse as the sandbox will run it (botSyntax.ts), with
+ * the engine's message, line and column: a syntax error otherwise showed only when the bot ran.
+ */
+export async function checkDeployableCode(code: string): Promise<void> {
+  const syntaxError = await findBotSyntaxError(code);
+  if (syntaxError) throw errors.invalid(describeBotSyntaxError(syntaxError), 'code');
+}
+
+/**
  * `POST Bot/{id}/$deploy` (Medplum's): the code becomes the Bot's `code` element, the form
  * `loadBotCode` runs; a previous `executableCode` is dropped so the deployed code is what runs.
  * Allowed exactly as an update of that Bot: project admins, or members whose policy lets them write it.
+ * Code that does not parse is refused (400), once the caller is known to be allowed; nothing is stored.
  */
 export async function botDeployRoute(app: FastifyInstance, options: { repository: Repository }): Promise<void> {
   app.post<{ Params: { id: string } }>('/fhir/R4/Bot/:id/$deploy', async (request, reply) => {
@@ -36,10 +47,18 @@ export async function botDeployRoute(app: FastifyInstance, options: { repository
     ctx.access?.checkScopes('Bot', 'update');
     const input = parseDeployBody(request.body);
     const { id } = request.params;
-    const saved = await options.repository.transaction(async (session) => {
+    const controlled = async (session: RepositorySession): Promise<Bot> => {
       if (!idPattern.test(id)) throw errors.notFound();
       const bot = (await session.read('Bot', id)) as Bot;
       await checkBotControl(caller, session, bot, 'deploy');
+      return bot;
+    };
+    // Who may deploy first (a caller who may not learns nothing of the code), then the parse, out
+    // of any transaction (it takes a worker thread), then the write, checked again.
+    await options.repository.transaction(controlled, ctx.access);
+    await checkDeployableCode(input.code);
+    const saved = await options.repository.transaction(async (session) => {
+      const bot = await controlled(session);
       const { executableCode: _replaced, ...rest } = bot;
       return (await session.update(ctx, { ...rest, code: input.code })).resource;
     }, ctx.access);

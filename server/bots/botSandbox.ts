@@ -9,10 +9,19 @@ const resolveModule = createRequire(import.meta.url).resolve;
 const quickjsCore = resolveModule('quickjs-emscripten-core');
 const quickjsVariant = resolveModule('@jitl/quickjs-wasmfile-release-sync');
 
+/** Where the eval'd workers (a run's, and the deploy's syntax check: botSyntax.ts) load the engine from. */
+export const quickjsPaths = { quickjsCore, quickjsVariant };
+
+/**
+ * The module function the bot's code is wrapped in (botWorkerSource.ts), up to the code; the code
+ * is followed by a line `})`. Its first line is the code's first line.
+ */
+export const botModulePrefix = '(function (exports, module, require, medplum, event) {';
+
 // The engine's code, compiled once per process and shared with each run's worker (a compiled
 // module is immutable code; every run instantiates it with a memory of its own).
 let compiledEngine: Promise<WebAssembly.Module> | undefined;
-function engineModule(): Promise<WebAssembly.Module> {
+export function engineModule(): Promise<WebAssembly.Module> {
   compiledEngine ??= WebAssembly.compile(readFileSync(resolveModule('@jitl/quickjs-wasmfile-release-sync/wasm')));
   return compiledEngine;
 }
@@ -113,6 +122,7 @@ export async function runInSandbox(run: SandboxRun): Promise<SandboxOutcome> {
         timeoutMs: run.timeoutMs,
         memoryMb: run.memoryMb,
         prelude: botPreludeSource,
+        modulePrefix: botModulePrefix,
         quickjsCore,
         quickjsVariant,
         wasmModule,

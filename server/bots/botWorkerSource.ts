@@ -155,7 +155,7 @@ newQuickJSWASMModuleFromVariant(variant).then((quickjs) => {
   bridge = made.value;
 
   // The module wrapper: a syntax error in the bot's code is the bot's error.
-  const wrapper = vm.evalCode('(function (exports, module, require, medplum, event) {' + workerData.code + '\n})', 'bot.js');
+  const wrapper = vm.evalCode(workerData.modulePrefix + workerData.code + '\n})', 'bot.js');
   if (wrapper.error) { failWith(wrapper.error); return; }
   const start = vm.getProp(bridge, 'start');
   const event = vm.newString(workerData.event);

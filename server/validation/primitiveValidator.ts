@@ -73,6 +73,7 @@ function walkObject(
 ): void {
   const plan = planOf(definitionName);
   if (!plan) return;
+  if (definitionName === 'Extension') checkExtension(value, path, issues);
   for (const name of requiredChildren(definitionName)) {
     if (!hasElement(value, name)) {
       const element = name.replace('[x]', '');
@@ -99,6 +100,38 @@ function walkObject(
     } else if (property.single) {
       walkValue(child, property.single, `${path}.${key}`, issues);
     }
+  }
+}
+
+/**
+ * FHIR invariant ext-1 ("Must have either extensions or value[x], not both"): an extension carries
+ * a value or nested extensions, exactly one of the two. One with a url and nothing else (what a form
+ * left when it could not show the extension's value) says nothing and broke readers of it.
+ */
+function checkExtension(extension: Record<string, unknown>, path: string, issues: OperationOutcomeIssue[]): void {
+  const nested = extension.extension;
+  const hasExtensions = Array.isArray(nested) ? nested.length > 0 : nested !== undefined && nested !== null;
+  let hasValue = false;
+  for (const key in extension) {
+    // value[x] (`valueString`), or only its primitive extension (`_valueString`).
+    const name = key.startsWith('_') ? key.slice(1) : key;
+    if (name.length > 5 && name.startsWith('value') && name[5] >= 'A' && name[5] <= 'Z' && extension[key] != null) {
+      hasValue = true;
+      break;
+    }
+  }
+  if (hasValue === hasExtensions) {
+    const url = typeof extension.url === 'string' ? ` ${extension.url}` : '';
+    issues.push({
+      severity: 'error',
+      code: 'invariant',
+      details: {
+        text: hasValue
+          ? `Extension${url} has both a value and nested extensions (ext-1: either extensions or value[x], not both)`
+          : `Extension${url} has neither a value nor nested extensions (ext-1: either extensions or value[x])`,
+      },
+      expression: [path],
+    });
   }
 }
 

@@ -78,6 +78,44 @@ describe('validatePrimitives', { timeout: 60_000 }, () => {
     ).toEqual([]);
   });
 
+  it('refuses an extension with neither a value nor extensions, or with both (ext-1), wherever it is', () => {
+    const race = 'http://hl7.org/fhir/us/core/StructureDefinition/us-core-race';
+    expect(
+      issuesOf({
+        resourceType: 'Patient',
+        // What the form saved for a required slice of an unknown extension: a url, no value.
+        extension: [
+          { url: 'https://nope.example/StructureDefinition/shoe-size' },
+          { url: race, valueString: 'x', extension: [{ url: 'text', valueString: 'x' }] },
+          { url: race, extension: [{ url: 'text', valueString: 'Mixed' }, { url: 'ombCategory' }] },
+        ],
+        modifierExtension: [{ url: 'http://example.org/m', extension: [] }],
+        _birthDate: { extension: [{ url: 'http://example.org/b' }] },
+        name: [{ family: 'Li', extension: [{ url: 'http://example.org/n', valueBoolean: true }] }],
+        contained: [{ resourceType: 'Basic', code: { text: 'x' }, extension: [{ url: 'http://example.org/c' }] }],
+      }),
+    ).toEqual([
+      'Patient.extension[0] → Extension https://nope.example/StructureDefinition/shoe-size has neither a value nor nested extensions (ext-1: either extensions or value[x])',
+      `Patient.extension[1] → Extension ${race} has both a value and nested extensions (ext-1: either extensions or value[x], not both)`,
+      'Patient.extension[2].extension[1] → Extension ombCategory has neither a value nor nested extensions (ext-1: either extensions or value[x])',
+      'Patient.modifierExtension[0] → Extension http://example.org/m has neither a value nor nested extensions (ext-1: either extensions or value[x])',
+      'Patient._birthDate.extension[0] → Extension http://example.org/b has neither a value nor nested extensions (ext-1: either extensions or value[x])',
+      'Patient.contained[0].extension[0] → Extension http://example.org/c has neither a value nor nested extensions (ext-1: either extensions or value[x])',
+    ]);
+    // A value given only by its primitive extension (`_valueString`) is a value.
+    expect(
+      issuesOf({
+        resourceType: 'Patient',
+        extension: [
+          {
+            url: 'http://example.org/v',
+            _valueString: { extension: [{ url: 'http://example.org/absent', valueCode: 'unknown' }] },
+          },
+        ],
+      }),
+    ).toEqual([]);
+  });
+
   it('finds nothing in valid Synthea resources', () => {
     const resources = readdirSync(syntheaDir)
       .filter((file) => file.endsWith('.json'))

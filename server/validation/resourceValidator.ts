@@ -1,8 +1,10 @@
 import type { OperationOutcomeIssue } from '@medplum/fhirtypes';
 import { checkStructureDefinitionSize } from '../profiles/structureDefinitionSize';
+import { validateAccessPolicy } from './accessPolicyRules';
 import { validateClientApplication } from './clientApplicationRules';
 import { isKnownResourceType } from './fhirJsonSchema';
 import { validatePrimitives } from './primitiveValidator';
+import { validateStructureDefinitionElements } from './structureDefinitionRules';
 import { validateStructure } from './structureValidator';
 
 /**
@@ -28,7 +30,14 @@ export function validateResource(resource: unknown): OperationOutcomeIssue[] {
   const primitive = validatePrimitives(candidate);
   // The primitive rules say more precisely what is wrong with a value; keep one issue per path.
   const primitivePaths = new Set(primitive.map((i) => i.expression?.[0]));
-  const rules = resourceType === 'ClientApplication' ? validateClientApplication(candidate) : [];
+  const rules =
+    resourceType === 'ClientApplication'
+      ? validateClientApplication(candidate)
+      : resourceType === 'StructureDefinition'
+        ? validateStructureDefinitionElements(candidate)
+        : resourceType === 'AccessPolicy'
+          ? validateAccessPolicy(candidate)
+          : [];
   return [...primitive, ...structural.filter((i) => !primitivePaths.has(i.expression?.[0])), ...rules];
 }
 

@@ -170,4 +170,51 @@ describe('generateSnapshot on a hand-written differential', () => {
       'A differential needs a baseDefinition',
     );
   });
+
+  it('holds a constraint to its base cardinality (a profile may only constrain); a new slice to its element max only', async () => {
+    const build = (...element: ElementDefinition[]) =>
+      generateSnapshot({ ...handWritten, differential: { element } }, resolve);
+    await expect(build({ id: 'Patient.gender', path: 'Patient.gender', min: 2, max: '1' })).rejects.toMatchObject({
+      message: 'Patient.gender: min 2 is more than max 1 (eld-2: min <= max)',
+      expression: 'StructureDefinition.differential.element[0]',
+    });
+    await expect(build({ id: 'Patient.gender', path: 'Patient.gender', max: '2' })).rejects.toThrow(
+      "Patient.gender: max 2 is more than the base's max 1 (a profile may only constrain its base's cardinality)",
+    );
+    await expect(
+      build(
+        { id: 'Patient.telecom', path: 'Patient.telecom', min: 1, max: '2' },
+        { id: 'Patient.telecom', path: 'Patient.telecom', min: 0 },
+      ),
+    ).rejects.toMatchObject({
+      message: expect.stringContaining("min 0 is less than the base's min 1"),
+      expression: 'StructureDefinition.differential.element[1]',
+    });
+    await expect(
+      build({ id: 'Patient.gender.extension:x', path: 'Patient.gender.extension', sliceName: 'x', max: '*' }),
+    ).resolves.toBeDefined();
+    // A new slice may be optional where its element is required, not allow more than its element.
+    const sliced = [
+      { id: 'Patient.telecom', path: 'Patient.telecom', min: 1, max: '2' },
+      { id: 'Patient.telecom:home', path: 'Patient.telecom', sliceName: 'home', min: 0, max: '1' },
+    ];
+    await expect(build(...sliced)).resolves.toBeDefined();
+    await expect(
+      build(...sliced, { id: 'Patient.telecom:work', path: 'Patient.telecom', sliceName: 'work', min: 0, max: '*' }),
+    ).rejects.toThrow("Patient.telecom:work: max * is more than the base's max 2");
+    // A required slice of an extension nobody has cannot be filled: refused; an optional one is kept.
+    const shoe = (min: number): ElementDefinition => ({
+      id: 'Patient.extension:shoe',
+      path: 'Patient.extension',
+      sliceName: 'shoe',
+      min,
+      type: [{ code: 'Extension', profile: ['https://nope.example/StructureDefinition/shoe-size'] }],
+    });
+    await expect(build(shoe(1))).rejects.toMatchObject({
+      message:
+        'Extension definition not found: https://nope.example/StructureDefinition/shoe-size (the slice Patient.extension:shoe is required, min 1)',
+      expression: 'StructureDefinition.differential.element[0]',
+    });
+    expect((await build(shoe(0))).find((e) => e.id === 'Patient.extension:shoe')).toMatchObject({ min: 0 });
+  });
 });

@@ -88,6 +88,8 @@ export async function generateSnapshot(
   const elements: Element[] = base.map(inherit);
   const root = profile.type && elements[0]?.path !== profile.type ? renameRoot(elements, profile.type) : elements;
   budget.checkSize(root.length, 'StructureDefinition.baseDefinition');
+  // A specialization defines a new type; only a constraint is held to its base's cardinalities.
+  const constrains = profile.derivation !== 'specialization';
   const work = new SnapshotWork(root, resolve, depth, budget);
   for (const [index, diff] of differential.entries()) {
     const path = `StructureDefinition.differential.element[${index}]`;
@@ -98,7 +100,7 @@ export async function generateSnapshot(
       throw new SnapshotError(`Element ${diff.path} is not part of ${rootPath}`, `${path}.path`);
     }
     const at = await work.locate(diff, path);
-    await work.apply(at, diff);
+    await work.apply(at, diff, path, constrains);
   }
   return work.elements;
 }
@@ -130,6 +132,8 @@ async function snapshotOf(
 class SnapshotWork {
   /** Each element as it was before the differential changed it: what a new slice starts from. */
   private readonly pristine = new Map<string, Element>();
+  /** The slices this differential adds (not those of the base): held to their element's max only. */
+  private readonly newSlices = new Set<string>();
 
   constructor(
     readonly elements: Element[],
@@ -252,6 +256,7 @@ class SnapshotWork {
     const head = copyOf(sliced);
     delete head.slicing;
     const slice: Element = { ...head, id: sliceId, sliceName };
+    this.newSlices.add(sliceId);
     // Children of the unsliced element (not of its other slices) come along under the slice's id.
     const children: Element[] = [];
     for (let i = slicedAt + 1; i < end; i++) {
@@ -266,13 +271,33 @@ class SnapshotWork {
     return end;
   }
 
-  /** Merges a differential element into the snapshot element at `at`. */
-  async apply(at: number, diff: ElementDefinition): Promise<void> {
+  /** For a slice this differential adds, the element it slices (as constrained so far). */
+  private slicedBy(element: Element): Element | undefined {
+    const id = idOf(element);
+    if (!this.newSlices.has(id)) return undefined;
+    const at = this.indexOf(id.slice(0, id.lastIndexOf(':')));
+    return at >= 0 ? this.elements[at] : undefined;
+  }
+
+  /**
+   * Merges a differential element into the snapshot element at `at`. `expression` names the
+   * differential element in errors; with `constrains`, its cardinality is held to the base's.
+   */
+  async apply(at: number, diff: ElementDefinition, expression: string, constrains: boolean): Promise<void> {
     const target = this.elements[at];
+    if (constrains) checkCardinality(target, diff, expression, this.slicedBy(target));
     const extensionProfile = diff.type?.find((type) => type.code === 'Extension')?.profile?.[0];
     if (extensionProfile && target.sliceName) {
       // An extension slice describes itself as its extension's definition does.
       const extension = await this.resolve(extensionProfile);
+      if (!extension && (diff.min ?? target.min ?? 0) >= 1) {
+        // A required slice of an unknown extension: no resource could ever fill it as the form
+        // would (it cannot show the extension's value), so the profile is refused now.
+        throw new SnapshotError(
+          `Extension definition not found: ${extensionProfile} (the slice ${idOf(target)} is required, min ${diff.min ?? target.min})`,
+          expression,
+        );
+      }
       const extensionRoot = extension?.snapshot?.element?.[0];
       if (extensionRoot) {
         for (const key of ['short', 'definition', 'comment', 'isSummary'] as const) {
@@ -288,6 +313,62 @@ class SnapshotWork {
     for (const [key, value] of Object.entries(diff)) {
       if (key === 'id' || key === 'path' || value === undefined) continue;
       target[key] = mergeProperty(key, target[key], value);
+    }
+  }
+}
+
+/** `max` as a number: `*` is unbounded; undefined when absent or not a cardinality (eld-3 says so). */
+function maxOf(max: string | undefined): number | undefined {
+  if (max === '*') return Infinity;
+  return max !== undefined && /^[0-9]+$/.test(max) ? Number(max) : undefined;
+}
+
+/**
+ * The FHIR profiling rules on cardinality (profiling.html, ElementDefinition eld-2): a profile may
+ * only constrain. The element's min may not exceed its max; its max may not exceed the base's max
+ * (`*` included) and its min may not fall below the base's min. A slice is held to the max of the
+ * element it slices, not to its min (a slice may be optional where the element is required: the
+ * other slices, or unsliced values, may fill it). `slotBase` is the snapshot element before the
+ * merge; `sliced`, for a slice this differential adds, the element it slices as constrained so far.
+ */
+export function checkCardinality(
+  slotBase: ElementDefinition,
+  diff: ElementDefinition,
+  expression: string,
+  sliced?: ElementDefinition,
+): void {
+  if (diff.min === undefined && diff.max === undefined) return;
+  const id = idOf(slotBase);
+  const isSlice = sliced !== undefined;
+  // A new slice starts as a copy of the element as the base had it; the element may be narrower now.
+  const base =
+    sliced && (maxOf(sliced.max) ?? Infinity) < (maxOf(slotBase.max) ?? Infinity)
+      ? { ...slotBase, max: sliced.max }
+      : slotBase;
+  const fail = (text: string) => {
+    throw new SnapshotError(`${id}: ${text} (a profile may only constrain its base's cardinality)`, expression);
+  };
+  const baseMax = maxOf(base.max);
+  const diffMax = maxOf(diff.max);
+  if (diff.max !== undefined && diffMax === undefined) {
+    throw new SnapshotError(`${id}: max "${diff.max}" is neither a number nor "*"`, `${expression}.max`);
+  }
+  const min = diff.min ?? base.min ?? 0;
+  const max = diffMax ?? baseMax;
+  if (diffMax !== undefined && baseMax !== undefined && diffMax > baseMax) {
+    fail(`max ${diff.max} is more than the base's max ${base.max}`);
+  }
+  if (!isSlice && diff.min !== undefined && base.min !== undefined && diff.min < base.min) {
+    fail(`min ${diff.min} is less than the base's min ${base.min}`);
+  }
+  if (max !== undefined && min > max) {
+    if (diff.max === undefined) fail(`min ${min} is more than the base's max ${base.max}`);
+    else if (diff.min === undefined && !isSlice) fail(`max ${diff.max} is less than the base's min ${base.min}`);
+    else {
+      throw new SnapshotError(
+        `${id}: min ${min} is more than max ${diff.max ?? base.max} (eld-2: min <= max)`,
+        expression,
+      );
     }
   }
 }
