@@ -20,6 +20,13 @@ export function DraftStatusLine({ status }: { status: DraftStatus }) {
       text = `Draft not saved: ${status.message}. Your answers are kept in this browser, also across a reload; the next change tries again.`;
       color = 'error';
       break;
+    case 'conflict':
+      // The notice above says what happened and what to choose.
+      text =
+        status.conflict.kind === 'submitted'
+          ? 'Not saved: the note was submitted elsewhere.'
+          : 'Not saved: waiting for your choice above.';
+      break;
     default:
       text = 'A draft is saved as you type.';
   }

@@ -5,6 +5,8 @@ import { QuestionnaireForm } from '../../src/questionnaire';
 import { fieldId } from '../../src/questionnaire/QuestionnaireItems';
 import type { ProfileResource } from '../../data-provider/client';
 import { openingAnswers, visitNoteBackupKey } from './answerBackupRules';
+import { DraftConflictNotice } from './DraftConflictNotice';
+import { answersAsText, isVersionConflict, knownDraftAtOpening, SUBMIT_CONFLICT_MESSAGE } from './draftConflict';
 import { DraftStatusLine } from './DraftStatusLine';
 import { RecoveredAnswersNotice } from './RecoveredAnswersNotice';
 import { useAnswerBackup } from './useAnswerBackup';
@@ -43,10 +45,14 @@ export function VisitNoteForm(props: VisitNoteFormProps) {
   );
   // Decided once, when the form opens: later the page holds the newest answers.
   const [opening] = useState(() => openingAnswers(props.draft, backup.found));
-  const autosave = useDraftAutosave(props.draft, backup, opening.source === 'browser' ? opening.response : undefined);
+  const [known] = useState(() => knownDraftAtOpening(props.draft, opening.source === 'browser', backup.found?.basis));
+  const autosave = useDraftAutosave(known, backup, opening.source === 'browser' ? opening.response : undefined);
   // The first save after opening with restored answers is theirs (the status starts as pending).
   const [recoveryStored, setRecoveryStored] = useState(false);
   if (opening.source === 'browser' && !recoveryStored && autosave.status.state === 'saved') setRecoveryStored(true);
+  // What the form shows: the opening answers, until "Load their version" replaces them (a new key remounts it).
+  const [shown, setShown] = useState(() => ({ key: 0, response: opening.response }));
+  const conflict = autosave.status.state === 'conflict' ? autosave.status.conflict : undefined;
   const [saving, setSaving] = useState(false);
   const [problem, setProblem] = useState<string | undefined>();
   // Judged as the date changes, so the message shows before the submit that it would stop.
@@ -77,6 +83,35 @@ export function VisitNoteForm(props: VisitNoteFormProps) {
           {recoveredAnswersFate(recoveryStored, autosave.status)}
         </RecoveredAnswersNotice>
       )}
+      {conflict && (
+        <DraftConflictNotice
+          conflict={conflict}
+          onLoadTheirs={async () => {
+            const latest = await autosave.loadTheirs();
+            if (latest) {
+              setShown((current) => ({ key: current.key + 1, response: latest }));
+              setDateProblem(visitDateProblem(latest, localDay()));
+              setProblem(undefined);
+            }
+          }}
+          onKeepMine={async () => {
+            setProblem(undefined);
+            await autosave.keepMine();
+          }}
+          onCopy={async () => {
+            try {
+              await navigator.clipboard.writeText(answersAsText(autosave.answers.current));
+              return true;
+            } catch {
+              return false;
+            }
+          }}
+          onStartNewNote={async () => {
+            setProblem(undefined);
+            await autosave.startNewNote();
+          }}
+        />
+      )}
       <DraftStatusLine status={autosave.status} />
       {/* The generic form cannot show a caller's message under its own field; this sits just above it. */}
       {dateProblem && (
@@ -91,11 +126,13 @@ export function VisitNoteForm(props: VisitNoteFormProps) {
       )}
       <QuestionnaireForm
         questionnaire={props.questionnaire}
-        response={opening.response}
+        key={shown.key}
+        response={shown.response}
         launchContext={launch}
         subject={subject}
         author={author as QuestionnaireResponse['author']}
-        disabled={saving}
+        // A note submitted elsewhere is final: this tab's text stays visible but cannot be changed or sent.
+        disabled={saving || conflict?.kind === 'submitted'}
         onChange={onChange}
         onSubmit={async (response) => {
           const future = visitDateProblem(response, localDay());
@@ -108,6 +145,11 @@ export function VisitNoteForm(props: VisitNoteFormProps) {
           setProblem(undefined);
           try {
             const stored = await autosave.flush();
+            if (autosave.isHalted()) {
+              // A save was refused for the version: the notice above offers the choice; nothing is sent.
+              setProblem(SUBMIT_CONFLICT_MESSAGE);
+              return;
+            }
             await props.submit(
               stored?.id
                 ? { ...response, id: stored.id, meta: stored.meta }
@@ -115,6 +157,11 @@ export function VisitNoteForm(props: VisitNoteFormProps) {
             );
             autosave.reset();
           } catch (error) {
+            if (isVersionConflict(error)) {
+              setProblem(SUBMIT_CONFLICT_MESSAGE);
+              await autosave.conflictOnSubmit();
+              return;
+            }
             setProblem(
               `The visit note was not submitted: ${error instanceof Error ? error.message : String(error)}. Your answers are still here.`,
             );

@@ -3,6 +3,7 @@ import type { Questionnaire, QuestionnaireResponse, Task } from '@medplum/fhirty
 import { useFhirClient } from '../../src/resources/useFhirClient';
 import { SOAP_NOTE_MENOPAUSE_URL } from '../../config/questionnaires';
 import { isClosedTaskStatus } from '../../config/clinical/taskStatus';
+import { getDisplayString } from '../../data-provider/formatting';
 import { pickDraft } from './draftRules';
 
 /** The project's visit-note questionnaire (the bundled one, found by its canonical URL; newest if edited copies exist). */
@@ -65,4 +66,24 @@ export function useVisitNoteDraft(
     staleTime: Infinity,
     gcTime: 0,
   });
+}
+
+/** The name of `reference` (who submitted a note elsewhere, say); undefined while unknown or unreadable. */
+export function useReferenceName(reference: string | undefined) {
+  const client = useFhirClient();
+  return (
+    useQuery<string | null, Error>({
+      queryKey: ['hearth-visit-note-person', reference],
+      queryFn: async ({ signal }) => {
+        try {
+          return getDisplayString(await client.readReference({ reference }, { signal }));
+        } catch {
+          return null;
+        }
+      },
+      enabled: !!reference && /^[A-Za-z]+\/[A-Za-z0-9\-.]+$/.test(reference),
+      retry: false,
+      staleTime: 60_000,
+    }).data ?? undefined
+  );
 }

@@ -341,6 +341,62 @@ test.describe('visit note', () => {
     await expect(form.getByLabel('Details')).toHaveValue('');
     expect(errors).toEqual([]);
   });
+
+  test('two tabs on one note: the second save is refused, nothing overwritten; a submitted note is never reopened', async ({
+    page,
+  }, testInfo) => {
+    test.setTimeout(120_000);
+    const errors = collectErrors(page);
+    await signInAs(page, ALICE);
+    const patient = (await api(page, 'GET', 'Patient?name=Wendy&_count=1')).entry[0].resource;
+    const url = `/Patient/${patient.id}/encounter`;
+    const details = (tab: Page) =>
+      main(tab).getByRole('form', { name: 'SOAP Note - Menopause Service' }).getByLabel('Details');
+    const draftText = async () => {
+      const drafts = await api(page, 'GET', `QuestionnaireResponse?subject=Patient/${patient.id}&_sort=-_lastUpdated`);
+      const note = drafts.entry?.[0]?.resource;
+      return { note, text: JSON.stringify(note?.item ?? []).match(/"valueString":"(Tab [^"]*)"/)?.[1] };
+    };
+
+    // Tab A types and saves; tab B (same account, same browser) opens the page and resumes A's draft.
+    await page.goto(url);
+    await details(page).fill('Tab A text');
+    await expect.poll(async () => (await draftText()).text).toBe('Tab A text');
+    const tabB = await page.context().newPage();
+    const errorsB = collectErrors(tabB);
+    await tabB.goto(url);
+    await expect(details(tabB)).toHaveValue('Tab A text');
+
+    await details(page).fill('Tab A text, second edit');
+    await expect.poll(async () => (await draftText()).text).toBe('Tab A text, second edit');
+    await details(tabB).fill('Tab B text');
+    const notice = main(tabB).getByTestId('draft-conflict');
+    await expect(notice).toContainText('This visit note was changed in another tab or by someone else.');
+    await expect(notice).not.toContainText('Version mismatch');
+    expect((await draftText()).text).toBe('Tab A text, second edit');
+    await expect(details(tabB)).toHaveValue('Tab B text');
+    await tabB.screenshot({ path: testInfo.outputPath('visit-note-conflict.png'), fullPage: true });
+
+    // A submits its version; B's "Keep mine" then finds the note submitted and writes nothing.
+    await main(page)
+      .getByRole('form', { name: 'SOAP Note - Menopause Service' })
+      .getByRole('button', { name: 'Submit' })
+      .click();
+    await toast(page, 'Visit note submitted');
+    const { note } = await draftText();
+    expect(note.status).toBe('completed');
+    await notice.getByRole('button', { name: 'Keep mine and save' }).click();
+    await expect(notice).toContainText(/This visit note was submitted at .+ by Alice Carter\./);
+    await expect(details(tabB)).toBeDisabled();
+    await details(tabB).scrollIntoViewIfNeeded();
+    await tabB.screenshot({ path: testInfo.outputPath('visit-note-submitted-elsewhere.png'), fullPage: true });
+    const history = await api(page, 'GET', `QuestionnaireResponse/${note.id}/_history`);
+    expect(history.entry[0].resource.status).toBe('completed');
+    expect(history.entry[0].resource.meta.versionId).toBe(note.meta.versionId);
+    await tabB.close();
+    expect(errors).toEqual([]);
+    expect(errorsB).toEqual([]);
+  });
 });
 
 test.describe('questionnaire renderer', () => {
