@@ -40,7 +40,9 @@ export function PatientEditTab() {
     : { ...patient, meta: { ...patient.meta, profile: [US_CORE_PATIENT_PROFILE, ...(patient.meta?.profile ?? [])] } };
   return (
     <Box sx={{ p: { xs: 1, sm: 2 } }}>
-      <ResourceEditor key={patient.meta?.versionId} resource={profiled} updatedMessage={PATIENT_EDIT_SUCCESS} />
+      {/* Keyed by the patient, not the version: a newer version read meanwhile must not remount (and empty)
+          a form being edited; the editor takes it itself while nothing was typed, else its save is refused. */}
+      <ResourceEditor key={patient.id} resource={profiled} updatedMessage={PATIENT_EDIT_SUCCESS} />
     </Box>
   );
 }

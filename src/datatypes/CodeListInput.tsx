@@ -1,7 +1,13 @@
 import { useState } from 'react';
 import { Autocomplete, Chip, TextField } from '@mui/material';
 import { inputId } from './inputProps';
-import { codeChoices, useValueSetOptions } from './useValueSetOptions';
+import {
+  codeChoices,
+  keepEnterInField,
+  useValueList,
+  useValueSetOptions,
+  VALUE_LIST_UNAVAILABLE,
+} from './useValueSetOptions';
 
 export interface CodeListInputProps {
   label: string;
@@ -19,21 +25,28 @@ export interface CodeListInputProps {
   error?: string;
 }
 
-/** An array of bound `code`s as one multi-select of the ValueSet's codes, holding at most `max`. */
+/**
+ * An array of bound `code`s as one multi-select of the ValueSet's codes, holding at most `max`.
+ * When the server cannot expand the ValueSet, codes are typed (Enter adds one), with a quiet hint.
+ */
 export function CodeListInput(props: CodeListInputProps) {
   const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(false);
   const [filter, setFilter] = useState('');
-  const options = useValueSetOptions(props.valueSet, filter, open);
+  const list = useValueList(props.valueSet, active);
+  const options = useValueSetOptions(props.valueSet, filter, open && !list.unavailable);
   const { codes, optionText } = codeChoices(options.data);
   const full = props.value.length >= props.max;
   return (
     <Autocomplete<string, true, false, boolean>
       id={inputId(props.path)}
       multiple
-      freeSolo={!props.strict && !full}
-      open={open && !full}
+      freeSolo={(!props.strict || list.unavailable) && !full}
+      open={open && !full && !list.unavailable}
       onOpen={() => setOpen(true)}
       onClose={() => setOpen(false)}
+      onFocus={() => setActive(true)}
+      onKeyDown={keepEnterInField}
       options={codes}
       loading={options.isFetching}
       noOptionsText="Nothing found"
@@ -66,7 +79,10 @@ export function CodeListInput(props: CodeListInputProps) {
           label={props.label}
           required={props.required}
           error={!!props.error}
-          helperText={props.error ?? (full && props.max > 1 ? `At most ${props.max}` : undefined)}
+          helperText={
+            props.error ??
+            (full && props.max > 1 ? `At most ${props.max}` : list.unavailable ? VALUE_LIST_UNAVAILABLE : undefined)
+          }
           slotProps={{ htmlInput: { ...params.inputProps, 'data-path': props.path } }}
         />
       )}

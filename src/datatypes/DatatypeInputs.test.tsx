@@ -8,6 +8,7 @@ import { FhirClientContext } from '../resources/useFhirClient';
 import { AddressInput } from './AddressInput';
 import { AnnotationInput } from './AnnotationInput';
 import { CodeInput } from './CodeInput';
+import { CodingInput } from './CodingInput';
 import { ContactPointInput } from './ContactPointInput';
 import { HumanNameInput } from './HumanNameInput';
 import { IdentifierInput } from './IdentifierInput';
@@ -201,6 +202,108 @@ describe('datatype inputs', { timeout: 30_000 }, () => {
     await user.clear(screen.getByLabelText('Field'));
     await user.type(screen.getByLabelText('Field'), 'zz');
     expect(await screen.findByText('Nothing found')).toBeInTheDocument();
+  });
+
+  it('Coding whose ValueSet the server cannot expand: a typed code is kept on blur, system|code is parsed, a System input is offered', async () => {
+    const valueSetExpand = vi.fn(async () => {
+      throw Object.assign(new Error('ValueSet not found'), { status: 404 });
+    });
+    // The server does not hold the ValueSet's definition either: the code system is not known.
+    const searchOne = vi.fn(async () => undefined);
+    const dicom = 'http://dicom.nema.org/medical/dicom/current/output/chtml/part16/sect_CID_29.html';
+    const { last, user, changes } = renderInput(CodingInput, undefined, { valueSet: dicom }, {
+      valueSetExpand,
+      searchOne,
+    } as unknown as FhirClient);
+    const field = screen.getByRole('combobox', { name: 'Field' });
+    await user.type(field, 'CT');
+    expect(await screen.findByText('Value list not available: enter a code')).toBeInTheDocument();
+    expect(searchOne).toHaveBeenCalledWith('ValueSet', { url: dicom }, expect.anything());
+    await user.tab();
+    expect(last()).toEqual({ code: 'CT' });
+    expect(field).toHaveValue('CT');
+    // No list pops up and nothing is asked per keystroke once the list is known to be unavailable.
+    expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
+    // system|code gives both.
+    await user.clear(field);
+    await user.type(field, 'http://dicom.nema.org/resources/ontology/DCM|MR{Enter}');
+    expect(last()).toEqual({ system: 'http://dicom.nema.org/resources/ontology/DCM', code: 'MR' });
+    expect(field).toHaveValue('MR');
+    expect(screen.getByLabelText('System')).toHaveValue('http://dicom.nema.org/resources/ontology/DCM');
+    // A bare code typed over the code keeps the system entered beside it.
+    await user.tripleClick(field);
+    await user.keyboard('US');
+    await user.click(screen.getByLabelText('System'));
+    expect(last()).toEqual({ system: 'http://dicom.nema.org/resources/ontology/DCM', code: 'US' });
+    await user.clear(screen.getByLabelText('System'));
+    expect(last()).toEqual({ code: 'US' });
+    // Focus and blur without typing hand back nothing.
+    const count = changes.length;
+    await user.click(field);
+    await user.tab();
+    expect(changes).toHaveLength(count);
+  });
+
+  it('Coding whose ValueSet cannot be expanded but names one code system: a bare code takes that system', async () => {
+    const valueSetExpand = vi.fn(async () => {
+      throw Object.assign(new Error('Cannot expand'), { status: 422 });
+    });
+    const searchOne = vi.fn(async () => ({
+      resourceType: 'ValueSet',
+      url: 'http://vs/one',
+      compose: {
+        include: [{ system: 'http://snomed.info/sct', filter: [{ property: 'concept', op: 'is-a', value: '1' }] }],
+      },
+    }));
+    const { last, user } = renderInput(CodingInput, undefined, { valueSet: 'http://vs/one' }, {
+      valueSetExpand,
+      searchOne,
+    } as unknown as FhirClient);
+    await user.type(screen.getByRole('combobox', { name: 'Field' }), '12345');
+    expect(await screen.findByText('Value list not available: enter a code')).toBeInTheDocument();
+    await waitFor(() => expect(searchOne).toHaveBeenCalled());
+    await user.tab();
+    expect(last()).toEqual({ system: 'http://snomed.info/sct', code: '12345' });
+    expect(screen.queryByLabelText('System')).not.toBeInTheDocument();
+  });
+
+  it('code whose ValueSet the server cannot expand: free text with the hint', async () => {
+    const valueSetExpand = vi.fn(async () => {
+      throw Object.assign(new Error('ValueSet not found'), { status: 404 });
+    });
+    const client = { valueSetExpand, searchOne: vi.fn(async () => undefined) } as unknown as FhirClient;
+    const { last, user } = renderInput(CodeInput, undefined, { valueSet: 'http://vs/missing' }, client);
+    await user.type(screen.getByLabelText('Field'), 'abc');
+    expect(await screen.findByText('Value list not available: enter a code')).toBeInTheDocument();
+    await user.tab();
+    expect(last()).toBe('abc');
+  });
+
+  it('Enter in a coded or reference field never submits the form around it', async () => {
+    const onSubmit = vi.fn((event: React.FormEvent) => event.preventDefault());
+    const client = {
+      valueSetExpand: vi.fn(async () => ({ resourceType: 'ValueSet', expansion: { contains: [] } })),
+      searchResources: vi.fn(async () => []),
+    } as unknown as FhirClient;
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <FhirClientContext.Provider value={client}>
+          <form onSubmit={onSubmit}>
+            <CodingInput label="Coding" path="T.coding" value={undefined} valueSet="http://vs" onChange={() => {}} />
+            <CodeInput label="Code" path="T.code" value={undefined} valueSet="http://vs" onChange={() => {}} />
+            <ReferenceInput label="Ref" path="T.ref" value={undefined} targetProfiles={[]} onChange={() => {}} />
+            <button type="submit">Save</button>
+          </form>
+        </FhirClientContext.Provider>
+      </QueryClientProvider>,
+    );
+    const user = userEvent.setup({ delay: null });
+    await user.type(screen.getByRole('combobox', { name: 'Coding' }), 'abc{Enter}');
+    await user.type(screen.getByRole('combobox', { name: 'Code' }), 'abc{Enter}');
+    await user.type(screen.getByRole('combobox', { name: 'Ref' }), 'abc{Enter}');
+    expect(onSubmit).not.toHaveBeenCalled();
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(onSubmit).toHaveBeenCalledTimes(1);
   });
 
   it('Reference: searches the chosen type by its field with _count 10', async () => {

@@ -315,7 +315,7 @@ export function ElementField(props: ElementFieldProps) {
         newItem={newItem}
         onItemsChange={setItems}
         renderItem={(item, index, onChange) =>
-          single(item, onChange, `${label} ${index + 1}`, props.path, index < element.min)
+          single(item, onChange, `${label} ${index + 1}`, `${props.path}[${index}]`, index < element.min)
         }
       />
     );
@@ -344,7 +344,8 @@ export function ElementField(props: ElementFieldProps) {
                 setItems(copy);
               },
               `${label} ${index + 1}`,
-              props.path,
+              // Each entry's inputs carry its index (unique ids); issues are matched without indexes.
+              `${props.path}[${index}]`,
               // The element's minimum counts entries: min 1 makes the first entry required, not each one.
               index < element.min,
             )}
@@ -373,13 +374,21 @@ export function ElementField(props: ElementFieldProps) {
   );
 }
 
+/** `Observation.value` → `Observation.valueQuantity`: the path of a choice's value under its chosen key. */
+export function choicePath(path: string, name: string, key: string): string {
+  return path + key.slice(name.length);
+}
+
 /** A choice element (`value[x]`): a type switch and the chosen type's input. */
 function ChoiceField(props: ElementFieldProps & { label: string; disabled: boolean; error?: string }) {
   const { element } = props;
+  const context = useResourceFormContext();
   const present = element.types.find((type) => props.parent[choiceKey(element.name, type)] !== undefined);
   const [chosen, setChosen] = useState(present ?? element.types[0]);
   const type = present ?? chosen;
   const key = choiceKey(element.name, type);
+  const valuePath = choicePath(props.path, element.name, key);
+  const error = props.error ?? context.errors.get(stripIndexes(valuePath));
   const setValue = (value: unknown) => {
     const next = { ...props.parent };
     for (const other of element.types) delete next[choiceKey(element.name, other)];
@@ -415,13 +424,15 @@ function ChoiceField(props: ElementFieldProps & { label: string; disabled: boole
           type={type}
           element={element}
           schema={props.schema}
-          path={props.path}
+          // The chosen type's inputs are named by its key (`Consent.sourceReference`): their ids differ
+          // from the type switch's, and issues on the value (`Observation.valueQuantity.value`) find them.
+          path={valuePath}
           label={props.label}
           value={props.parent[key]}
           onChange={setValue}
           disabled={props.disabled}
           required={element.min > 0}
-          error={props.error}
+          error={error}
         />
       </Box>
     </Box>

@@ -9,7 +9,7 @@ import { inputId, type InputProps } from './inputProps';
 import { referenceTypeChoices } from './likelyReferenceTypes';
 import { referenceOptionDetail, referenceValueLabel } from './referenceOptionLabel';
 import { REFERENCE_SEARCH_COUNT, referenceSearchField, referenceTargetTypes } from './referenceSearch';
-import { useDebounced } from './useValueSetOptions';
+import { keepEnterInField, useDebounced } from './useValueSetOptions';
 
 /**
  * Reference: choose the target type, then search it by its type-specific field (`_count` 10).
@@ -77,6 +77,7 @@ export function ReferenceInput(props: InputProps<Reference> & { targetProfiles: 
         open={open}
         onOpen={() => setOpen(true)}
         onClose={() => setOpen(false)}
+        onKeyDown={keepEnterInField}
         options={options}
         loading={results.isFetching}
         noOptionsText="Nothing found"

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isEmptyValue, splitWords, stripEmpty, withField } from './inputProps';
+import { holdsRows, inputId, isEmptyValue, splitWords, stripEmpty, withField } from './inputProps';
+import { singleCodeSystem, typedCoding } from './typedCoding';
 import { parseNumberInput, primitiveInputType } from './PrimitiveInput';
 import { referenceSearchField, referenceTargetTypes, REFERENCE_SEARCH_COUNT } from './referenceSearch';
 import { statusColor } from './statusColor';
@@ -68,5 +69,48 @@ describe('datatype input rules', () => {
     expect(statusColor('final')).toBe('green');
     expect(statusColor('routine')).toBe('gray');
     expect(statusColor('something-else')).toBe('gray');
+  });
+
+  it('keeps a value holding rows the user added (Add inside an empty backbone element) until save', () => {
+    expect(holdsRows({ actor: [{}] })).toBe(true);
+    expect(holdsRows({ provision: { data: [{}] } })).toBe(true);
+    expect(holdsRows({ actor: [] })).toBe(false);
+    expect(holdsRows({ text: '' })).toBe(false);
+    expect(withField({ status: 'active' }, 'provision', { actor: [{}] })).toEqual({
+      status: 'active',
+      provision: { actor: [{}] },
+    });
+    expect(withField({ status: 'active', provision: { actor: [{}] } }, 'provision', {})).toEqual({ status: 'active' });
+    expect(stripEmpty({ resourceType: 'Consent', provision: { actor: [{}] } })).toEqual({ resourceType: 'Consent' });
+  });
+
+  it('input ids carry array indexes and differ from the path without them', () => {
+    expect(inputId('Patient.meta.profile[1]')).toBe('field-Patient-meta-profile-1');
+    expect(inputId('ImagingStudy.series[0].instance[2].uid')).toBe('field-ImagingStudy-series-0-instance-2-uid');
+    expect(inputId('Consent.sourceReference')).toBe('field-Consent-sourceReference');
+  });
+
+  it('a typed code: system|code gives both, a bare code takes the known system', () => {
+    const dcm = 'http://dicom.nema.org/resources/ontology/DCM';
+    expect(typedCoding(`${dcm}|CT`)).toEqual({ system: dcm, code: 'CT' });
+    expect(typedCoding(` ${dcm} | CT `, 'urn:other')).toEqual({ system: dcm, code: 'CT' });
+    expect(typedCoding('CT')).toEqual({ code: 'CT' });
+    expect(typedCoding('CT', dcm)).toEqual({ system: dcm, code: 'CT' });
+    expect(typedCoding('|CT', dcm)).toEqual({ system: dcm, code: 'CT' });
+    expect(typedCoding(`${dcm}|`)).toBeUndefined();
+    expect(typedCoding('  ')).toBeUndefined();
+  });
+
+  it("a ValueSet's one code system, only when all its codes come from it", () => {
+    const vs = (include: object[]) => ({
+      resourceType: 'ValueSet' as const,
+      status: 'active' as const,
+      compose: { include },
+    });
+    expect(singleCodeSystem(vs([{ system: 'urn:a' }, { system: 'urn:a', concept: [{ code: 'x' }] }]))).toBe('urn:a');
+    expect(singleCodeSystem(vs([{ system: 'urn:a' }, { system: 'urn:b' }]))).toBeUndefined();
+    expect(singleCodeSystem(vs([{ system: 'urn:a' }, { valueSet: ['urn:vs'] }]))).toBeUndefined();
+    expect(singleCodeSystem(vs([]))).toBeUndefined();
+    expect(singleCodeSystem(undefined)).toBeUndefined();
   });
 });

@@ -21,12 +21,24 @@ export function isEmptyValue(value: unknown): boolean {
 }
 
 /**
+ * True for a value that holds array rows, even empty ones: a row the user just added (Add inside an
+ * empty backbone element, `{ actor: [{}] }`) is kept, so the row shows, until the form drops empty
+ * placeholders on save.
+ */
+export function holdsRows(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value === 'object' && value !== null) return Object.values(value).some(holdsRows);
+  return false;
+}
+
+/**
  * `object` with `key` set to `value` — or without `key` when the value is empty — leaving every
- * other key (including ones the form does not show) untouched.
+ * other key (including ones the form does not show) untouched. A value holding array rows the user
+ * added is kept though its rows are still empty (see holdsRows).
  */
 export function withField<T extends object>(object: T | undefined, key: string, value: unknown): T | undefined {
   const next = { ...(object ?? {}) } as Record<string, unknown>;
-  if (isEmptyValue(value)) delete next[key];
+  if (isEmptyValue(value) && !holdsRows(value)) delete next[key];
   else next[key] = value;
   return Object.keys(next).length ? (next as T) : undefined;
 }
@@ -37,8 +49,13 @@ export function splitWords(text: string): string[] | undefined {
   return words.length ? words : undefined;
 }
 
+/**
+ * The DOM id of the input at `path`: unique per rendered input, as paths carry array indexes
+ * (`Patient.meta.profile[1]` → `field-Patient-meta-profile-1`) and a choice's chosen type
+ * (`Consent.sourceReference`).
+ */
 export function inputId(path: string): string {
-  return 'field-' + path.replace(/[^A-Za-z0-9_-]/g, '-');
+  return 'field-' + path.replace(/\[(\d+)\]/g, '-$1').replace(/[^A-Za-z0-9_-]/g, '-');
 }
 
 /**

@@ -16,6 +16,11 @@ describe('likelyReferenceTypes', () => {
       expect(likelyReferenceTypes(path, known)[0]).toBe('Practitioner');
   });
 
+  it("reads a choice's value by the element's own name (authorReference → author)", () => {
+    expect(likelyReferenceTypes('Basic.authorReference', known)[0]).toBe('Practitioner');
+    expect(likelyReferenceTypes('Condition.reasonReference', known)[0]).toBe('Condition');
+  });
+
   it('reads the element name through array indexes and slice names', () => {
     expect(likelyReferenceTypes('Task.restriction.recipient[1]', known)[0]).toBe('Practitioner');
     expect(likelyReferenceTypes('Observation.performer:lab', known)[0]).toBe('Practitioner');

@@ -70,7 +70,9 @@ export function likelyReferenceTypes(path: string, knownTypes: readonly string[]
   const name = elementName(path);
   const known = new Set(knownTypes);
   const sameType = name === 'partOf' || name === 'replaces' || name === 'derivedFrom' || name === 'predecessor';
-  const likely = sameType && known.has(resourceType) ? [resourceType] : (BY_ELEMENT[name] ?? COMMON);
+  // A choice's value is named by its type (`subjectReference`): the element's own name decides.
+  const byName = BY_ELEMENT[name] ?? BY_ELEMENT[name.replace(/Reference$/, '')];
+  const likely = sameType && known.has(resourceType) ? [resourceType] : (byName ?? COMMON);
   return likely.filter((type) => known.has(type));
 }
 

@@ -73,6 +73,8 @@ describe('ResourceEditor', { timeout: 30_000 }, () => {
       return { ...resource, meta: { versionId: '2' } };
     });
     const user = renderEditor(client, stored);
+    // A change to save (an Update that changes nothing sends nothing).
+    await user.type(await screen.findByLabelText('Family'), 'son');
     const update = await screen.findByRole('button', { name: 'Update' });
     await user.click(update);
     await waitFor(() => expect(errorToasts()).toEqual([expect.stringContaining('Refused 1')]));

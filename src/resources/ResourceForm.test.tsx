@@ -1,4 +1,4 @@
-import { screen, render, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, render, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
@@ -49,6 +49,44 @@ async function renderForm(props: Partial<ResourceFormProps> = {}) {
   );
   await screen.findByLabelText('Family');
   return { onSubmit, onPatch, onDelete, user: userEvent.setup({ delay: null }) };
+}
+
+/** A new resource of `type` in the form, with `formClient` answering its inputs' requests. */
+async function renderNew(type: string, value: Record<string, unknown> = {}, formClient: FhirClient = client) {
+  if (formClient !== client) setSchemaLoader(formClient, loader);
+  const schema = await loader.loadType(type);
+  const onSubmit = vi.fn();
+  const onInvalid = vi.fn();
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <FhirClientContext.Provider value={formClient}>
+        <ResourceForm
+          schema={schema}
+          defaultValue={{ resourceType: type, ...value } as never}
+          onSubmit={onSubmit}
+          onInvalid={onInvalid}
+        />
+      </FhirClientContext.Provider>
+    </QueryClientProvider>,
+  );
+  await screen.findByRole('button', { name: 'Create' });
+  return { onSubmit, onInvalid, user: userEvent.setup({ delay: null }) };
+}
+
+/** Ids used by more than one element of the page. */
+function duplicateIds(): string[] {
+  const ids = [...document.body.querySelectorAll('[id]')].map((element) => element.id);
+  return [...new Set(ids.filter((id, index) => ids.indexOf(id) !== index))];
+}
+
+/** Labels whose `for` names no input (a MUI select's label names its combobox, which it labels by aria-labelledby). */
+function danglingLabels(): string[] {
+  return [...document.querySelectorAll('label[for]')]
+    .map((label) => label.getAttribute('for') as string)
+    .filter((id) => {
+      const target = document.getElementById(id);
+      return !target || !(['INPUT', 'TEXTAREA'].includes(target.tagName) || target.getAttribute('role') === 'combobox');
+    });
 }
 
 describe('ResourceForm', { timeout: 30_000 }, () => {
@@ -190,6 +228,86 @@ describe('ResourceForm', { timeout: 30_000 }, () => {
     expect(onSubmit).not.toHaveBeenCalled();
     expect(within(participant).getByLabelText('Start')).toHaveValue('2030-01-01');
     expect(within(participant).getByText('Participant 1: Status is required')).toBeInTheDocument();
+  });
+
+  it("adds a row inside an empty optional backbone element at once (Consent's Provision: Add Actor, Add Data, Add Provision)", async () => {
+    const { onSubmit, onInvalid, user } = await renderNew('Consent');
+    const provision = screen.getAllByRole('group', { name: 'Provision' })[0];
+    await user.click(within(provision).getByRole('button', { name: 'Add Actor' }));
+    // The row is there with its inputs, and Remove for it.
+    expect(within(provision).getByRole('button', { name: 'Remove Actor 1' })).toBeInTheDocument();
+    const actor = within(provision).getByRole('group', { name: 'Actor 1' });
+    await user.click(within(provision).getByRole('button', { name: 'Add Data' }));
+    expect(within(provision).getByRole('button', { name: 'Remove Data 1' })).toBeInTheDocument();
+    await user.click(within(provision).getByRole('button', { name: 'Add Provision' }));
+    expect(within(provision).getByRole('button', { name: 'Remove Provision 1' })).toBeInTheDocument();
+    // What is typed into the new row is kept: the row is asked for its required reference.
+    await user.type(within(within(actor).getByRole('group', { name: /^Role/ })).getByLabelText('Text'), 'Witness');
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    expect(onSubmit).not.toHaveBeenCalled();
+    expect(onInvalid).toHaveBeenCalledTimes(1);
+    expect(screen.getByRole('alert')).toHaveTextContent('Provision › Actor 1: Reference is required');
+    // Removing the rows leaves an empty Provision, which is not sent.
+    await user.click(within(provision).getByRole('button', { name: 'Remove Actor 1' }));
+    await user.click(within(provision).getByRole('button', { name: 'Remove Data 1' }));
+    await user.click(within(provision).getByRole('button', { name: 'Remove Provision 1' }));
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    expect(onSubmit).toHaveBeenCalledWith({ resourceType: 'Consent' });
+  });
+
+  it('keeps a code typed into a coded field whose value list the server cannot expand (ImagingStudy series modality)', async () => {
+    const notFound = Object.assign(new Error('ValueSet not found'), { status: 404 });
+    const valueSetExpand = vi.fn(async () => {
+      throw notFound;
+    });
+    const searchOne = vi.fn(async () => undefined);
+    const { onSubmit, user } = await renderNew('ImagingStudy', {}, { valueSetExpand, searchOne } as never);
+    await user.click(screen.getByRole('button', { name: 'Add Series' }));
+    const series = screen.getByRole('group', { name: 'Series 1' });
+    await user.type(within(series).getByLabelText('Uid *'), '1.2.3');
+    const modality = within(series).getByRole('combobox', { name: 'Modality' });
+    await user.type(modality, 'CT');
+    await user.click(within(series).getByLabelText('Uid *'));
+    expect(modality).toHaveValue('CT');
+    expect(within(series).getAllByText('Value list not available: enter a code')[0]).toBeInTheDocument();
+    // Enter in the coded field keeps its code and does not submit the form.
+    await user.clear(modality);
+    await user.type(modality, 'http://dicom.nema.org/resources/ontology/DCM|MR{Enter}');
+    expect(onSubmit).not.toHaveBeenCalled();
+    expect(modality).toHaveValue('MR');
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    expect(screen.queryByText(/Modality is required/)).not.toBeInTheDocument();
+    expect(onSubmit).toHaveBeenCalledTimes(1);
+    expect(onSubmit.mock.calls[0][0].series).toEqual([
+      { uid: '1.2.3', modality: { system: 'http://dicom.nema.org/resources/ontology/DCM', code: 'MR' } },
+    ]);
+  });
+
+  it('gives each rendered input its own id, and each label names its input', async () => {
+    // A choice's type switch and a Reference's target type (Consent.source[x], ChargeItem.product[x]).
+    await renderNew('Consent', { sourceReference: { reference: 'Consent/c1' } });
+    expect(duplicateIds()).toEqual([]);
+    expect(danglingLabels()).toEqual([]);
+    expect(document.getElementById('field-Consent-source-type')).toBeInTheDocument();
+    expect(document.getElementById('field-Consent-sourceReference')).toBeInTheDocument();
+    cleanup();
+    await renderNew('ChargeItem');
+    expect(duplicateIds()).toEqual([]);
+    expect(danglingLabels()).toEqual([]);
+    cleanup();
+    // Entries of an array: each meta.profile entry, each series and its instances.
+    await renderNew('ImagingStudy', {
+      meta: { profile: ['urn:a', 'urn:b'] },
+      series: [
+        { uid: '1', modality: { code: 'CT' }, instance: [{ uid: 'i1', sopClass: { code: 'x' } }] },
+        { uid: '2', modality: { code: 'MR' }, instance: [{ uid: 'i2', sopClass: { code: 'y' } }] },
+      ],
+    });
+    expect(await screen.findByLabelText('Profile 1')).toHaveValue('urn:a');
+    expect(screen.getByLabelText('Profile 2')).toHaveValue('urn:b');
+    expect(screen.getByLabelText('Profile 2').id).toBe('field-ImagingStudy-meta-profile-1');
+    expect(duplicateIds()).toEqual([]);
+    expect(danglingLabels()).toEqual([]);
   });
 
   it('refuses a future birth date on Patch too, under the field', async () => {

@@ -1,4 +1,4 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent, type KeyboardEvent } from 'react';
 import {
   Alert,
   AlertTitle,
@@ -36,6 +36,8 @@ export interface ResourceFormProps {
   onDelete?: () => void;
   /** The form's own checks refused a save or patch (nothing was sent); the form shows the issues itself. */
   onInvalid?: (outcome: OperationOutcome) => void;
+  /** Each edit: the whole resource as the form now holds it (unsaved changes are judged by the caller). */
+  onDraftChange?: (draft: Resource) => void;
 }
 
 /** Action bar height (~52 px) plus a margin. */
@@ -82,6 +84,14 @@ export function ResourceForm(props: ResourceFormProps) {
     return undefined;
   }
 
+  /** Enter in a picker (a coded, reference or other autocomplete field) works the picker; it never submits the form. */
+  function keepEnterInPickers(event: KeyboardEvent): void {
+    const target = event.target as HTMLElement;
+    if (event.key === 'Enter' && target.tagName === 'INPUT' && target.getAttribute('role') === 'combobox') {
+      event.preventDefault();
+    }
+  }
+
   function submit(event: FormEvent): void {
     event.preventDefault();
     const resource = checked();
@@ -101,6 +111,7 @@ export function ResourceForm(props: ResourceFormProps) {
         component="form"
         noValidate
         onSubmit={submit}
+        onKeyDown={keepEnterInPickers}
         sx={{
           display: 'flex',
           flexDirection: 'column',
@@ -148,7 +159,11 @@ export function ResourceForm(props: ResourceFormProps) {
             schema={schema}
             path={`${schema.type}.${element.name}`}
             parent={value}
-            onParentChange={(next) => setValue({ ...next, resourceType: schema.type })}
+            onParentChange={(next) => {
+              const draft = { ...next, resourceType: schema.type };
+              setValue(draft);
+              props.onDraftChange?.(draft as unknown as Resource);
+            }}
           />
         ))}
         <Box

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState, type ClipboardEvent } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState, type ClipboardEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Box, Button, TextField } from '@mui/material';
@@ -6,20 +6,36 @@ import { useNotify } from 'react-admin';
 import type { Resource } from '@medplum/fhirtypes';
 import { OperationOutcomeError } from '../../data-provider/outcomes';
 import { canPerformOnType } from './accessRules';
+import { editConflictMessage, ifMatchOptions, isEditConflict } from './editConflict';
 import { issueText } from './outcomeErrors';
+import { NO_CHANGES, sameJson } from './unsavedChanges';
+import { UnsavedChangesGuard } from './UnsavedChangesGuard';
 import { resourceQueryKey } from './useResource';
 import { useFhirClient } from './useFhirClient';
 
 /** Pastes this long are inserted by the page, not the browser's editing (see paste below). */
 const LARGE_PASTE = 2000;
 
-/** The JSON tab: the resource as JSON, editable and saved with the server's validation shown. */
+const asText = (resource: Resource): string => JSON.stringify(resource, null, 2);
+
+/**
+ * The JSON tab: the resource as JSON, editable and saved with the server's validation shown. The save
+ * carries If-Match with the version the text was built from; leaving with an edited text asks first.
+ */
 export function ResourceJson(props: { resource: Resource }) {
   const client = useFhirClient();
   const notify = useNotify();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [text, setText] = useState(() => JSON.stringify(props.resource, null, 2));
+  // The version the text was built from: a newer one read meanwhile replaces it only while the text is untouched.
+  const [base, setBase] = useState(props.resource);
+  const [text, setText] = useState(() => asText(props.resource));
+  const baseText = useMemo(() => asText(base), [base]);
+  if (props.resource !== base && props.resource.meta?.versionId !== base.meta?.versionId && text === baseText) {
+    setBase(props.resource);
+    setText(asText(props.resource));
+  }
+  const saved = useRef(false);
   const [errors, setErrors] = useState<string[]>([]);
   const [saving, setSaving] = useState(false);
   const editable = canPerformOnType(
@@ -56,19 +72,35 @@ export function ResourceJson(props: { resource: Resource }) {
       setErrors([`Not valid JSON: ${(error as Error).message}`]);
       return;
     }
-    if (parsed.resourceType !== props.resource.resourceType || parsed.id !== props.resource.id) {
+    if (parsed.resourceType !== base.resourceType || parsed.id !== base.id) {
       setErrors(['resourceType and id must stay as they are']);
+      return;
+    }
+    if (sameJson(parsed, base)) {
+      setErrors([]);
+      notify(NO_CHANGES, { type: 'info' });
       return;
     }
     setSaving(true);
     setErrors([]);
     try {
-      const saved = await client.updateResource(parsed);
-      queryClient.setQueryData(resourceQueryKey(saved.resourceType, saved.id as string), saved);
-      await queryClient.invalidateQueries({ queryKey: ['hearth-history', saved.resourceType] });
+      const stored = await client.updateResource(parsed, ifMatchOptions(base));
+      queryClient.setQueryData(resourceQueryKey(stored.resourceType, stored.id as string), stored);
+      await queryClient.invalidateQueries({ queryKey: ['hearth-history', stored.resourceType] });
       notify('Updated', { type: 'success' });
-      navigate(`/${saved.resourceType}/${saved.id}/details`);
+      saved.current = true;
+      navigate(`/${stored.resourceType}/${stored.id}/details`);
     } catch (error) {
+      if (isEditConflict(error)) {
+        // Nothing written; the text stays. History shows their version; reloading the page rebuilds the text on it.
+        const message = editConflictMessage(base.resourceType);
+        setErrors([
+          message,
+          'Nothing was saved and your text is kept. History shows their version; reloading the page rebuilds this text on it.',
+        ]);
+        notify(message, { type: 'error', autoHideDuration: null });
+        return;
+      }
       const issues =
         error instanceof OperationOutcomeError
           ? (error.outcome.issue ?? []).map(
@@ -84,6 +116,7 @@ export function ResourceJson(props: { resource: Resource }) {
 
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}>
+      <UnsavedChangesGuard isDirty={() => !saved.current && text !== baseText} />
       {errors.length > 0 && (
         <Alert severity="error" role="alert">
           {errors.map((error, index) => (

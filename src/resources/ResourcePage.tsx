@@ -74,13 +74,11 @@ export function ResourcePage() {
             <QuestionnairePreview key={resource.data.meta?.versionId} questionnaire={resource.data as Questionnaire} />
           </Suspense>
         )}
-        {resource.data && tab === 'edit' && (
-          <ResourceEditor key={resource.data.meta?.versionId} resource={resource.data} />
-        )}
+        {/* Keyed by the record, not its version: a refetch must not remount (and empty) a form being
+            edited; the editor and the JSON tab take a newer version themselves while nothing was typed. */}
+        {resource.data && tab === 'edit' && <ResourceEditor key={`${resourceType}/${id}`} resource={resource.data} />}
         {resource.data && tab === 'history' && <ResourceHistory resourceType={resourceType} id={id} />}
-        {resource.data && tab === 'json' && (
-          <ResourceJson key={resource.data.meta?.versionId} resource={resource.data} />
-        )}
+        {resource.data && tab === 'json' && <ResourceJson key={`${resourceType}/${id}`} resource={resource.data} />}
       </Paper>
     </Box>
   );

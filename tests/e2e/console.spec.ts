@@ -111,14 +111,14 @@ test.describe('resource console', () => {
     // status is required: leaving it out gives a server validation issue under the Status field.
     await main(page).getByLabel('Value type').click();
     await page.getByRole('option', { name: 'Quantity', exact: true }).click();
-    await main(page).locator('[id="field-Observation-value-value"]').fill('72');
-    await main(page).locator('[id="field-Observation-value-unit"]').fill('/min');
+    await main(page).locator('[id="field-Observation-valueQuantity-value"]').fill('72');
+    await main(page).locator('[id="field-Observation-valueQuantity-unit"]').fill('/min');
     await main(page).getByRole('button', { name: 'Create' }).click();
     await expect(page.getByRole('alert').first()).toBeVisible();
     await expect(main(page).locator('#field-Observation-status-helper-text')).toBeVisible();
     await page.screenshot({ path: `${shots}/console-validation-light.png`, fullPage: true });
     // The form keeps its input.
-    await expect(main(page).locator('[id="field-Observation-value-value"]')).toHaveValue('72');
+    await expect(main(page).locator('[id="field-Observation-valueQuantity-value"]')).toHaveValue('72');
     await main(page).getByLabel('Status').fill('final');
     await main(page).locator('#field-Observation-code-text').fill('Heart rate');
     // Reference: choose the target type, search Patients by name (_count 10), pick one.
@@ -158,10 +158,10 @@ test.describe('resource console', () => {
 
     // Edit: the choice type switch replaces valueQuantity by valueString.
     await page.goto(`/Observation/${id}/edit`);
-    await expect(main(page).locator('[id="field-Observation-value-value"]')).toHaveValue('3');
+    await expect(main(page).locator('[id="field-Observation-valueQuantity-value"]')).toHaveValue('3');
     await main(page).getByLabel('Value type').click();
     await page.getByRole('option', { name: 'string', exact: true }).click();
-    await main(page).locator('[id="field-Observation-value"]').fill('Calm and cheerful');
+    await main(page).locator('[id="field-Observation-valueString"]').fill('Calm and cheerful');
     await main(page).getByRole('button', { name: 'Update' }).click();
     await expect(page).toHaveURL(new RegExp(`/Observation/${id}/details$`));
     await expect(main(page).getByText('Calm and cheerful')).toBeVisible();
@@ -192,6 +192,62 @@ test.describe('resource console', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await expect(page).toHaveURL(/\/Observation(\?.*)?$/);
     expect(await apiStatus(page, 'GET', `Observation/${id}`)).toBe(410);
+    expect(errors).toEqual([]);
+  });
+
+  test('the Edit tab: a stale update is refused (If-Match), unsaved changes are asked about, an unchanged Update sends nothing', async ({
+    page,
+  }) => {
+    const errors = collectErrors(page);
+    await signIn(page, 'alice@demo.hearth.example');
+    const created = await api(page, 'POST', 'ChargeItem', {
+      resourceType: 'ChargeItem',
+      status: 'billable',
+      code: { text: 'Office visit' },
+      subject: { display: 'Conflict test' },
+    });
+    const id = created.id as string;
+    await page.goto(`/ChargeItem/${id}/edit`);
+    await expect(main(page).getByLabel('Override Reason')).toBeVisible();
+
+    // Update with nothing changed: no request, no new version.
+    await main(page).getByRole('button', { name: 'Update' }).click();
+    await expect(page.getByText('No changes to save')).toBeVisible();
+    expect((await api(page, 'GET', `ChargeItem/${id}`)).meta.versionId).toBe(created.meta.versionId);
+
+    // Another user saves while this form is open; this form's Update is then refused, nothing lost.
+    await api(page, 'PUT', `ChargeItem/${id}`, { ...created, overrideReason: 'Courtesy discount' });
+    await main(page).getByLabel('Factor Override').fill('0.8');
+    await main(page).getByRole('button', { name: 'Update' }).click();
+    const conflict = main(page).getByRole('alert').filter({ hasText: 'Another user modified this ChargeItem' });
+    await expect(conflict).toContainText('Another user modified this ChargeItem since you opened it.');
+    await expect(conflict).toContainText('changed overrideReason');
+    await expect(main(page).getByLabel('Factor Override')).toHaveValue('0.8');
+    await page.screenshot({ path: `${shots}/console-editor-conflict-light.png`, fullPage: true });
+    const stored = await api(page, 'GET', `ChargeItem/${id}`);
+    expect(stored.overrideReason).toBe('Courtesy discount');
+    expect(stored.factorOverride).toBeUndefined();
+
+    // Leaving with unsaved changes asks; Keep editing stays with the typed value.
+    await main(page).getByRole('tab', { name: 'History' }).click();
+    const prompt = page.getByRole('dialog', { name: 'Discard unsaved changes?' });
+    await prompt.getByRole('button', { name: 'Keep editing' }).click();
+    await expect(page).toHaveURL(new RegExp(`/ChargeItem/${id}/edit$`));
+    await expect(main(page).getByLabel('Factor Override')).toHaveValue('0.8');
+
+    // Their version, after a confirm; the retry on it saves both changes.
+    await conflict.getByRole('button', { name: 'Load their version' }).click();
+    await page
+      .getByRole('dialog', { name: 'Load their version?' })
+      .getByRole('button', { name: 'Discard and load' })
+      .click();
+    await expect(main(page).getByLabel('Override Reason')).toHaveValue('Courtesy discount');
+    await main(page).getByLabel('Factor Override').fill('0.8');
+    await main(page).getByRole('button', { name: 'Update' }).click();
+    await expect(page).toHaveURL(new RegExp(`/ChargeItem/${id}/details$`));
+    const saved = await api(page, 'GET', `ChargeItem/${id}`);
+    expect(saved).toMatchObject({ overrideReason: 'Courtesy discount', factorOverride: 0.8 });
+    expect(await apiStatus(page, 'DELETE', `ChargeItem/${id}`)).toBe(200);
     expect(errors).toEqual([]);
   });
 
@@ -277,7 +333,12 @@ test.describe('resource console', () => {
     const csv = readFileSync(await download.path(), 'utf8');
     // The columns a person reads (Patient's defaults), the same as the table's headers.
     const headers = await table.getByRole('columnheader').allInnerTexts();
-    expect(csv.split('\r\n')[0]).toBe('Name,Active,Birth Date,Gender,Last Updated');
+    // An export is data: the record's id first, then the shown columns in their order.
+    expect(csv.split('\r\n')[0]).toBe('ID,Name,Active,Birth Date,Gender,Last Updated');
+    // Dates as stored (ISO 8601 with its zone), not the table's display style.
+    expect(csv.split('\r\n')[1]).toMatch(
+      /^[\w\-.]+,.*,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/,
+    );
     expect(headers.map((h) => h.trim()).filter(Boolean)).toEqual([
       'Name',
       'Active',
