@@ -4,33 +4,59 @@ import { deleteIndexRows, insertIndexRows } from '../fhir/writeFlush';
 import { patientCompartments } from '../fhir/patientCompartment';
 import { extractIndexRows } from './indexRows';
 
-const batchSize = 500;
+const defaultBatchSize = 500;
 
 export interface ReindexProgress {
   resourceType: string;
   done: number;
 }
 
+export interface ReindexOptions {
+  /** Only this project's resources (a project's own SearchParameter saved: searchParameterIndexing.ts). */
+  projectId?: string;
+  /** Resources per batch (each in its own transaction); 500 by default. */
+  batchSize?: number;
+  /** Awaited between batches: lets the requests waiting for the database go first. */
+  pause?: () => Promise<void>;
+  /** Asked between batches: true stops the reindex (ReindexStopped) with what is done kept. */
+  stopped?: () => boolean;
+}
+
+/** Thrown by `reindexResources` when `options.stopped` answered true (the server is stopping). */
+export class ReindexStopped extends Error {
+  constructor() {
+    super('Stopped with the server before it finished');
+  }
+}
+
 /**
- * Recomputes the index rows (and compartments) of every current resource of `resourceTypes`, in
- * batches of 500, each in its own transaction. Versions are not touched: index rows are derived.
+ * Recomputes the index rows (and compartments) of every current resource of `resourceTypes` (of
+ * one project with `options.projectId`), in batches, each in its own transaction, where the batch's
+ * rows are read and locked: a resource written meanwhile is indexed from what was written. Versions
+ * are not touched: index rows are derived.
  */
 export async function reindexResources(
   repository: Repository,
   resourceTypes: readonly string[],
   onProgress: (progress: ReindexProgress) => Promise<void> | void,
+  options: ReindexOptions = {},
 ): Promise<number> {
+  const batchSize = options.batchSize ?? defaultBatchSize;
+  const projectFilter = options.projectId === undefined ? '' : ' AND project_id = $3';
   let total = 0;
   for (const resourceType of resourceTypes) {
     let after = '';
     let done = 0;
     for (;;) {
-      const batch = await repository.db.query<{ content: Resource; project_id: string | null }>(
-        `SELECT content, project_id FROM resources WHERE resource_type = $1 AND NOT deleted AND id > $2 ORDER BY id LIMIT ${batchSize}`,
-        [resourceType, after],
-      );
-      if (batch.length === 0) break;
-      await repository.db.transaction(async (tx) => {
+      if (options.stopped?.()) throw new ReindexStopped();
+      const count = await repository.db.transaction(async (tx) => {
+        const batch = await tx.query<{ content: Resource; project_id: string | null }>(
+          `SELECT content, project_id FROM resources
+           WHERE resource_type = $1 AND NOT deleted AND id > $2${projectFilter}
+           ORDER BY id LIMIT ${batchSize} FOR UPDATE`,
+          options.projectId === undefined ? [resourceType, after] : [resourceType, after, options.projectId],
+        );
+        if (batch.length === 0) return 0;
         const items = batch.map(({ content, project_id: projectId }) => {
           // Each resource with the parameters of its own project (the base ones and the project's).
           const parameters = repository.registry.forProject(projectId);
@@ -54,45 +80,69 @@ export async function reindexResources(
            WHERE r.resource_type = $2 AND r.id = k.id`,
           [JSON.stringify(items.map((i) => ({ id: i.id, compartments: i.compartments }))), resourceType],
         );
+        after = items[items.length - 1].id;
+        return items.length;
       });
-      after = batch[batch.length - 1].content.id as string;
-      done += batch.length;
-      total += batch.length;
+      if (count === 0) break;
+      done += count;
+      total += count;
       await onProgress({ resourceType, done });
+      await options.pause?.();
     }
   }
   return total;
 }
 
-/** Starts a reindex in the background, tracked by an AsyncJob resource that clients poll. */
-export async function startReindexJob(
+type OutputParameter = { name: string; valueString?: string; valueInteger?: number };
+
+export interface ReindexJobOptions extends ReindexOptions {
+  /** Parameters added to the job's output at every step (what the job is for). */
+  output?: OutputParameter[];
+}
+
+/** Creates the AsyncJob resource (status `accepted`) a reindex reports to; `runReindexJob` runs it. */
+export async function createReindexJob(
   repository: Repository,
   ctx: RequestContext,
-  resourceTypes: readonly string[],
   requestUrl: string,
-  log: (error: unknown) => void,
+  output: OutputParameter[] = [],
 ): Promise<AsyncJob> {
-  const job = (await repository.create(ctx, {
+  return (await repository.create(ctx, {
     resourceType: 'AsyncJob',
     status: 'accepted',
     requestTime: new Date().toISOString(),
     request: requestUrl,
+    ...(output.length > 0 ? { output: { resourceType: 'Parameters', parameter: output } } : {}),
   } as AsyncJob)) as AsyncJob;
+}
 
+/**
+ * Runs a reindex and reports it on its AsyncJob: `active` with the type and count so far (every
+ * fifth batch), then `completed` with the count, or `error` with the message. Never rejects.
+ */
+export async function runReindexJob(
+  repository: Repository,
+  ctx: RequestContext,
+  job: AsyncJob,
+  resourceTypes: readonly string[],
+  log: (error: unknown) => void,
+  options: ReindexJobOptions = {},
+): Promise<void> {
   const update = (changes: Partial<AsyncJob>) =>
     repository.transaction(async (session) => {
       const current = (await session.read('AsyncJob', job.id as string)) as AsyncJob;
       await session.update(ctx, { ...current, ...changes });
     });
-  const output = (parameters: { name: string; valueString?: string; valueInteger?: number }[]) => ({
+  const output = (parameters: OutputParameter[]) => ({
     resourceType: 'Parameters' as const,
-    parameter: parameters,
+    parameter: [...(options.output ?? []), ...parameters],
   });
-
-  void (async () => {
-    try {
-      let reported = 0;
-      const count = await reindexResources(repository, resourceTypes, async (progress) => {
+  try {
+    let reported = 0;
+    const count = await reindexResources(
+      repository,
+      resourceTypes,
+      async (progress) => {
         reported++;
         // Every batch would be a lot of versions on a big database: report every fifth.
         if (reported % 5 === 1) {
@@ -104,19 +154,32 @@ export async function startReindexJob(
             ]),
           });
         }
-      });
-      await update({
-        status: 'completed',
-        transactionTime: new Date().toISOString(),
-        output: output([{ name: 'count', valueInteger: count }]),
-      });
-    } catch (error) {
-      log(error);
-      await update({
-        status: 'error',
-        output: output([{ name: 'error', valueString: (error as Error).message }]),
-      }).catch(log);
-    }
-  })();
+      },
+      options,
+    );
+    await update({
+      status: 'completed',
+      transactionTime: new Date().toISOString(),
+      output: output([{ name: 'count', valueInteger: count }]),
+    });
+  } catch (error) {
+    if (!(error instanceof ReindexStopped)) log(error);
+    await update({
+      status: 'error',
+      output: output([{ name: 'error', valueString: (error as Error).message }]),
+    }).catch(log);
+  }
+}
+
+/** Starts a reindex in the background, tracked by an AsyncJob resource that clients poll. */
+export async function startReindexJob(
+  repository: Repository,
+  ctx: RequestContext,
+  resourceTypes: readonly string[],
+  requestUrl: string,
+  log: (error: unknown) => void,
+): Promise<AsyncJob> {
+  const job = await createReindexJob(repository, ctx, requestUrl);
+  void runReindexJob(repository, ctx, job, resourceTypes, log);
   return job;
 }

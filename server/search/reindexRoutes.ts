@@ -5,6 +5,7 @@ import type { Repository, RequestContext } from '../fhir/repository';
 import { liftStatementTimeout } from '../storage/liftStatementTimeout';
 import { isKnownResourceType } from '../validation/fhirJsonSchema';
 import { startReindexJob } from './reindexJob';
+import { searchParameterIndexerOf } from './searchParameterIndexing';
 
 export interface ReindexRoutesOptions {
   repository: Repository;
@@ -15,6 +16,12 @@ export interface ReindexRoutesOptions {
 /**
  * `POST /fhir/R4/$reindex`: back-fills index rows after a SearchParameter is added or changed.
  * Answers 202 with Content-Location naming an AsyncJob to poll. Super admins only.
+ *
+ * `GET /fhir/R4/SearchParameter/{id}/$index-status`: how far the indexing of the project's existing
+ * resources for a SearchParameter it saved has come (searchParameterIndexing.ts), for whoever may
+ * read the SearchParameter: a Parameters resource with `status` (queued, indexing, completed,
+ * error or none) and the AsyncJob's `job`, `resourceType` and `count`; Content-Location names the
+ * AsyncJob.
  */
 export async function reindexRoutes(app: FastifyInstance, options: ReindexRoutesOptions): Promise<void> {
   app.post('/fhir/R4/$reindex', async (request, reply) => {
@@ -60,5 +67,33 @@ export async function reindexRoutes(app: FastifyInstance, options: ReindexRoutes
           },
         ],
       });
+  });
+
+  app.get<{ Params: { id: string } }>('/fhir/R4/SearchParameter/:id/$index-status', async (request, reply) => {
+    const ctx = options.contextOf(request);
+    // 404 for another project's SearchParameter, 403 where the policy does not grant reading it.
+    const parameter = await options.repository.transaction(
+      (session) => session.read('SearchParameter', request.params.id),
+      ctx.access,
+    );
+    const projectId = parameter.meta?.project;
+    const indexer = searchParameterIndexerOf(options.repository);
+    const state =
+      projectId && indexer
+        ? await indexer.status(options.repository.db, projectId, parameter.id as string)
+        : { status: 'none' as const, job: undefined };
+    const job = state.job;
+    const fromJob = (job?.output?.parameter ?? []).filter((p) => p.name === 'resourceType' || p.name === 'count');
+    const answer: Parameters = {
+      resourceType: 'Parameters',
+      parameter: [
+        { name: 'status', valueCode: state.status },
+        ...(job ? [{ name: 'job', valueReference: { reference: `AsyncJob/${job.id}` } }] : []),
+        ...fromJob,
+        ...(job?.output?.parameter ?? []).filter((p) => p.name === 'error'),
+      ],
+    };
+    if (job) reply.header('Content-Location', `${options.baseUrl}fhir/R4/AsyncJob/${job.id}`);
+    return reply.type('application/fhir+json').send(answer);
   });
 }

@@ -58,8 +58,8 @@ export class SearchParameterRegistry {
   private ownVersion = 0;
   /** The registries of projects with SearchParameters of their own (on the base registry only). */
   private readonly projects = new Map<string, SearchParameterRegistry>();
-  /** Version id of each SearchParameter resource in this registry (a reload of the same ones changes nothing). */
-  private readonly sourceVersions = new Map<string, string | undefined>();
+  /** For a project registry: its SearchParameter resources by id, from which it is built (`rebuild`). */
+  private readonly sources = new Map<string, SearchParameter>();
 
   constructor(
     parameters: Iterable<SearchParameter> = [],
@@ -90,11 +90,9 @@ export class SearchParameterRegistry {
 
   /** Adds or replaces (by id) one SearchParameter resource of a project. */
   putProjectParameter(projectId: string, parameter: SearchParameter): void {
-    const id = parameter.id as string;
     const layer = this.projectLayer(projectId);
-    layer.removeSource(id);
-    layer.add(parameter, id);
-    layer.sourceVersions.set(id, parameter.meta?.versionId);
+    layer.sources.set(parameter.id as string, parameter);
+    layer.rebuild();
   }
 
   /**
@@ -113,7 +111,12 @@ export class SearchParameterRegistry {
 
   /** Is this SearchParameter resource (by id) one of the project's already? */
   hasProjectParameter(projectId: string, sourceId: string): boolean {
-    return this.baseRegistry().projects.get(projectId)?.sourceVersions.has(sourceId) ?? false;
+    return this.baseRegistry().projects.get(projectId)?.sources.has(sourceId) ?? false;
+  }
+
+  /** The SearchParameter resource (by id) of a project as this registry last learnt it. */
+  projectParameter(projectId: string, sourceId: string): SearchParameter | undefined {
+    return this.baseRegistry().projects.get(projectId)?.sources.get(sourceId);
   }
 
   /** Does the base define this code for `base` (a project's parameter of that code adds no work)? */
@@ -122,11 +125,15 @@ export class SearchParameterRegistry {
     return (baseTypes.has(base) ? root.global.get(code) : root.get(base, code)) !== undefined;
   }
 
-  /** Forgets one SearchParameter resource of a project (deleted): what the base defines applies again. */
+  /**
+   * Forgets one SearchParameter resource of a project (deleted): what the base defines applies
+   * again, and what the project's other SearchParameters define stays (the layer is rebuilt from
+   * them, so a duplicate code saved before duplicates were refused keeps working).
+   */
   removeProjectParameter(projectId: string, sourceId: string): void {
     const layer = this.baseRegistry().projects.get(projectId);
-    layer?.removeSource(sourceId);
-    layer?.sourceVersions.delete(sourceId);
+    if (!layer?.sources.delete(sourceId)) return;
+    layer.rebuild();
   }
 
   /** Replaces every parameter of a project with `parameters` (as stored: after a change on another process). */
@@ -135,19 +142,34 @@ export class SearchParameterRegistry {
     // Unchanged (the usual answer to a reload after this process's own write): keep the version,
     // so that caches built from the registry (GraphQL schemas, metadata) are not rebuilt for nothing.
     const same =
-      parameters.length === layer.sourceVersions.size &&
+      parameters.length === layer.sources.size &&
       parameters.every(
         (p) =>
-          layer.sourceVersions.has(p.id as string) && layer.sourceVersions.get(p.id as string) === p.meta?.versionId,
+          layer.sources.has(p.id as string) && layer.sources.get(p.id as string)?.meta?.versionId === p.meta?.versionId,
       );
     if (same) return;
-    layer.sourceVersions.clear();
-    for (const parameter of parameters) layer.sourceVersions.set(parameter.id as string, parameter.meta?.versionId);
-    layer.byType.clear();
-    layer.global.clear();
-    layer.typeByUrl.clear();
-    layer.ownVersion++;
-    for (const parameter of parameters) layer.add(parameter, parameter.id);
+    layer.sources.clear();
+    for (const parameter of parameters) layer.sources.set(parameter.id as string, parameter);
+    layer.rebuild();
+  }
+
+  /**
+   * Recomputes a project layer from its SearchParameter resources, in a fixed order: of two with
+   * one code (left from before duplicates were refused, searchParameterDuplicates.ts), the one last
+   * saved longest ago answers, whatever order they were learnt in. Nothing is removed by code alone,
+   * which would unregister another SearchParameter resource of the same code.
+   */
+  private rebuild(): void {
+    this.byType.clear();
+    this.global.clear();
+    this.typeByUrl.clear();
+    this.ownVersion++;
+    // Newest first: `add` replaces by code, so the one saved longest ago is added last and answers.
+    const newestFirst = [...this.sources.values()].sort(
+      (a, b) =>
+        compareText(b.meta?.lastUpdated ?? '', a.meta?.lastUpdated ?? '') || compareText(b.id ?? '', a.id ?? ''),
+    );
+    for (const parameter of newestFirst) this.add(parameter, parameter.id);
   }
 
   /**
@@ -321,6 +343,10 @@ export function expressionForType(expression: string, resourceType: string): str
       ),
     )
     .join(' | ');
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function splitUnion(expression: string): string[] {

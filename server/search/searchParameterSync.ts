@@ -3,6 +3,8 @@ import type { Repository } from '../fhir/repository';
 import { acquireClusterBus } from '../realtime';
 import type { Database } from '../storage/database';
 import type { SearchParameterRegistry } from './searchParameterRegistry';
+import { searchParameterDuplicatesHook } from './searchParameterDuplicates';
+import { SearchParameterIndexer, type IndexingOptions } from './searchParameterIndexing';
 
 /** The cluster-bus topic: "the SearchParameters of this project changed, reload them". */
 const topic = 'search-parameters';
@@ -13,6 +15,11 @@ const topic = 'search-parameters';
  * announced on the cluster bus, on which every other process reloads that project's parameters
  * from the database. A local commit reloads too, so that a reload answered with older rows can
  * never win over a newer one (only the latest reload of a project is applied).
+ *
+ * Writes of a project's SearchParameters are also checked before they commit (a code another of
+ * the project's SearchParameters defines for one of its base types is refused:
+ * searchParameterDuplicates.ts), and a saved one has the project's existing resources indexed for
+ * it in the background (searchParameterIndexing.ts).
  */
 export async function startSearchParameterSync(
   repository: Repository,
@@ -20,6 +27,7 @@ export async function startSearchParameterSync(
   registry: SearchParameterRegistry,
   sharedProjectId: string,
   log: (message: string, error: unknown) => void = (message, error) => console.error(message, error),
+  indexing: IndexingOptions = {},
 ): Promise<() => Promise<void>> {
   const rows = await db.query<{ content: SearchParameter; project_id: string }>(
     `SELECT content, project_id FROM resources
@@ -47,6 +55,11 @@ export async function startSearchParameterSync(
     );
   };
 
+  const stopDuplicateCheck = repository.onBeforeCommit(searchParameterDuplicatesHook(sharedProjectId));
+  const indexer = new SearchParameterIndexer(repository, sharedProjectId, log, indexing);
+  const stopPlanning = repository.onBeforeCommit(indexer.beforeCommit);
+  const stopIndexing = repository.onCommitted(indexer.committed);
+
   const { bus, release } = await acquireClusterBus(db);
   const stopListening = bus.on(topic, (message) => {
     const projectId = message.projectId;
@@ -70,6 +83,10 @@ export async function startSearchParameterSync(
   return async () => {
     stopWatching();
     stopListening();
+    stopDuplicateCheck();
+    stopPlanning();
+    stopIndexing();
+    await indexer.stop();
     await release();
   };
 }
