@@ -58,7 +58,9 @@ test.describe('patient chart', () => {
     const errors = collectErrors(page);
     await signInAs(page, 'alice@demo.hearth.example');
     await page.goto('/');
-    await expect(main(page).getByRole('row').nth(1)).toBeVisible();
+    // Wendy, the demo's fullest chart: other specs add patients (an invited one, onboarded ones) that may sort first.
+    const wendyRow = main(page).getByRole('row', { name: /Wendy Littel/ });
+    await expect(wendyRow).toBeVisible();
     // Settle the shell's own loads, then count what the chart asks for when a patient is opened.
     await page.waitForLoadState('networkidle');
     const fhirCalls: string[] = [];
@@ -66,7 +68,7 @@ test.describe('patient chart', () => {
       if (new URL(request.url()).pathname.startsWith('/fhir/R4'))
         fhirCalls.push(`${request.method()} ${request.url()}`);
     });
-    await main(page).getByRole('row').nth(1).click();
+    await wendyRow.click();
     await expect(page).toHaveURL(/\/Patient\/[^/]+$/);
     const patientId = new URL(page.url()).pathname.split('/')[2];
     await expect(page.getByTestId('timeline').getByRole('article').first()).toBeVisible();

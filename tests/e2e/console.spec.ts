@@ -276,6 +276,7 @@ test.describe('resource console', () => {
     await expect(table.getByRole('button', { name: 'Gender' })).toBeVisible();
 
     // Token filter through the column menu.
+    const rowsBefore = await table.locator('tbody tr').count();
     await table.getByRole('button', { name: 'Gender' }).click();
     await page.getByRole('menuitem', { name: 'Equals...' }).click();
     await page.getByRole('dialog').getByLabel('Value').fill('female');
@@ -284,7 +285,8 @@ test.describe('resource console', () => {
     // Rows of the previous page stay on screen until the filtered page arrives.
     await expect(main(page).getByRole('progressbar', { name: 'Loading results' })).toHaveCount(0);
     // The filtered page may not have started loading yet: wait for the table to change.
-    await expect.poll(() => table.locator('tbody tr').count()).toBeLessThan(6);
+    // (Other specs register and invite patients: the count is compared with this list's, not a constant.)
+    await expect.poll(() => table.locator('tbody tr').count()).toBeLessThan(rowsBefore);
     const femaleCount = await table.locator('tbody tr').count();
     expect(femaleCount).toBeGreaterThan(0);
 
