@@ -341,11 +341,26 @@ describe('websocket subscriptions', () => {
       body: { ...parameter.body, type: 'token' },
     });
     expect(changed.status).toBe(200);
-    await coloured('bluegreen');
+    const blueGreen = await coloured('bluegreen');
     const blue = await coloured('blue');
     expect((await client.notification(id)).entry[1].resource.id).toBe(blue);
+    // The changed parameter indexes the patients written before it in the background (server/search,
+    // searchParameterIndexing.ts): once that is done the search finds the first blue patient too.
+    await expect
+      .poll(
+        async () => {
+          const status = await http<any>('GET', `fhir/R4/SearchParameter/${parameter.body.id}/$index-status`, {
+            token: ownerToken,
+          });
+          return (status.body.parameter as any[] | undefined)?.find((p) => p.name === 'status')?.valueCode;
+        },
+        { timeout: 20_000, interval: 100 },
+      )
+      .toBe('completed');
     const searched = await http<any>('GET', `fhir/R4/Patient?${code}=blue`, { token: ownerToken });
-    expect(searched.body.entry.map((e: any) => e.resource.id)).toEqual([blue]);
+    const found = searched.body.entry.map((e: any) => e.resource.id);
+    expect([...found].sort()).toEqual([first, blue].sort());
+    expect(found).not.toContain(blueGreen);
   });
 
   it('sends heartbeats for bound subscriptions', async () => {
