@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { http, issueExpressions, issueText } from '../../tests/integration/fhirClient';
 import { registerProjectOwner } from '../../tests/integration/accounts';
+import { clinicWithPatientRegistration, registerPatient } from '../../tests/integration/patientAccounts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- FHIR answers of many shapes */
 
@@ -144,5 +145,27 @@ describe('SearchParameters a project admin saves', () => {
       token: other.tokens.access_token,
     });
     expect(ids(theirs)).toEqual([elsewhere]);
+  });
+  it("tells a patient of the project nothing about its SearchParameters' indexing, and an anonymous caller less", async () => {
+    const portal = await clinicWithPatientRegistration('Index Status Clinic');
+    const parameter = await post(portal.tokens.access_token, {
+      resourceType: 'SearchParameter',
+      url: `https://portal.example/SearchParameter/qa-nick-${run}`,
+      name: 'QaNick',
+      status: 'active',
+      description: 'Nickname',
+      code: 'qa-nick',
+      base: ['Patient'],
+      type: 'string',
+      expression: "Patient.name.where(use = 'nickname').given",
+    });
+    const patient = await registerPatient(portal.projectId);
+    // Her policy is her own compartment: the clinic's SearchParameter is not hers to read.
+    const asked = await http<any>('GET', `fhir/R4/SearchParameter/${parameter}/$index-status`, {
+      token: patient.token,
+    });
+    expect([403, 404]).toContain(asked.status);
+    expect(JSON.stringify(asked.body)).not.toContain('AsyncJob');
+    expect((await http('GET', `fhir/R4/SearchParameter/${parameter}/$index-status`, { token: null })).status).toBe(401);
   });
 });
