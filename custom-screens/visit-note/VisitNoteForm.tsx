@@ -84,33 +84,40 @@ export function VisitNoteForm(props: VisitNoteFormProps) {
         </RecoveredAnswersNotice>
       )}
       {conflict && (
-        <DraftConflictNotice
-          conflict={conflict}
-          onLoadTheirs={async () => {
-            const latest = await autosave.loadTheirs();
-            if (latest) {
-              setShown((current) => ({ key: current.key + 1, response: latest }));
-              setDateProblem(visitDateProblem(latest, localDay()));
+        // Pinned to the top of the scrolling page: the refused save usually happens while the clinician is
+        // typing far down the form, and nothing more is saved until they choose.
+        <Box
+          data-testid="draft-conflict-dock"
+          sx={{ position: 'sticky', top: 0, zIndex: (theme) => theme.zIndex.appBar - 1, bgcolor: 'background.default' }}
+        >
+          <DraftConflictNotice
+            conflict={conflict}
+            onLoadTheirs={async () => {
+              const latest = await autosave.loadTheirs();
+              if (latest) {
+                setShown((current) => ({ key: current.key + 1, response: latest }));
+                setDateProblem(visitDateProblem(latest, localDay()));
+                setProblem(undefined);
+              }
+            }}
+            onKeepMine={async () => {
               setProblem(undefined);
-            }
-          }}
-          onKeepMine={async () => {
-            setProblem(undefined);
-            await autosave.keepMine();
-          }}
-          onCopy={async () => {
-            try {
-              await navigator.clipboard.writeText(answersAsText(autosave.answers.current));
-              return true;
-            } catch {
-              return false;
-            }
-          }}
-          onStartNewNote={async () => {
-            setProblem(undefined);
-            await autosave.startNewNote();
-          }}
-        />
+              await autosave.keepMine();
+            }}
+            onCopy={async () => {
+              try {
+                await navigator.clipboard.writeText(answersAsText(autosave.answers.current));
+                return true;
+              } catch {
+                return false;
+              }
+            }}
+            onStartNewNote={async () => {
+              setProblem(undefined);
+              await autosave.startNewNote();
+            }}
+          />
+        </Box>
       )}
       <DraftStatusLine status={autosave.status} />
       {/* The generic form cannot show a caller's message under its own field; this sits just above it. */}

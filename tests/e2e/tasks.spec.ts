@@ -373,6 +373,9 @@ test.describe('visit note', () => {
     const notice = main(tabB).getByTestId('draft-conflict');
     await expect(notice).toContainText('This visit note was changed in another tab or by someone else.');
     await expect(notice).not.toContainText('Version mismatch');
+    // Tab B is scrolled down to the field it typed in: the notice is pinned where it is seen.
+    await details(tabB).scrollIntoViewIfNeeded();
+    await expect(notice).toBeInViewport();
     expect((await draftText()).text).toBe('Tab A text, second edit');
     await expect(details(tabB)).toHaveValue('Tab B text');
     await tabB.screenshot({ path: testInfo.outputPath('visit-note-conflict.png'), fullPage: true });
