@@ -8,6 +8,7 @@ import { OperationOutcomeError } from '../../data-provider/outcomes';
 import { canPerformOnType } from './accessRules';
 import { editConflictMessage, ifMatchOptions, isEditConflict } from './editConflict';
 import { issueText } from './outcomeErrors';
+import { jsonShapeProblem } from './jsonShape';
 import { NO_CHANGES, sameJson } from './unsavedChanges';
 import { UnsavedChangesGuard } from './UnsavedChangesGuard';
 import { resourceQueryKey } from './useResource';
@@ -65,13 +66,19 @@ export function ResourceJson(props: { resource: Resource }) {
   }
 
   async function save(): Promise<void> {
-    let parsed: Resource;
+    let value: unknown;
     try {
-      parsed = JSON.parse(text) as Resource;
+      value = JSON.parse(text);
     } catch (error) {
       setErrors([`Not valid JSON: ${(error as Error).message}`]);
       return;
     }
+    const notOneResource = jsonShapeProblem(value);
+    if (notOneResource) {
+      setErrors([notOneResource]);
+      return;
+    }
+    const parsed = value as Resource;
     if (parsed.resourceType !== base.resourceType || parsed.id !== base.id) {
       setErrors(['resourceType and id must stay as they are']);
       return;
