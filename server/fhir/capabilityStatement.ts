@@ -1,5 +1,6 @@
 import type { CapabilityStatement } from '@medplum/fhirtypes';
 import type { SearchParameterRegistry } from '../search/searchParameterRegistry';
+import { unsupportedSearchParameters } from '../search/searchRequest';
 import { resourceTypeNames } from '../validation/fhirJsonSchema';
 import { oauthEndpoints } from '../auth/smartDiscovery';
 
@@ -111,7 +112,14 @@ export function buildCapabilityStatement(
             { name: '_id', type: 'token' as const },
             { name: '_lastUpdated', type: 'date' as const },
             ...[...registry.globalParameters(), ...registry.forType(type)]
-              .filter((p) => searchable.has(p.type) && p.code !== '_id' && p.code !== '_lastUpdated')
+              // _text, _content, _query are defined for every Resource but refused by search: not advertised.
+              .filter(
+                (p) =>
+                  searchable.has(p.type) &&
+                  p.code !== '_id' &&
+                  p.code !== '_lastUpdated' &&
+                  !unsupportedSearchParameters.has(p.code),
+              )
               .map((p) => ({ name: p.code, type: p.type, ...(p.url ? { definition: p.url } : {}) })),
           ].filter((p, index, all) => all.findIndex((q) => q.name === p.name) === index),
         })),

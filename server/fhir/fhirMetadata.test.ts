@@ -65,6 +65,38 @@ describe('metadata, health and definitions', () => {
     expect(resources.some((r) => r.type === 'ProjectMembership')).toBe(true);
   });
 
+  it('advertises only search parameters that a search accepts', async () => {
+    const metadata = await http<{
+      rest: { resource: { type: string; searchParam: { name: string; type: string }[] }[] }[];
+    }>('GET', 'fhir/R4/metadata');
+    const sampleValue: Record<string, string> = {
+      date: 'ge2020-01-01',
+      number: '1',
+      quantity: '1',
+      reference: 'Patient/x',
+      string: 'a',
+      token: 'a',
+      uri: 'http://example.org/a',
+    };
+    for (const type of ['Patient', 'Observation', 'Communication']) {
+      const advertised = metadata.body.rest[0].resource.find((r) => r.type === type)!.searchParam;
+      // Defined on every Resource, refused by search ("not supported"): a client must not be told they work.
+      expect(advertised.map((p) => p.name).filter((name) => ['_text', '_content', '_query'].includes(name))).toEqual(
+        [],
+      );
+      for (const parameter of advertised.filter((p) => sampleValue[p.type])) {
+        const answer = await http(
+          'GET',
+          `fhir/R4/${type}?${parameter.name}=${encodeURIComponent(sampleValue[parameter.type])}&_count=1`,
+        );
+        expect({ parameter: parameter.name, refused: answer.status === 400 ? issueText(answer.body) : '' }).toEqual({
+          parameter: parameter.name,
+          refused: '',
+        });
+      }
+    }
+  });
+
   it('loaded the definitions as ordinary, searchable resources', async () => {
     const sd = await http<{ resourceType: string; snapshot: { element: unknown[] } }>(
       'GET',

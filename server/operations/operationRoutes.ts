@@ -75,7 +75,11 @@ export async function operationRoutes(app: FastifyInstance, options: OperationRo
   app.post<{ Params: TypeParams }>('/fhir/R4/:type/$validate', async (request, reply) => {
     checkResourceType(request.params.type);
     const candidate = resourceToValidate(request.body);
-    return send(reply, await run(request, (session) => validateOperation(session, request.params.type, candidate)));
+    const profile = validateProfile(request);
+    return send(
+      reply,
+      await run(request, (session) => validateOperation(session, request.params.type, candidate, undefined, profile)),
+    );
   });
 
   app.post<{ Params: InstanceParams }>('/fhir/R4/:type/:id/$validate', async (request, reply) => {
@@ -85,13 +89,13 @@ export async function operationRoutes(app: FastifyInstance, options: OperationRo
     const outcome = await run(request, async (session) => {
       // Without a body, the stored resource is checked.
       const candidate = request.body === undefined ? await session.read(type, id) : resourceToValidate(request.body);
-      return validateOperation(session, type, candidate, id);
+      return validateOperation(session, type, candidate, id, validateProfile(request));
     });
     return send(reply, outcome);
   });
 
   const expand = async (request: FastifyRequest, reply: FastifyReply) => {
-    const url = queryValue(request.query as QueryParams, 'url') ?? urlParameter(request.body);
+    const url = queryValue(request.query as QueryParams, 'url') ?? uriParameter(request.body, 'url');
     if (!url) throw errors.invalid('Missing url (the canonical URL of the profile)', 'url');
     return send(reply, await run(request, (session) => expandProfile(session, url, fhirBase)));
   };
@@ -128,10 +132,22 @@ export async function operationRoutes(app: FastifyInstance, options: OperationRo
   app.post('/fhir/R4/Agent/:id/$push', noAgents);
 }
 
-/** `url` from a Parameters body (`valueUri`, `valueCanonical`, `valueString` or `valueUrl`). */
-function urlParameter(body: unknown): string | undefined {
+/** A URL parameter of a Parameters body (`valueUri`, `valueCanonical`, `valueString` or `valueUrl`). */
+function uriParameter(body: unknown, name: string): string | undefined {
   const parameters = body as Parameters | undefined;
   if (parameters?.resourceType !== 'Parameters') return undefined;
-  const parameter = parameters.parameter?.find((p) => p.name === 'url');
+  const parameter = parameters.parameter?.find((p) => p.name === name);
   return parameter?.valueUri ?? parameter?.valueCanonical ?? parameter?.valueString ?? parameter?.valueUrl;
+}
+
+/** `$validate`'s `profile`: in the query or the Parameters body (an empty one is a mistake, not "none"). */
+function validateProfile(request: FastifyRequest): string | undefined {
+  const profile = queryValue(request.query as QueryParams, 'profile') ?? uriParameter(request.body, 'profile');
+  if (profile !== undefined && profile.trim() === '') {
+    throw errors.invalid(
+      'The profile parameter is empty; give the canonical URL of a profile, or leave it out',
+      'profile',
+    );
+  }
+  return profile;
 }

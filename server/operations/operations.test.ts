@@ -173,6 +173,58 @@ describe('FHIR operations', () => {
       expect(issueText(wrongType.body)).toContain('is for Patient');
     });
 
+    it('validates against the profile parameter (query or Parameters), as if it were in meta.profile', async () => {
+      const usCore = 'http://hl7.org/fhir/us/core/StructureDefinition/us-core-patient';
+      const bare = { resourceType: 'Patient', name: [{ family: 'Profiled' }] };
+      // An empty Patient is a valid Patient, but not a US Core one (identifier and gender are required).
+      const byQuery = await post(`Patient/$validate?profile=${encodeURIComponent(usCore)}`, bare);
+      expect(byQuery.status).toBe(200);
+      expect(issueExpressions(byQuery.body)).toEqual(expect.arrayContaining(['Patient.identifier', 'Patient.gender']));
+      const byParameters = await post('Patient/$validate', {
+        resourceType: 'Parameters',
+        parameter: [
+          { name: 'resource', resource: bare },
+          { name: 'profile', valueCanonical: usCore },
+        ],
+      });
+      expect(issueExpressions(byParameters.body)).toEqual(issueExpressions(byQuery.body));
+      const conforming = await post(`Patient/$validate?profile=${encodeURIComponent(usCore)}`, {
+        ...bare,
+        identifier: [{ system: 'urn:mrn', value: '1' }],
+        gender: 'female',
+      });
+      expect(conforming.body.issue.map((issue: any) => issue.details.text)).toEqual(['All OK']);
+      // Named in meta.profile as well: checked once, not twice.
+      const both = await post(`Patient/$validate?profile=${encodeURIComponent(usCore)}`, {
+        ...bare,
+        meta: { profile: [usCore] },
+      });
+      expect(issueExpressions(both.body).filter((path: string) => path === 'Patient.identifier')).toHaveLength(1);
+      const unknown = await post('Patient/$validate?profile=http://example.org/StructureDefinition/nope', bare);
+      expect(unknown.body.issue[0]).toMatchObject({ severity: 'error', code: 'not-found' });
+      expect(issueText(unknown.body)).toContain('(the profile parameter) is not known');
+      const wrongType = await post(`Observation/$validate?profile=${encodeURIComponent(usCore)}`, {
+        resourceType: 'Observation',
+        status: 'final',
+        code: { text: 'x' },
+      });
+      expect(issueText(wrongType.body)).toContain('is for Patient, not Observation');
+      // By id: the stored record against a profile it does not claim.
+      const stored = await post(
+        `Patient/${ids.p1}/$validate?profile=http://example.org/StructureDefinition/nope`,
+        undefined,
+      );
+      expect(issueText(stored.body)).toContain('is not known');
+      const empty = await post('Patient/$validate', {
+        resourceType: 'Parameters',
+        parameter: [
+          { name: 'resource', resource: bare },
+          { name: 'profile', valueString: ' ' },
+        ],
+      });
+      expect(empty.status).toBe(400);
+    });
+
     it('validates a stored resource by id, and an update body against its id', async () => {
       const stored = await post(`Patient/${ids.p1}/$validate`, undefined);
       expect(stored.status).toBe(200);

@@ -33,17 +33,54 @@ function writeIssues(candidate: unknown): OperationOutcomeIssue[] {
   }
 }
 
+/** What one profile finds wrong with the resource (`expression`: where the profile was named, if in the resource). */
+async function profileIssues(
+  session: RepositorySession,
+  resource: Resource,
+  resourceType: string,
+  url: unknown,
+  named: { expression?: string[]; as: string },
+): Promise<OperationOutcomeIssue[]> {
+  const where = named.expression ? { expression: named.expression } : {};
+  const profile = typeof url === 'string' ? await findStructureDefinition(session, url) : undefined;
+  if (!profile) {
+    return [
+      {
+        severity: 'error',
+        code: 'not-found',
+        details: { text: `Profile ${String(url)} ${named.as}is not known to this server` },
+        ...where,
+      },
+    ];
+  }
+  if (profile.type !== resourceType) {
+    return [
+      {
+        severity: 'error',
+        code: 'invalid',
+        details: { text: `Profile ${String(url)} ${named.as}is for ${profile.type}, not ${resourceType}` },
+        ...where,
+      },
+    ];
+  }
+  // The profile's own rules, through the schema engine (server/validation/profileValidator.ts).
+  return validateAgainstProfile(resource, profile, (u) => findStructureDefinition(session, u));
+}
+
 /**
  * `{Type}/$validate` and `{Type}/{id}/$validate`: checks the resource as a write would (the
  * official schema and the primitive rules of server/validation), without storing it, and checks
  * that each `meta.profile` is a StructureDefinition the caller can see, of the resource's type,
  * and that the resource conforms to it (schema engine: cardinality, slices, fixed/pattern, invariants).
+ * `profile` (the operation's parameter) is checked the same way, as if it were one more
+ * `meta.profile`: a client asks "would this conform to X" before it claims X.
  */
 export async function validateOperation(
   session: RepositorySession,
   resourceType: string,
   candidate: unknown,
   id?: string,
+  profile?: string,
 ): Promise<OperationOutcome> {
   const resource = candidate as Resource;
   if (typeof candidate === 'object' && candidate !== null && resource.resourceType !== resourceType) {
@@ -64,25 +101,10 @@ export async function validateOperation(
   const profiles = resource.meta?.profile ?? [];
   for (const [index, url] of profiles.entries()) {
     const expression = [`${resourceType}.meta.profile[${index}]`];
-    const profile = typeof url === 'string' ? await findStructureDefinition(session, url) : undefined;
-    if (!profile) {
-      issues.push({
-        severity: 'error',
-        code: 'not-found',
-        details: { text: `Profile ${String(url)} is not known to this server` },
-        expression,
-      });
-    } else if (profile.type !== resourceType) {
-      issues.push({
-        severity: 'error',
-        code: 'invalid',
-        details: { text: `Profile ${url} is for ${profile.type}, not ${resourceType}` },
-        expression,
-      });
-    } else {
-      // The profile's own rules, through the schema engine (server/validation/profileValidator.ts).
-      issues.push(...(await validateAgainstProfile(resource, profile, (u) => findStructureDefinition(session, u))));
-    }
+    issues.push(...(await profileIssues(session, resource, resourceType, url, { expression, as: '' })));
+  }
+  if (profile !== undefined && !profiles.includes(profile)) {
+    issues.push(...(await profileIssues(session, resource, resourceType, profile, { as: '(the profile parameter) ' })));
   }
   return issues.length === 0 ? allOk() : outcomeOf(issues);
 }

@@ -75,7 +75,15 @@ export const defaultSearchCount = 20;
 export const maxSearchCount = 1000;
 
 /** Parameters that are neither filters nor supported: refused rather than silently ignored. */
-const unsupported = new Set(['_contained', '_containedType', '_text', '_content', '_list', '_query', '_cursor']);
+export const unsupportedSearchParameters: ReadonlySet<string> = new Set([
+  '_contained',
+  '_containedType',
+  '_text',
+  '_content',
+  '_list',
+  '_query',
+  '_cursor',
+]);
 const ignored = new Set(['_format', '_pretty']);
 
 export type QueryParams = Record<string, string | string[] | undefined>;
@@ -157,7 +165,7 @@ export function parseSearchRequest(
       }
     } else if (name === '_has') {
       for (const value of values) request.filters.push(parseHas(resourceType, key, value, registry));
-    } else if (unsupported.has(name)) {
+    } else if (unsupportedSearchParameters.has(name)) {
       throw errors.notSupported(`Search parameter "${key}" is not supported`);
     } else if (name.includes('.') || (suffix?.includes('.') ?? false)) {
       for (const value of values) request.filters.push(parseChain(resourceType, key, value, registry));
