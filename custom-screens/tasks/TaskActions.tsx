@@ -156,7 +156,8 @@ export function TaskActions({ task, patientId }: { task: Task; patientId: string
         title={task.restriction?.period?.end ? 'Change due date' : 'Add due date'}
         open={dialog === 'due'}
         onClose={close}
-        ready={/^\d{4}-\d{2}-\d{2}$/.test(dueDate)}
+        // The date it already has is no change: saving it wrote an empty version and a blank "Changed" entry.
+        ready={/^\d{4}-\d{2}-\d{2}$/.test(dueDate) && dueDate !== task.restriction?.period?.end?.slice(0, 10)}
         onSubmit={() => actions.run(TASK_TOASTS.dueDateUpdated, (t) => dueDatePatch(t, dueDate))}
       >
         <TextField

@@ -254,6 +254,22 @@ describe('TaskDetails of a completed questionnaire task', () => {
     expect(due).toHaveTextContent(/^1 Jan 2020 \(overdue\)$/);
   });
 
+  it('offers no Save for the due date the task already has (it wrote an empty version)', async () => {
+    const user = userEvent.setup({ delay: null });
+    renderTaskPage(
+      fakeClient({ ...task, restriction: { period: { end: '2027-01-15' } } }),
+      '/Patient/p1/task/t1/details',
+    );
+    await user.click(await screen.findByRole('button', { name: 'Change Due-Date' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Change due date' });
+    const save = within(dialog).getByRole('button', { name: 'Save' });
+    expect(within(dialog).getByLabelText(/Due date/)).toHaveValue('2027-01-15');
+    expect(save).toBeDisabled();
+    await user.clear(within(dialog).getByLabelText(/Due date/));
+    await user.type(within(dialog).getByLabelText(/Due date/), '2027-01-20');
+    expect(save).toBeEnabled();
+  });
+
   it('a task whose output names the response reads that response', async () => {
     const client = fakeClient(
       {
