@@ -186,6 +186,22 @@ describe('ShellLayout on a wide window (1280 px)', () => {
   });
 });
 
+describe('ShellLayout: skip to main content', () => {
+  beforeEach(() => happyDom.setViewport(desktop));
+
+  it('is the first stop of the Tab key and moves focus past the header and navigation to the page', async () => {
+    const user = userEvent.setup();
+    renderShell();
+    await user.tab();
+    const skip = screen.getByRole('link', { name: 'Skip to main content' });
+    expect(skip).toHaveFocus();
+    await user.keyboard('{Enter}');
+    const main = screen.getByRole('main');
+    expect(main).toHaveFocus();
+    expect(main).toContainElement(screen.getByText('Page at /Patient'));
+  });
+});
+
 describe('ShellLayout at the md breakpoint', () => {
   it.each([
     { width: 899, layout: 'a closed overlay drawer', shown: false },

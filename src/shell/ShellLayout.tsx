@@ -17,6 +17,7 @@ import { useToast } from './toasts';
 import { useShellSlots } from './shellSlots';
 import { portalRouteAccess } from './portalRouteAccess';
 import { CareTeamOnlyPage } from './CareTeamOnlyPage';
+import { MAIN_CONTENT_ID, SkipToContent } from './SkipToContent';
 
 /**
  * The signed-in frame of every page (app-spec §2.5): header, side navigation and the page, which
@@ -64,6 +65,7 @@ export function ShellLayout({ children }: { children?: ReactNode }) {
 
   return (
     <Box sx={{ height: '100vh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
+      <SkipToContent />
       <Header
         navbarOpen={navbarOpen}
         onToggleNavbar={() => (narrow ? drawer.setOpen(!drawer.open) : setColumnOpen(!columnOpen))}
@@ -78,7 +80,12 @@ export function ShellLayout({ children }: { children?: ReactNode }) {
           open={navbarOpen}
           onClose={() => drawer.setOpen(false)}
         />
-        <Box component="main" sx={{ flexGrow: 1, minWidth: 0, overflow: 'auto' }}>
+        <Box
+          component="main"
+          id={MAIN_CONTENT_ID}
+          tabIndex={-1}
+          sx={{ flexGrow: 1, minWidth: 0, overflow: 'auto', '&:focus': { outline: 'none' } }}
+        >
           <ContentErrorBoundary locationKey={`${location.pathname}${location.search}`}>{content}</ContentErrorBoundary>
         </Box>
       </Box>
