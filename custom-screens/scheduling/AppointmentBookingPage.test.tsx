@@ -10,6 +10,7 @@ import { ToastProvider } from '../../src/shell/toasts';
 import { AppointmentBookingPage, BOOKED_TOAST } from './AppointmentBookingPage';
 import { bookingDraftKey } from './bookingDraftKey';
 import { localDay } from '../../data-provider/rules';
+import { frontDeskPolicy } from '../../config/access/demoAccessPolicies';
 
 const alice: Practitioner = {
   resourceType: 'Practitioner',
@@ -116,6 +117,15 @@ describe('AppointmentBookingPage', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(server.fake.callsTo('GET', /Appointment\?/)).toEqual([]);
     expect(server.posted()).toEqual([]);
+  });
+
+  it('does not take a front-desk Practitioner for the clinician: the desk chooses', () => {
+    const server = bookingServer();
+    const ben: Practitioner = { resourceType: 'Practitioner', id: 'ben', name: [{ given: ['Ben'], family: 'Okafor' }] };
+    vi.spyOn(server.client, 'getProfile').mockReturnValue(ben);
+    vi.spyOn(server.client, 'getAccessPolicy').mockReturnValue(frontDeskPolicy);
+    renderPage(server.client, '/appointments/new');
+    expect(field(/^Clinician/)).toHaveValue('');
   });
 
   it('refuses an end before the start, under End time', async () => {

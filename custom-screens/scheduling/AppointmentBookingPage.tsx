@@ -19,6 +19,7 @@ import type { Reference } from '@medplum/fhirtypes';
 import { formatDateTime, formatHumanName, nameOfResource } from '../../data-provider/formatting';
 import { normalizeErrorString, OperationOutcomeError } from '../../data-provider/outcomes';
 import { ReferenceInput } from '../../src/datatypes/ReferenceInput';
+import { canPerformOnType } from '../../src/resources/accessRules';
 import { useFhirClient } from '../../src/resources/useFhirClient';
 import { useToast } from '../../src/shell/toasts';
 import { chartPath } from '../chart/chartPaths';
@@ -92,9 +93,11 @@ export function AppointmentBookingPage() {
   const freshDraft = (): BookingDraft => ({
     ...EMPTY_BOOKING_DRAFT,
     date: localDay(new Date()),
-    // Clinicians mostly book for themselves; the front desk (not a Practitioner) chooses.
+    // Clinicians mostly book for themselves; the front desk chooses. Front-desk staff are Practitioners
+    // too, so what tells a clinician is being allowed to record findings (Observation create).
     clinician:
-      me?.resourceType === 'Practitioner'
+      me?.resourceType === 'Practitioner' &&
+      canPerformOnType(client.getAccessPolicy(), client.isSuperAdmin(), 'Observation', 'create')
         ? { reference: account, display: formatHumanName(me.name?.[0]) || nameOfResource(me) }
         : undefined,
   });
