@@ -50,6 +50,17 @@ describe('referenceOptionDetail', () => {
     };
     expect(referenceOptionDetail(practitioner)).toBe('Doctor of Medicine · 1234567893');
     expect(referenceOptionDetail({ resourceType: 'Practitioner', id: 'a1b2c3d4e5f6' })).toBe('Practitioner · a1b2c3d4');
+    // A staff account with neither: its e-mail, else its phone, before a bare id.
+    const staff: Practitioner = {
+      resourceType: 'Practitioner',
+      id: 'a0f13e86aa',
+      telecom: [
+        { system: 'phone', value: '+1 555 0100' },
+        { system: 'email', value: 'alice@demo.hearth.example' },
+      ],
+    };
+    expect(referenceOptionDetail(staff)).toBe('alice@demo.hearth.example');
+    expect(referenceOptionDetail({ ...staff, telecom: [staff.telecom![0]] })).toBe('+1 555 0100');
   });
 
   it('another type: the type and the first 8 characters of the id', () => {

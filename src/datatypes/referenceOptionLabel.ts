@@ -13,7 +13,7 @@ export function referenceValueLabel(reference: Reference | null | undefined): st
 /**
  * The quiet second line of a reference option, which tells apart resources of the same name:
  * a patient's birth date (as the patient lists show it) with age, gender and MRN (as the global
- * search shows it); a practitioner's qualification and identifier; otherwise, or when there is
+ * search shows it); a practitioner's qualification and identifier, else e-mail or phone; otherwise, or when there is
  * nothing of the kind, the type and a short id ('Organization · 5c1f0a2b').
  */
 export function referenceOptionDetail(resource: Resource, today: Date = new Date()): string {
@@ -51,6 +51,13 @@ function practitionerParts(practitioner: Practitioner): string[] {
   const identifier = (practitioner.identifier ?? []).find((entry) => entry.value && !looksLikeId(entry.value));
   const text = formatIdentifier(identifier);
   if (text) parts.push(text);
+  // Staff accounts often have neither: their e-mail (or phone) tells two of the same name apart in words.
+  if (parts.length === 0) {
+    const contact =
+      practitioner.telecom?.find((point) => point.system === 'email' && point.value) ??
+      practitioner.telecom?.find((point) => point.system === 'phone' && point.value);
+    if (contact?.value) parts.push(contact.value);
+  }
   return parts;
 }
 
