@@ -55,6 +55,25 @@ describe('SearchControl', { timeout: 30_000 }, () => {
     expect(next.offset ?? 0).toBe(0);
   });
 
+  it('names a filter’s reference once its name is known, and removes it by that name', async () => {
+    const { search, onChange, user } = setup('general-practitioner=Practitioner/a1', (q) =>
+      typeof q === 'string'
+        ? patients(2)
+        : {
+            resourceType: 'Bundle',
+            type: 'searchset',
+            entry: [
+              { resource: { resourceType: 'Practitioner', id: 'a1', name: [{ given: ['Alice'], family: 'Carter' }] } },
+            ],
+          },
+    );
+    const filters = await screen.findByLabelText('Active filters');
+    await waitFor(() => expect(filters).toHaveTextContent('general-practitioner equals Alice Carter'));
+    expect(search).toHaveBeenCalledWith('Practitioner', expect.objectContaining({ _id: 'a1' }), expect.anything());
+    await user.click(screen.getByLabelText('Remove filter general-practitioner equals Alice Carter'));
+    expect(onChange.mock.calls[0][0].request.filters ?? []).toEqual([]);
+  });
+
   it('shows the page, first-last of total, and moves pages by the page size', async () => {
     const { search, onChange, user } = setup('_count=20&_offset=20', (q) =>
       patients(20, q.includes('_offset=20') ? 20 : 0),

@@ -51,7 +51,7 @@ import {
   columnSearchParameters,
   fieldLabel,
 } from './searchColumns';
-import { activeFilterText } from './activeFilterText';
+import { activeFilterText, filterReferences } from './activeFilterText';
 import {
   currentPage,
   formatPageRange,
@@ -64,6 +64,7 @@ import {
 import { useSearchResults } from './useSearchResults';
 import { useProgressiveRows } from './useProgressiveRows';
 import { usePageNames } from './usePageNames';
+import { useReferenceNames } from './useReferenceNames';
 import { useColumnFhirpath } from './fhirpathColumns';
 
 export interface SearchControlProps {
@@ -108,6 +109,7 @@ export function SearchControl(props: SearchControlProps) {
     [shownBundle],
   );
   const names = usePageNames(resources, fields, schema.data, parameters.data);
+  const filterNames = useReferenceNames(useMemo(() => filterReferences(request.filters), [request.filters]));
   // An extension column is read by FHIRPath: its cells fill in once the engine has loaded.
   const fhirpathReady = useColumnFhirpath(fields, schema.data?.type, parameters.data);
   // Cell texts are computed once per page and columns: a selection change re-renders no row but its own.
@@ -214,7 +216,7 @@ export function SearchControl(props: SearchControlProps) {
       {(request.filters?.length ?? 0) > 0 && !props.hideToolbar && (
         <Box sx={{ px: 2, pb: 1, display: 'flex', gap: 1, flexWrap: 'wrap' }} aria-label="Active filters">
           {request.filters?.map((filter, index) => {
-            const text = activeFilterText(filter);
+            const text = activeFilterText(filter, filterNames);
             return (
               <Chip
                 key={index}
