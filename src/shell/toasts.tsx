@@ -3,6 +3,7 @@ import { GlobalStyles, IconButton } from '@mui/material';
 import { styled } from '@mui/material/styles';
 import CloseIcon from '@mui/icons-material/Close';
 import { closeSnackbar, MaterialDesignContent, SnackbarProvider, useSnackbar, type SnackbarKey } from 'notistack';
+import { isNetworkFailure, NO_ANSWER_TEXT } from './networkFailure';
 import { normalizeErrorString } from '../../data-provider/outcomes';
 
 /** Toast settings of app-spec §9: bottom-right, 4 s, 250 ms transitions, 440 wide, 200 high at most, 5 at once. */
@@ -100,7 +101,11 @@ export function useToast(): Toasts {
       success: (message, options) => show('success', message, options),
       info: (message, options) => show('info', message, options),
       error: (error, options) =>
-        show('error', typeof error === 'string' ? error : normalizeErrorString(error), options),
+        show(
+          'error',
+          typeof error === 'string' ? error : isNetworkFailure(error) ? NO_ANSWER_TEXT : normalizeErrorString(error),
+          options,
+        ),
       close: (key) => close(key),
     };
   }, [enqueueSnackbar, close]);

@@ -301,6 +301,12 @@ test.describe('application shell', () => {
     // Persistent: still there well after the 4 s of ordinary toasts, and shown once.
     await page.waitForTimeout(4500);
     await expect(toast).toHaveCount(1);
+    // Back online: the notice goes by itself and says so.
+    await page.unroute('**/fhir/R4/**');
+    await page.context().setOffline(true);
+    await page.context().setOffline(false);
+    await expect(page.getByText('Connection restored')).toBeVisible();
+    await expect(toast).toHaveCount(0);
   });
 });
 
