@@ -2,7 +2,10 @@ import { Chip } from '@mui/material';
 import { statusColor, type StatusColor } from './statusColor';
 
 // Darker shades in light mode and lighter ones in dark mode keep the text at WCAG AA contrast.
-const PALETTE: Record<StatusColor, { light: [string, string]; dark: [string, string] }> = {
+// [background, text] per scheme; the lists' plain-cell badges (src/search/SearchControl.tsx) use them too.
+export const STATUS_BADGE_PALETTE: Readonly<
+  Record<StatusColor, { light: readonly [string, string]; dark: readonly [string, string] }>
+> = {
   blue: { light: ['#dbe7ff', '#0b3d91'], dark: ['#1e3a6b', '#cfe0ff'] },
   yellow: { light: ['#fff1c2', '#6b4c00'], dark: ['#5a4500', '#ffe8a3'] },
   red: { light: ['#ffdcdc', '#8f1111'], dark: ['#6b1a1a', '#ffd0d0'] },
@@ -15,7 +18,7 @@ const PALETTE: Record<StatusColor, { light: [string, string]; dark: [string, str
  * names it for people ("No-show" for `noshow`); the colour is the code's either way.
  */
 export function StatusBadge(props: { status: string; label?: string; testId?: string }) {
-  const colors = PALETTE[statusColor(props.status)];
+  const colors = STATUS_BADGE_PALETTE[statusColor(props.status)];
   return (
     <Chip
       size="small"

@@ -26,13 +26,14 @@ function setup(
   query: string,
   bundle: (query: string) => Bundle,
   props: Partial<Parameters<typeof SearchControl>[0]> = {},
+  resourceType = 'Patient',
 ) {
   const search = vi.fn(async (_type: string, q: string) => bundle(q));
   const client = { search } as unknown as FhirClient;
   setSchemaLoader(client, new SchemaLoader(recordedSource()));
   const onChange = vi.fn();
   const onClick = vi.fn();
-  const initial: ConsoleSearch = parseConsoleSearch('Patient', new URLSearchParams(query));
+  const initial: ConsoleSearch = parseConsoleSearch(resourceType, new URLSearchParams(query));
   render(
     <QueryClientProvider client={new QueryClient()}>
       <FhirClientContext.Provider value={client}>
@@ -72,6 +73,26 @@ describe('SearchControl', { timeout: 30_000 }, () => {
     expect(search).toHaveBeenCalledWith('Practitioner', expect.objectContaining({ _id: 'a1' }), expect.anything());
     await user.click(screen.getByLabelText('Remove filter general-practitioner equals Alice Carter'));
     expect(onChange.mock.calls[0][0].request.filters ?? []).toEqual([]);
+  });
+
+  it('shows a status column as a badge coloured by the code (app-spec §4), the word kept', async () => {
+    const appointment = (id: string, status: string) => ({
+      resource: { resourceType: 'Appointment', id, status, participant: [{ status: 'accepted' }] },
+    });
+    setup(
+      '_fields=status,description',
+      () => ({
+        resourceType: 'Bundle',
+        type: 'searchset',
+        entry: [appointment('a1', 'booked'), appointment('a2', 'noshow'), appointment('a3', 'fulfilled')],
+      }),
+      {},
+      'Appointment',
+    );
+    const badge = async (word: string) => (await screen.findByText(word)).closest('.status-badge');
+    expect(await badge('booked')).toHaveAttribute('data-status-color', 'blue');
+    expect(await badge('noshow')).toHaveAttribute('data-status-color', 'red');
+    expect(await badge('fulfilled')).toHaveAttribute('data-status-color', 'green');
   });
 
   it('shows the page, first-last of total, and moves pages by the page size', async () => {

@@ -66,6 +66,8 @@ import { useProgressiveRows } from './useProgressiveRows';
 import { usePageNames } from './usePageNames';
 import { useReferenceNames } from './useReferenceNames';
 import { useColumnFhirpath } from './fhirpathColumns';
+import { STATUS_BADGE_PALETTE } from '../datatypes/StatusBadge';
+import { statusColor, type StatusColor } from '../datatypes/statusColor';
 
 export interface SearchControlProps {
   search: ConsoleSearch;
@@ -119,6 +121,7 @@ export function SearchControl(props: SearchControlProps) {
       id: resource.id ?? '',
       resource,
       cells: formatters.map((format) => format(resource)),
+      colors: fields.map((field) => statusCellColor(field, resource)),
     }));
     // fhirpathReady: once the engine has loaded, the formatters read extension columns through it.
   }, [resources, fields, schema.data, parameters.data, names, fhirpathReady]);
@@ -373,6 +376,14 @@ interface ResultRowModel {
   id: string;
   resource: Resource;
   cells: string[];
+  /** The badge colour of a `status` cell (app-spec §4), as the chart's badges have it; undefined elsewhere. */
+  colors: (StatusColor | undefined)[];
+}
+
+/** A resource's own `status` code, in a `status` column, is shown as a coloured badge. */
+function statusCellColor(field: string, resource: Resource): StatusColor | undefined {
+  const status = (resource as { status?: unknown }).status;
+  return field === 'status' && typeof status === 'string' ? statusColor(status) : undefined;
 }
 
 /**
@@ -414,7 +425,15 @@ const ResultRow = memo(function ResultRow(props: {
         </td>
       )}
       {row.cells.map((text, index) => (
-        <td key={index}>{text}</td>
+        <td key={index}>
+          {row.colors[index] && text ? (
+            <span className="status-badge" data-status-color={row.colors[index]}>
+              {text}
+            </span>
+          ) : (
+            text
+          )}
+        </td>
       ))}
     </tr>
   );
@@ -450,5 +469,18 @@ function tableStyle(theme: Theme) {
       textAlign: 'left',
     },
     '& tbody td.checkbox-cell': { padding: '0 0 0 4px', width: 48 },
+    '& .status-badge': {
+      display: 'inline-block',
+      padding: '1px 8px',
+      borderRadius: 12,
+      fontWeight: 600,
+      fontSize: '0.8125rem',
+    },
+    ...Object.fromEntries(
+      Object.entries(STATUS_BADGE_PALETTE).map(([color, shades]) => {
+        const [background, text] = theme.palette.mode === 'dark' ? shades.dark : shades.light;
+        return [`& .status-badge[data-status-color=${color}]`, { backgroundColor: background, color: text }];
+      }),
+    ),
   };
 }
