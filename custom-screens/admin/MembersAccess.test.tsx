@@ -162,7 +162,7 @@ describe('Members: what access applies, and whose e-mail', () => {
     );
   });
 
-  it('tells in the invite dialog what a patient without a policy gets, and that a new record is made', async () => {
+  it('tells in the invite dialog what a patient without a policy gets, and offers her existing chart', async () => {
     renderMembers(portalProject);
     fireEvent.click(await screen.findByRole('button', { name: 'Invite' }));
     const dialog = await screen.findByRole('dialog', { name: 'Invite a person' });
@@ -178,8 +178,13 @@ describe('Members: what access applies, and whose e-mail', () => {
       'Patient portal (project default for patients)',
     );
     expect(within(dialog).getByRole('combobox', { name: 'Role' })).toHaveAccessibleDescription(
-      'A new Patient record is made for them; an existing chart cannot be linked here',
+      'In the patient portal they see their own chart',
     );
+    // A new chart unless the admin says otherwise; the existing one is a choice, not a dead end.
+    const chart = within(dialog).getByRole('radiogroup', { name: 'Chart' });
+    expect(within(chart).getByRole('radio', { name: 'New patient' })).toBeChecked();
+    expect(within(chart).getByRole('radio', { name: 'Existing patient' })).not.toBeChecked();
+    expect(dialog.textContent).not.toMatch(/cannot be linked/);
     await chooseAccessPolicy(dialog, 'Front desk');
     await waitFor(() => expect(accessHint(dialog)).toBe('Only what "Front desk" allows'));
   });

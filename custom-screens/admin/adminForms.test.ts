@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ProjectMembership } from '@medplum/fhirtypes';
 import { botRunInput, botRunResultText } from './botRunInput';
-import { emptyInvite, inviteOutcome, inviteProblems, inviteRequestOf } from './inviteForm';
+import {
+  chartDetails,
+  emptyInvite,
+  inviteOutcome,
+  inviteProblems,
+  inviteRequestOf,
+  withChartDetails,
+} from './inviteForm';
 import { memberField, memberFormOf, memberFormProblems, membershipOf } from './memberForm';
 import { memberRows } from './memberRows';
 import { newSiteForm, siteFormProblems, siteFormsOf, sitesOf } from './siteForms';
@@ -69,6 +76,59 @@ describe('invite form', () => {
     );
     expect(inviteOutcome({ ...form, sendEmail: false }, 'smtp', waiting)).toMatch(/with "Forgot password"/);
     expect(inviteOutcome(form, 'smtp', { extension: [{ url: 'urn:other' }] })).toMatch(/invitation e-mail was sent/);
+  });
+});
+
+describe('invite form: an existing chart', () => {
+  const patient = {
+    ...emptyInvite,
+    resourceType: 'Patient' as const,
+    firstName: 'Maria',
+    lastName: 'Registered',
+    email: 'maria@x.example',
+  };
+
+  it("sends the chosen chart as Medplum's membership.profile, only for a patient invited onto it", () => {
+    const chosen = { ...patient, chart: 'existing' as const, profile: { reference: 'Patient/p1', display: 'M R' } };
+    expect(inviteRequestOf(chosen)).toEqual({
+      resourceType: 'Patient',
+      firstName: 'Maria',
+      lastName: 'Registered',
+      email: 'maria@x.example',
+      admin: false,
+      sendEmail: true,
+      membership: { profile: { reference: 'Patient/p1' } },
+    });
+    // A new chart, or another role chosen afterwards: nothing is linked.
+    expect(inviteRequestOf({ ...chosen, chart: 'new' })).not.toHaveProperty('membership');
+    expect(inviteRequestOf({ ...chosen, resourceType: 'Practitioner' })).not.toHaveProperty('membership');
+    expect(inviteProblems({ ...chosen, profile: undefined })).toEqual({ profile: "Choose the patient's chart" });
+    expect(inviteProblems({ ...chosen, profile: undefined, resourceType: 'Practitioner' })).toEqual({});
+  });
+
+  it("fills the fields left empty from the chart, and names the chart's name once added", () => {
+    const details = chartDetails({
+      resourceType: 'Patient',
+      name: [
+        { use: 'nickname', given: ['Mia'] },
+        { use: 'official', given: ['Maria', 'Luisa'], family: 'Registered' },
+      ],
+      telecom: [
+        { system: 'phone', value: '555' },
+        { system: 'email', value: 'chart@x.example' },
+      ],
+    });
+    expect(details).toEqual({ firstName: 'Maria Luisa', lastName: 'Registered', email: 'chart@x.example' });
+    const typed = { ...emptyInvite, resourceType: 'Patient' as const, email: 'portal@x.example' };
+    const filled = withChartDetails(typed, details);
+    expect([filled.firstName, filled.lastName, filled.email]).toEqual(['Maria Luisa', 'Registered', 'portal@x.example']);
+    // Another chart chosen: what the first one filled follows, what was typed stays.
+    const other = { firstName: 'Rosa', lastName: 'Other', email: '' };
+    const refilled = withChartDetails({ ...filled, lastName: 'Edited' }, other, details);
+    expect([refilled.firstName, refilled.lastName, refilled.email]).toEqual(['Rosa', 'Edited', 'portal@x.example']);
+    expect(inviteOutcome(typed, 'smtp', { profile: { display: 'Maria Registered' } })).toBe(
+      'Maria Registered was added and an invitation e-mail was sent to portal@x.example.',
+    );
   });
 });
 

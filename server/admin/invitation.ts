@@ -1,4 +1,5 @@
 import type {
+  ContactPoint,
   Patient,
   Practitioner,
   Project,
@@ -8,16 +9,20 @@ import type {
   User,
   UserSecurityRequest,
 } from '@medplum/fhirtypes';
+import { formatHumanName } from '../../data-provider/formatting';
 import { findUserByEmail, membershipsOf, readProject } from '../auth/accountStore';
 import { addressVerified, waitingMembershipsOf } from '../auth/addressOwnership';
 import { awaitingOwnerExtension, awaitingOwnerMessage } from '../auth/membershipState';
 import { accountsProjectId } from '../auth/authEnvironment';
 import { hashSecret, newSecret } from '../auth/loginService';
 import { errors, FhirError, outcomeOf } from '../fhir/fhirError';
-import type { RepositorySession } from '../fhir/repository';
+import type { RepositorySession, RequestContext } from '../fhir/repository';
 import type { OutgoingEmail } from '../email/emailSender';
-import type { InviteRequest } from './inviteInput';
-import { checkAccessReferences, checkProjectReference } from './projectReferences';
+import { parseSearchRequest } from '../search/searchRequest';
+import type { InviteProfileType, InviteRequest } from './inviteInput';
+import { checkAccessReferences, checkProjectReference, readProjectReference } from './projectReferences';
+
+type Profile = Practitioner | Patient | RelatedPerson;
 
 export interface InvitationResult {
   membership: ProjectMembership;
@@ -32,6 +37,14 @@ export interface InvitationResult {
  * the route has checked that the caller administers the project. A person who is already a member
  * (or already invited and waiting) is refused with 409: an invitation never changes an existing
  * membership.
+ *
+ * With `membership.profile` (Medplum's name) the membership is made for that existing profile
+ * instead of a new one: a patient registered or imported earlier gets a portal onto her own chart,
+ * not a second, empty one. It must be a resource of this project of the invited type (400 on
+ * `membership.profile` otherwise, the same answer whether it is absent, deleted or another
+ * project's) that no membership of this project has as its profile yet (409). The chart's name is
+ * kept (the form's names only name a new User); the invited address is added to the chart's
+ * telecom when the chart does not list it yet, and nothing else of the chart changes.
  *
  * Account pre-hijacking: a new account is unverified, whoever chose its password (the inviter may
  * set their staff's passwords; that counts in this project only). An existing account whose
@@ -64,6 +77,9 @@ export async function invite(
     'membership.userConfiguration',
   );
   await checkProjectReference(session, projectId, request.patient, undefined, ['Patient'], 'patient');
+  const existingProfile = request.profile
+    ? await linkableProfile(session, projectId, request.resourceType, request.profile)
+    : undefined;
 
   let user = await findUserByEmail(session, request.email);
   const newUser = !user;
@@ -105,13 +121,9 @@ export async function invite(
   // the address owner to choose a password from the link e-mailed below (membershipState.ts).
   const awaitOwner = !newUser && !(await addressVerified(session, user));
 
-  const name = [{ given: [request.firstName], family: request.lastName }];
-  const telecom = [{ system: 'email' as const, value: request.email }];
-  const profileBody =
-    request.resourceType === 'RelatedPerson'
-      ? ({ resourceType: 'RelatedPerson', name, telecom, patient: request.patient } as RelatedPerson)
-      : ({ resourceType: request.resourceType, name, telecom } as Practitioner | Patient);
-  const profile = await session.create(ctx, profileBody);
+  const profile = existingProfile
+    ? await withInvitedAddress(session, ctx, existingProfile, request.email)
+    : ((await session.create(ctx, newProfile(request))) as Profile);
   // The link for the address owner, made before the membership that names it. Without the e-mail
   // (sendEmail: false) the owner still gets there through "Forgot password" (any completed link counts).
   const ownerLink =
@@ -136,7 +148,7 @@ export async function invite(
     user: { reference: `User/${user.id}`, display: request.email },
     profile: {
       reference: `${request.resourceType}/${profile.id}`,
-      display: `${request.firstName} ${request.lastName}`,
+      display: formatHumanName(profile.name?.[0]) || `${request.firstName} ${request.lastName}`,
     },
     ...(request.accessPolicy ? { accessPolicy: request.accessPolicy } : {}),
     ...(request.admin ? { admin: true } : {}),
@@ -149,6 +161,73 @@ export async function invite(
       ? setPasswordEmail(user, project, baseUrl, ownerLink.url)
       : addedEmail(user, project, baseUrl);
   return { membership, email };
+}
+
+function newProfile(request: InviteRequest): Profile {
+  const name = [{ given: [request.firstName], family: request.lastName }];
+  const telecom = [{ system: 'email' as const, value: request.email }];
+  return request.resourceType === 'RelatedPerson'
+    ? ({ resourceType: 'RelatedPerson', name, telecom, patient: request.patient } as RelatedPerson)
+    : ({ resourceType: request.resourceType, name, telecom } as Practitioner | Patient);
+}
+
+const profileWords: Record<InviteProfileType, string> = {
+  Patient: 'This patient already has a portal account',
+  RelatedPerson: 'This related person already has a portal account',
+  Practitioner: 'This practitioner already has an account in this project',
+};
+
+/**
+ * The existing profile an invitation links: one of this project's, of the invited type, that no
+ * membership of this project has yet (a second one would let two accounts act as the same
+ * person). The transaction lock keeps two invitations of the same chart from both passing.
+ */
+async function linkableProfile(
+  session: RepositorySession,
+  projectId: string,
+  resourceType: InviteProfileType,
+  reference: Reference,
+): Promise<Profile> {
+  const profile = (await readProjectReference(
+    session,
+    projectId,
+    reference,
+    [resourceType],
+    'membership.profile',
+  )) as Profile;
+  const key = `${resourceType}/${profile.id}`;
+  await session.tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`hearth:membership-profile:${key}`]);
+  const query = { profile: key, project: `Project/${projectId}`, _count: '1' };
+  const holders = await session.search(parseSearchRequest('ProjectMembership', query, session.registry));
+  if (holders.resources.length > 0) {
+    throw new FhirError(
+      409,
+      outcomeOf([
+        {
+          severity: 'error',
+          code: 'duplicate',
+          details: { text: profileWords[resourceType] },
+          expression: ['membership.profile'],
+        },
+      ]),
+    );
+  }
+  return profile;
+}
+
+/** The profile with the invited address in its telecom: added when missing, nothing else changed. */
+async function withInvitedAddress(
+  session: RepositorySession,
+  ctx: RequestContext,
+  profile: Profile,
+  email: string,
+): Promise<Profile> {
+  const listed = (profile.telecom ?? []).some(
+    (point) => point.system === 'email' && point.value?.trim().toLowerCase() === email,
+  );
+  if (listed) return profile;
+  const telecom: ContactPoint[] = [...(profile.telecom ?? []), { system: 'email', value: email }];
+  return (await session.update(ctx, { ...profile, telecom })).resource as Profile;
 }
 
 function lowerFirst(text: string): string {

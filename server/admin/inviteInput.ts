@@ -20,21 +20,42 @@ export interface InviteRequest {
   accessPolicy?: Reference;
   /** The rest of the membership (access with parameters, userConfiguration…). */
   membership: Partial<ProjectMembership>;
-  /** For a RelatedPerson: the patient they are related to. */
+  /** For a new RelatedPerson: the patient they are related to. */
   patient?: Reference;
+  /**
+   * An existing profile of the project, of the invited type (Medplum's `membership.profile`): the
+   * membership is made for it instead of a new one, e.g. a patient's chart from registration.
+   */
+  profile?: Reference;
 }
 
-function optionalReference(value: unknown, field: string, type: string): Reference | undefined {
+function optionalReference(
+  value: unknown,
+  field: string,
+  type: string,
+  message = `${field} must be a reference to a ${type} (${type}/id)`,
+): Reference | undefined {
   if (value === undefined || value === null) return undefined;
-  const reference = (value as Reference).reference;
+  const reference = typeof value === 'object' ? (value as Reference).reference : undefined;
   if (typeof reference !== 'string' || !referencePattern.test(reference) || !reference.startsWith(`${type}/`)) {
-    throw errors.invalid(`${field} must be a reference to a ${type} (${type}/id)`, field);
+    throw errors.invalid(message, field);
   }
   return { reference };
 }
 
-/** Membership fields an invitation may set; who, where and as whom are the server's to fill in. */
-const membershipFields = ['access', 'accessPolicy', 'userConfiguration', 'admin', 'externalId', 'active'] as const;
+/**
+ * Membership fields an invitation may set; who and where are the server's to fill in. `profile`
+ * names an existing profile to link (checked against the project in invitation.ts).
+ */
+const membershipFields = [
+  'access',
+  'accessPolicy',
+  'userConfiguration',
+  'admin',
+  'externalId',
+  'active',
+  'profile',
+] as const;
 
 export function parseInvite(body: unknown): InviteRequest {
   const input = authBody(body);
@@ -68,6 +89,20 @@ export function parseInvite(body: unknown): InviteRequest {
   const admin = input.admin ?? membership.admin ?? false;
   if (typeof admin !== 'boolean') throw errors.invalid('admin must be true or false', 'admin');
   delete membership.admin;
+  // The invited role decides the profile's type: an invitation as a Patient links a Patient only.
+  const profile = optionalReference(
+    membershipInput.profile,
+    'membership.profile',
+    resourceType,
+    `The profile must be a ${resourceType} (${resourceType}/id), like the role invited`,
+  );
+  delete membership.profile;
+  if (profile && resourceType === 'RelatedPerson' && input.patient !== undefined && input.patient !== null) {
+    throw errors.invalid(
+      'patient is for a new RelatedPerson only: an existing RelatedPerson keeps the patient it names',
+      'patient',
+    );
+  }
   const sendEmail = input.sendEmail ?? true;
   if (typeof sendEmail !== 'boolean') throw errors.invalid('sendEmail must be true or false', 'sendEmail');
   return {
@@ -81,5 +116,6 @@ export function parseInvite(body: unknown): InviteRequest {
     ...(accessPolicy ? { accessPolicy } : {}),
     membership,
     ...(input.patient !== undefined ? { patient: optionalReference(input.patient, 'patient', 'Patient') } : {}),
+    ...(profile ? { profile } : {}),
   };
 }

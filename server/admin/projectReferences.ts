@@ -44,12 +44,27 @@ export async function checkProjectReference(
   path: string,
 ): Promise<void> {
   if (!reference || reference.reference === previous?.reference) return;
+  await readProjectReference(session, projectId, reference, types, path);
+}
+
+/**
+ * The resource `reference` names, when it is one of this project's of an expected type; otherwise
+ * the 400 of checkProjectReference (the same answer for absent, deleted and another project's).
+ */
+export async function readProjectReference(
+  session: RepositorySession,
+  projectId: string,
+  reference: Reference,
+  types: readonly string[],
+  path: string,
+): Promise<Resource> {
   const type = reference.reference?.split('/')[0] ?? '';
   const target = types.includes(type) ? await readInProject(session, projectId, reference) : undefined;
   if (!target) {
     const field = path.split('.').pop() ?? path;
     throw errors.invalid(`${field} must be ${article(types[0])} ${types.join(' or ')} of this project`, path);
   }
+  return target;
 }
 
 /** The literal references of access entries: their policies and their parameters' valueReferences. */
