@@ -26,9 +26,15 @@ const TAB_LABELS: Record<(typeof RESOURCE_TABS)[number], string> = {
   preview: 'Preview',
 };
 
-/** Preview (filling the form in) exists for Questionnaires only. */
-function tabsOf(resourceType: string): readonly (typeof RESOURCE_TABS)[number][] {
-  return resourceType === 'Questionnaire' ? RESOURCE_TABS : RESOURCE_TABS.filter((tab) => tab !== 'preview');
+/**
+ * Preview (filling the form in) exists for Questionnaires only. A patient in the portal changes none
+ * of her records (her policy, and the portal's routes): Edit and JSON are not hers to open.
+ */
+function tabsOf(resourceType: string, patientViewer: boolean): readonly (typeof RESOURCE_TABS)[number][] {
+  return RESOURCE_TABS.filter(
+    (tab) =>
+      (tab !== 'preview' || resourceType === 'Questionnaire') && (!patientViewer || (tab !== 'edit' && tab !== 'json')),
+  );
 }
 
 /** `/:resourceType/:id/*`: tabs Details (default), Edit, History and JSON, chosen by the last path segment. */
@@ -40,7 +46,7 @@ export function ResourcePage() {
   const resource = useResource(resourceType, known ? id : undefined);
   // The tasks about a record are the care team's work list, not part of a patient's own record.
   const patientViewer = useFhirClient().getProfile()?.resourceType === 'Patient';
-  const tab = (tabsOf(resourceType) as readonly string[]).includes(rest)
+  const tab = (tabsOf(resourceType, patientViewer) as readonly string[]).includes(rest)
     ? (rest as (typeof RESOURCE_TABS)[number])
     : 'details';
   const base = location.pathname.replace(/\/(details|edit|history|json|preview)\/?$/, '').replace(/\/$/, '');
@@ -56,7 +62,7 @@ export function ResourcePage() {
         {resource.data ? getDisplayString(resource.data) : `${resourceType}/${id}`}
       </Typography>
       <Tabs value={tab} aria-label={`${resourceType} tabs`} sx={{ borderBottom: 1, borderColor: 'divider' }}>
-        {tabsOf(resourceType).map((name) => (
+        {tabsOf(resourceType, patientViewer).map((name) => (
           <Tab key={name} value={name} label={TAB_LABELS[name]} component={RouterLink} to={`${base}/${name}`} />
         ))}
       </Tabs>

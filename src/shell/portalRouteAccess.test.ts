@@ -37,6 +37,14 @@ describe('portalRouteAccess', () => {
     ['/Patient/someone-else/timeline', 'a tab of another patient’s chart'],
     ['/Patient/someone-else/_history/1', 'a version of another patient'],
     ['/Encounter/e1/history/extra', 'no screen of a record'],
+    [`/Patient/${her}/Task`, 'the care team’s tasks on her chart (a hidden tab)'],
+    [`/Patient/${her}/Task/t1`, 'one of those tasks'],
+    [`/Patient/${her}/encounter`, 'the visit note'],
+    [`/Patient/${her}/communication`, 'the care team’s conversation tab'],
+    [`/Patient/${her}/edit`, 'editing her demographics'],
+    [`/Patient/${her}/QuestionnaireResponse/qr1/edit`, 'editing a record of hers'],
+    ['/QuestionnaireResponse/qr1/edit', 'a record’s Edit tab'],
+    ['/QuestionnaireResponse/qr1/json', 'a record’s JSON tab'],
     ['/some/client/route', 'an unknown path'],
   ])('shows the care team page at %s (%s)', (path) => {
     expect(portalRouteAccess(path, her)).toBe('care-team');
