@@ -2,7 +2,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
-import type { Bundle, Patient } from '@medplum/fhirtypes';
+import type { Appointment, Bundle, Patient } from '@medplum/fhirtypes';
 import type { FhirClient } from '../../data-provider/client';
 import { SchemaLoader } from '../../schema-engine';
 import { recordedSource } from '../../schema-engine/test-support/recordedDefinitions';
@@ -76,8 +76,8 @@ describe('SearchControl', { timeout: 30_000 }, () => {
   });
 
   it('shows a status column as a badge coloured by the code (app-spec §4), the word kept', async () => {
-    const appointment = (id: string, status: string) => ({
-      resource: { resourceType: 'Appointment', id, status, participant: [{ status: 'accepted' }] },
+    const appointment = (id: string, status: Appointment['status']) => ({
+      resource: { resourceType: 'Appointment', id, status, participant: [{ status: 'accepted' }] } as Appointment,
     });
     setup(
       '_fields=status,description',
