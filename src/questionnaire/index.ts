@@ -9,3 +9,5 @@ export { evaluateExpressions, settleExpressions, hasExpressions, type LaunchCont
 export { isPaged } from './paging';
 export { QuestionnaireForm, type QuestionnaireFormProps } from './QuestionnaireForm';
 export { QuestionnairePreview } from './QuestionnairePreview';
+export { answerText, answeredQuestions, type AnsweredQuestion } from './responseAnswers';
+export { QuestionnaireResponseView } from './QuestionnaireResponseView';

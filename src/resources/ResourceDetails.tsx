@@ -1,8 +1,9 @@
 import { lazy, Suspense } from 'react';
 import { Alert, Box, CircularProgress, Divider } from '@mui/material';
-import type { Appointment, DiagnosticReport, Resource } from '@medplum/fhirtypes';
+import type { Appointment, DiagnosticReport, QuestionnaireResponse, Resource } from '@medplum/fhirtypes';
 import { hiddenFieldsFor } from '../../data-provider/access';
 import { ElementList } from '../datatypes/ValueDisplay';
+import { QuestionnaireResponseView } from '../questionnaire/QuestionnaireResponseView';
 import { DiagnosticReportView } from './DiagnosticReportView';
 import { useTypeSchema } from './schemaHooks';
 import { childElements, typeElementsFirst } from './typeSchema';
@@ -30,6 +31,12 @@ export function ResourceDetails(props: { resource: Resource }) {
       {props.resource.resourceType === 'DiagnosticReport' && (
         <>
           <DiagnosticReportView report={props.resource as DiagnosticReport} />
+          <Divider sx={{ my: 2 }} />
+        </>
+      )}
+      {props.resource.resourceType === 'QuestionnaireResponse' && (
+        <>
+          <QuestionnaireResponseView response={props.resource as QuestionnaireResponse} />
           <Divider sx={{ my: 2 }} />
         </>
       )}
