@@ -8,7 +8,12 @@ const defaultBatchSize = 500;
 
 export interface ReindexProgress {
   resourceType: string;
+  /** Resources of `resourceType` done so far (by this call). */
   done: number;
+  /** Resources in the batch just done. */
+  batch: number;
+  /** The id of the batch's last resource: a reindex resumed with `after` starts past it. */
+  after: string;
 }
 
 export interface ReindexOptions {
@@ -20,6 +25,8 @@ export interface ReindexOptions {
   pause?: () => Promise<void>;
   /** Asked between batches: true stops the reindex (ReindexStopped) with what is done kept. */
   stopped?: () => boolean;
+  /** Resumes the first of `resourceTypes` past this id (ReindexProgress.after of an earlier run). */
+  after?: string;
 }
 
 /** Thrown by `reindexResources` when `options.stopped` answered true (the server is stopping). */
@@ -44,8 +51,8 @@ export async function reindexResources(
   const batchSize = options.batchSize ?? defaultBatchSize;
   const projectFilter = options.projectId === undefined ? '' : ' AND project_id = $3';
   let total = 0;
-  for (const resourceType of resourceTypes) {
-    let after = '';
+  for (const [index, resourceType] of resourceTypes.entries()) {
+    let after = index === 0 ? (options.after ?? '') : '';
     let done = 0;
     for (;;) {
       if (options.stopped?.()) throw new ReindexStopped();
@@ -86,7 +93,7 @@ export async function reindexResources(
       if (count === 0) break;
       done += count;
       total += count;
-      await onProgress({ resourceType, done });
+      await onProgress({ resourceType, done, batch: count, after });
       await options.pause?.();
     }
   }

@@ -5,7 +5,7 @@ import type { Repository, RequestContext } from '../fhir/repository';
 import { liftStatementTimeout } from '../storage/liftStatementTimeout';
 import { isKnownResourceType } from '../validation/fhirJsonSchema';
 import { startReindexJob } from './reindexJob';
-import { searchParameterIndexerOf } from './searchParameterIndexing';
+import { searchParameterIndexStatus } from './indexingJobs';
 
 export interface ReindexRoutesOptions {
   repository: Repository;
@@ -77,11 +77,10 @@ export async function reindexRoutes(app: FastifyInstance, options: ReindexRoutes
       ctx.access,
     );
     const projectId = parameter.meta?.project;
-    const indexer = searchParameterIndexerOf(options.repository);
-    const state =
-      projectId && indexer
-        ? await indexer.status(options.repository.db, projectId, parameter.id as string)
-        : { status: 'none' as const, job: undefined };
+    // From the AsyncJobs stored: the same answer on every process, whichever saved or runs it.
+    const state = projectId
+      ? await searchParameterIndexStatus(options.repository.db, projectId, parameter.id as string)
+      : { status: 'none' as const, job: undefined };
     const job = state.job;
     const fromJob = (job?.output?.parameter ?? []).filter((p) => p.name === 'resourceType' || p.name === 'count');
     const answer: Parameters = {

@@ -19,7 +19,8 @@ const topic = 'search-parameters';
  * Writes of a project's SearchParameters are also checked before they commit (a code another of
  * the project's SearchParameters defines for one of its base types is refused:
  * searchParameterDuplicates.ts), and a saved one has the project's existing resources indexed for
- * it in the background (searchParameterIndexing.ts).
+ * it in the background (searchParameterIndexing.ts), and one deleted has its index rows removed; the
+ * jobs left unfinished by a stop, a crash or another process are resumed from here on.
  */
 export async function startSearchParameterSync(
   repository: Repository,
@@ -56,7 +57,9 @@ export async function startSearchParameterSync(
   };
 
   const stopDuplicateCheck = repository.onBeforeCommit(searchParameterDuplicatesHook(sharedProjectId));
-  const indexer = new SearchParameterIndexer(repository, sharedProjectId, log, indexing);
+  // A job runs with the project's SearchParameters as stored: reloaded first (one saved on another
+  // process may not have reached this one's registry yet).
+  const indexer = new SearchParameterIndexer(repository, sharedProjectId, log, indexing, reload);
   const stopPlanning = repository.onBeforeCommit(indexer.beforeCommit);
   const stopIndexing = repository.onCommitted(indexer.committed);
 
@@ -80,6 +83,8 @@ export async function startSearchParameterSync(
         .catch((error: unknown) => log(`announcing the SearchParameters of ${projectId} failed`, error));
     }
   });
+  // The indexing jobs a stop or a crash left unfinished (of this process's last run or of another's).
+  indexer.start();
   return async () => {
     stopWatching();
     stopListening();
