@@ -93,10 +93,14 @@ test.describe('sign-in and the Demo Clinic patients', () => {
     await expect(page.getByRole('heading', { name: 'Allergies' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Add allergy' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Upload file' })).toHaveCount(0);
-    // A care-team path typed by hand leads back to the record.
+    // A care-team tab typed by hand is the care team's page (the Tasks list showed her the staff's tasks).
     const record = page.url().replace(/\/(timeline)?$/, '');
-    await page.goto(`${record}/encounter`);
-    await expect(page).toHaveURL(new RegExp(`${record.replace(/[/.]/g, '\\$&')}$`));
+    for (const staffPath of ['encounter', 'Task']) {
+      await page.goto(`${record}/${staffPath}`);
+      await expect(page.getByRole('heading', { name: 'This page is for the care team.' })).toBeVisible();
+      await expect(page.locator('table')).toHaveCount(0);
+    }
+    await page.goto(record);
     await expect(page.getByRole('heading', { name: 'Allergies' })).toBeVisible();
     await expect(page.getByTestId('timeline').getByRole('article').first()).toBeVisible();
     await page.screenshot({ path: `${screenshots}/portal-record-light.png`, fullPage: true });
