@@ -1,10 +1,12 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useParams } from 'react-router-dom';
 import { Alert, Box, CircularProgress } from '@mui/material';
 import type { Patient } from '@medplum/fhirtypes';
 import { ResourcePathsContext } from '../../src/resources/resourcePaths';
 import { useResource } from '../../src/resources/useResource';
 import { isEPrescribingEnabled } from '../../src/shell/notificationQueries';
+import { HEADER_HEIGHT } from '../../src/shell/themes';
+import { useNarrowLayout } from '../../src/shell/useNarrowLayout';
 import { useSession } from '../../src/shell/useSession';
 import { chartResourcePaths } from './chartPaths';
 import { ChartPatientContext } from './chartPatient';
@@ -35,6 +37,16 @@ export function ChartPage() {
   const patientView = session.profile?.resourceType === 'Patient';
   const viewer = useMemo(() => ({ patientView }), [patientView]);
   const paths = useMemo(() => chartResourcePaths(patientId), [patientId]);
+  // Below 900 px the summary sits above the tabs: a link in it ("4 open tasks"), a tab or a row
+  // opened brings the tab bar and its content to the top, rather than change what is below the fold.
+  const narrow = useNarrowLayout();
+  const chartSection = useRef<HTMLElement>(null);
+  const shownPath = useRef(rest);
+  useEffect(() => {
+    if (shownPath.current === rest) return;
+    shownPath.current = rest;
+    if (narrow) chartSection.current?.scrollIntoView({ block: 'start' });
+  }, [rest, narrow]);
   if (!patientId) return <Alert severity="error">Patient ID not found</Alert>;
   const segment = rest.split('/')[0] || undefined;
   return (
@@ -66,9 +78,16 @@ export function ChartPage() {
                   </Alert>
                 )}
                 {patient.isPending && <CircularProgress aria-label="Loading..." sx={{ m: 2 }} />}
-                {patient.data && <ChartSidebar patient={patient.data as Patient} />}
+                {patient.data && <ChartSidebar patient={patient.data as Patient} compact={narrow} />}
               </Box>
-              <Box component="section" aria-label="Chart" sx={{ flex: 1, minWidth: 0 }}>
+              <Box
+                component="section"
+                aria-label="Chart"
+                ref={chartSection}
+                // Narrow: at least a window's height, so that the tab bar can come to the top even
+                // while the tab's content (loaded on demand) is still short.
+                sx={{ flex: 1, minWidth: 0, minHeight: { xs: `calc(100vh - ${HEADER_HEIGHT}px)`, md: 0 } }}
+              >
                 <Box sx={{ borderBottom: 1, borderColor: 'divider' }}>
                   <ChartTabBar
                     patientId={patientId}

@@ -29,6 +29,7 @@ import { chartListLabel } from './chartListLabel';
 import { chartPath } from './chartPaths';
 import { useChartViewer } from './chartViewer';
 import { DeceasedTasksLine } from './deceased';
+import { FormlessTasksLine } from './FormlessTasksLine';
 import { ListDate } from './ListDate';
 import { chartColumns, type ChartCell } from './tabColumns';
 import { useChartAccess } from './useChartAccess';
@@ -136,6 +137,7 @@ export function ChartTabList() {
         </IconButton>
       </Box>
       {resourceType === 'Task' && <DeceasedTasksLine patientId={patientId} />}
+      {resourceType === 'Task' && <FormlessTasksLine patientId={patientId} />}
       {results.isFetching && <LinearProgress aria-label="Loading..." />}
       {results.error && <Alert severity="error">{results.error.message}</Alert>}
       {results.data && rows.length === 0 && (

@@ -1,6 +1,6 @@
-import { Box } from '@mui/material';
+import { Box, Typography } from '@mui/material';
 import { SummaryLink } from './SummaryLink';
-import type { OpenTaskCounts } from './rules/openTasks';
+import { formlessTasksWords, type OpenTaskCounts } from './rules/openTasks';
 
 export interface OpenTasksLinkProps {
   href: string;
@@ -33,14 +33,29 @@ export function OpenTasksLink({ href, counts, overdueAsAlarm = true }: OpenTasks
     );
   }
   const atLeast = counts.capped ? '+' : '';
+  // The visit note's Required actions counts only tasks with a form: said here, so that "4 open
+  // tasks" beside "Required actions (3)" is not read as a task lost.
+  const formless = formlessTasksWords(counts);
   return (
-    <SummaryLink href={href} variant="body2">
-      {`${counts.open}${atLeast} open ${counts.open === 1 ? 'task' : 'tasks'}`}
-      {counts.overdue > 0 && (
-        <Box component="span" sx={overdueAsAlarm ? { color: 'error.main', fontWeight: 600 } : undefined}>
-          {` · ${counts.overdue}${atLeast} overdue`}
-        </Box>
+    <>
+      <SummaryLink href={href} variant="body2">
+        {`${counts.open}${atLeast} open ${counts.open === 1 ? 'task' : 'tasks'}`}
+        {counts.overdue > 0 && (
+          <Box component="span" sx={overdueAsAlarm ? { color: 'error.main', fontWeight: 600 } : undefined}>
+            {` · ${counts.overdue}${atLeast} overdue`}
+          </Box>
+        )}
+      </SummaryLink>
+      {formless && (
+        <Typography
+          variant="caption"
+          color="text.secondary"
+          data-formless-tasks
+          sx={{ display: 'block', maxWidth: 300, textAlign: 'inherit' }}
+        >
+          {formless.header}
+        </Typography>
       )}
-    </SummaryLink>
+    </>
   );
 }

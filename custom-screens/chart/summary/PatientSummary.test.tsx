@@ -41,7 +41,7 @@ describe('PatientSummary loading', { timeout: 30_000 }, () => {
       'Patient?_id=p1&_include=Patient:general-practitioner' +
         '&_include:iterate=PractitionerRole:practitioner&_include:iterate=PractitionerRole:organization' +
         '&_elements=generalPractitioner,name,practitioner,organization,code',
-      'Task?patient=Patient/p1&status=draft,requested,received,accepted,ready,in-progress,on-hold&_elements=status,restriction&_count=100',
+      'Task?patient=Patient/p1&status=draft,requested,received,accepted,ready,in-progress,on-hold&_elements=status,restriction,focus&_count=100',
     ]);
     expect(server.fake.calls.filter((c) => c.method === 'GET')).toHaveLength(0);
   });

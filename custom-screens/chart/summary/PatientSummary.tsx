@@ -1,4 +1,7 @@
-import { Box } from '@mui/material';
+import { useId, useState, type ReactNode } from 'react';
+import { Box, Button, Collapse, Typography } from '@mui/material';
+import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
+import ExpandLessIcon from '@mui/icons-material/ExpandLess';
 import type { Patient, Task } from '@medplum/fhirtypes';
 import { SEXUAL_ORIENTATION_CHOICES, SEXUAL_ORIENTATION_CODE } from '../../../config/clinical/sexualOrientation';
 import { SMOKING_STATUS_CHOICES, SMOKING_STATUS_CODE } from '../../../config/clinical/smokingStatus';
@@ -27,6 +30,12 @@ export interface PatientSummaryProps {
   visitsHref?: string;
   /** Target of the open-tasks link (the chart's Tasks tab); '#' when not given. */
   tasksHref?: string;
+  /**
+   * Below 900 px the summary sits above the tabs across the whole width: a one-band header and the
+   * allergies stay in view; the other sections wait behind "Show summary" (side by side once
+   * shown), so that the tabs start within the first screen.
+   */
+  compact?: boolean;
 }
 
 /** The header's open-task line: none for a caller who may not search tasks, no count until they have loaded. */
@@ -54,20 +63,18 @@ export function PatientSummary(props: PatientSummaryProps) {
   useRecountOnWrite('Task', [summaryQueryKey(patient.id as string, 'openTasks')]);
   const provider = useProviderLine(patient, data.generalPractitioner);
   const notShown = sectionsNotShown(data);
-  return (
-    // The chart frame's <aside aria-label="Patient summary"> is the landmark; this is its content.
-    <Box
-      data-patient-summary
-      sx={{ width: '100%', maxWidth: PATIENT_SUMMARY_WIDTH, bgcolor: 'background.paper', overflow: 'hidden' }}
-    >
-      <SummaryHeader
-        patient={patient}
-        provider={provider}
-        appointments={countLink(data.appointments, props.appointmentsHref ?? '#')}
-        visits={countLink(data.visits, props.visitsHref ?? '#')}
-        openTasks={openTasksLine(data.openTasks, props.tasksHref ?? '#')}
-      />
-      {data.allergies && <AllergiesSection patient={patient} allergies={data.allergies} />}
+  const [shown, setShown] = useState(false);
+  const foldedId = useId();
+  const compact = props.compact ?? false;
+  const allergies = data.allergies && <AllergiesSection patient={patient} allergies={data.allergies} />;
+  // What waits behind "Show summary" in the compact layout, as the button's caption names it.
+  const folded = [
+    data.problems && 'Problem List',
+    data.medications && 'Medications',
+    ...(data.observations ? ['Sexual Orientation', 'Smoking Status', 'Vitals'] : []),
+  ].filter(Boolean);
+  const rest: ReactNode = (
+    <>
       {data.problems && <ProblemListSection patient={patient} problems={data.problems} />}
       {data.medications && <MedicationsSection patient={patient} medications={data.medications} />}
       {data.observations && (
@@ -89,6 +96,82 @@ export function PatientSummary(props: PatientSummaryProps) {
             savedMessage="Smoking status saved"
           />
           <VitalsSection patient={patient} observations={data.observations} />
+        </>
+      )}
+    </>
+  );
+  return (
+    // The chart frame's <aside aria-label="Patient summary"> is the landmark; this is its content.
+    <Box
+      data-patient-summary
+      data-compact={compact || undefined}
+      sx={{
+        width: '100%',
+        maxWidth: compact ? 'none' : PATIENT_SUMMARY_WIDTH,
+        bgcolor: 'background.paper',
+        overflow: 'hidden',
+      }}
+    >
+      <SummaryHeader
+        patient={patient}
+        provider={provider}
+        appointments={countLink(data.appointments, props.appointmentsHref ?? '#')}
+        visits={countLink(data.visits, props.visitsHref ?? '#')}
+        openTasks={openTasksLine(data.openTasks, props.tasksHref ?? '#')}
+        compact={compact}
+      />
+      {compact ? (
+        <>
+          {/* Allergies stay in view whatever is folded: nobody orders past them. */}
+          {allergies}
+          {folded.length > 0 && (
+            <Box
+              sx={{
+                px: 2,
+                py: 0.5,
+                borderTop: 1,
+                borderColor: 'divider',
+                display: 'flex',
+                alignItems: 'center',
+                flexWrap: 'wrap',
+                columnGap: 1,
+              }}
+            >
+              <Button
+                size="small"
+                onClick={() => setShown((now) => !now)}
+                aria-expanded={shown}
+                aria-controls={foldedId}
+                startIcon={shown ? <ExpandLessIcon /> : <ExpandMoreIcon />}
+                sx={{ textTransform: 'none' }}
+              >
+                {shown ? 'Hide summary' : 'Show summary'}
+              </Button>
+              {!shown && (
+                <Typography variant="caption" color="text.secondary">
+                  {folded.join(', ')}
+                </Typography>
+              )}
+            </Box>
+          )}
+          {/* Kept mounted while folded: a modal's unsaved draft and the sections' data stay. */}
+          <Collapse in={shown} id={foldedId}>
+            <Box
+              sx={{
+                display: 'grid',
+                gridTemplateColumns: 'repeat(auto-fit, minmax(300px, 1fr))',
+                alignItems: 'start',
+                columnGap: 0,
+              }}
+            >
+              {rest}
+            </Box>
+          </Collapse>
+        </>
+      ) : (
+        <>
+          {allergies}
+          {rest}
         </>
       )}
       {notShown.length > 0 && (

@@ -1,20 +1,21 @@
 import { FormControl, FormControlLabel, FormHelperText, FormLabel, Radio, RadioGroup, Typography } from '@mui/material';
-import type { Coding, Observation, Patient } from '@medplum/fhirtypes';
+import type { Coding, Patient } from '@medplum/fhirtypes';
 import type { CodedChoice } from '../../../config/clinical/smokingStatus';
 import { useFhirClient } from '../../../src/resources/useFhirClient';
 import { readableDate } from '../../../data-provider/formatting';
 import { answerCode, answerLabel, buildSocialHistoryObservation, validateChoice } from './rules/socialHistoryRules';
+import { socialItemId } from './rules/latestObservations';
 import { latestWithCode } from './rules/vitalReadings';
 import { SummaryDialog } from './SummaryDialog';
 import { SummarySection } from './SummarySection';
 import { useMayRecord } from './useMayRecord';
-import type { SummaryList as Loaded } from './usePatientSummaryData';
+import type { ObservationSummaryList } from './usePatientSummaryData';
 import { useSummaryForm } from './useSummaryForm';
 import { useSummarySaved } from './useSummarySave';
 
 export interface SocialHistorySectionProps {
   patient: Patient;
-  observations: Loaded<Observation>;
+  observations: ObservationSummaryList;
   title: string;
   question: Coding;
   choices: readonly CodedChoice[];
@@ -40,6 +41,9 @@ export function SocialHistorySection(props: SocialHistorySectionProps) {
   const saved = useSummarySaved(props.patient.id as string);
   const editable = useMayRecord('Observation');
   const latest = latestWithCode(props.observations.items, [props.question.code as string]);
+  // Not in the page of Observations: asked for on its own. Until it answers, nothing is known; a
+  // failed answer says so — "Not recorded" only when the server said there is none.
+  const lookup = props.observations.lookups[socialItemId(props.question.code as string)];
   const form = useSummaryForm<ChoiceDraft>({
     validate: (draft) => ({ answer: validateChoice(props.choices, draft.answer) }),
     paths: PATHS,
@@ -66,8 +70,8 @@ export function SocialHistorySection(props: SocialHistorySectionProps) {
       actionLabel={`Edit ${props.title.toLowerCase()}`}
       actionIcon="edit"
       onAction={() => form.open('new', () => ({ answer: answerCode(latest) }))}
-      loading={props.observations.loading}
-      error={props.observations.error}
+      loading={props.observations.loading || !!lookup?.loading}
+      error={props.observations.error ?? lookup?.error}
       isEmpty={!latest}
       emptyText="Not recorded"
       modal={

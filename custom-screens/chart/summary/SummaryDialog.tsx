@@ -15,6 +15,13 @@ export interface SummaryDialogProps {
   children: ReactNode;
   /** 'sm' for forms with many fields side by side (vitals). */
   maxWidth?: 'xs' | 'sm';
+  /** Shown above the fields: what the clinician is asked to look at before saving (warnings). */
+  notice?: ReactNode;
+  /**
+   * Instead of Save: a button that saves past the notice ("Add anyway"). Only a click on it does:
+   * Enter, pressed again in a field, does not confirm a warning.
+   */
+  confirm?: { label: string; onConfirm(): void };
 }
 
 /** The add/edit modal of a summary section: focus stays inside while open (MUI Dialog), Enter saves. */
@@ -22,7 +29,7 @@ export function SummaryDialog(props: SummaryDialogProps) {
   const titleId = `summary-dialog-${props.title.replace(/\W+/g, '-').toLowerCase()}`;
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!props.saving) props.onSave();
+    if (!props.saving && !props.confirm) props.onSave();
   };
   return (
     <Dialog
@@ -41,14 +48,21 @@ export function SummaryDialog(props: SummaryDialogProps) {
                 {error}
               </Alert>
             ))}
+            {props.notice}
             {props.children}
           </Stack>
         </DialogContent>
         <DialogActions>
           <Button onClick={props.onCancel}>Cancel</Button>
-          <Button type="submit" variant="contained" disabled={props.saving}>
-            {props.saving ? 'Saving…' : 'Save'}
-          </Button>
+          {props.confirm ? (
+            <Button variant="contained" disabled={props.saving} onClick={props.confirm.onConfirm}>
+              {props.saving ? 'Saving…' : props.confirm.label}
+            </Button>
+          ) : (
+            <Button type="submit" variant="contained" disabled={props.saving}>
+              {props.saving ? 'Saving…' : 'Save'}
+            </Button>
+          )}
         </DialogActions>
       </form>
     </Dialog>

@@ -28,6 +28,8 @@ export interface SummaryHeaderProps {
   visits?: CountLink;
   /** The patient's open tasks; undefined when the caller may not search tasks (no line at all). */
   openTasks?: OpenTasksLinkProps;
+  /** Below 900 px, above the tabs: one band across the width instead of a centred column. */
+  compact?: boolean;
 }
 
 function GenderIcon({ gender }: { gender: Patient['gender'] }) {
@@ -59,65 +61,114 @@ function countText(count: number | undefined, one: string, many: string): string
 export function SummaryHeader(props: SummaryHeaderProps) {
   const { patient } = props;
   const name = formatHumanName(patient.name?.[0]) || 'Unnamed patient';
+  const avatar = (size: number) => (
+    <Avatar
+      src={photoUrl(patient)}
+      alt={name}
+      sx={{
+        width: size,
+        height: size,
+        border: 3,
+        borderColor: 'background.paper',
+        fontSize: size * 0.375,
+        color: '#fff',
+        bgcolor: avatarColor(patient.id ?? name),
+        flexShrink: 0,
+      }}
+    >
+      {initialsOf(name)}
+    </Avatar>
+  );
+  const nameLine = (
+    <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, minWidth: 0 }}>
+      <Typography
+        component="h2"
+        variant="h6"
+        sx={{ textAlign: props.compact ? 'left' : 'center', overflowWrap: 'anywhere' }}
+      >
+        {name}
+      </Typography>
+      <GenderIcon gender={patient.gender} />
+      {/* Seen before anything else is read: a chart of someone who has died is not a visit to plan. */}
+      {isDeceased(patient) && (
+        <Chip
+          size="small"
+          label="Deceased"
+          sx={{ fontWeight: 600, bgcolor: 'text.primary', color: 'background.paper', height: 22 }}
+        />
+      )}
+    </Box>
+  );
+  const provider = (
+    <Typography variant="body2" color="text.secondary">
+      {props.provider ?? (
+        <>
+          <Skeleton width={140} sx={{ display: 'inline-block' }} />
+          <VisuallyHidden>Loading provider...</VisuallyHidden>
+        </>
+      )}
+    </Typography>
+  );
+  const countLinks = (props.appointments || props.visits) && (
+    <Box sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 2, mt: props.compact ? 0 : 0.5 }}>
+      {props.appointments && (
+        <SummaryLink href={props.appointments.href} variant="body2">
+          {countText(props.appointments.count, 'upcoming appointment', 'upcoming appointments')}
+        </SummaryLink>
+      )}
+      {props.visits && (
+        <SummaryLink href={props.visits.href} variant="body2">
+          {countText(props.visits.count, 'documented visit', 'documented visits')}
+        </SummaryLink>
+      )}
+    </Box>
+  );
+  const tasks = props.openTasks && <OpenTasksLink {...props.openTasks} overdueAsAlarm={!isDeceased(patient)} />;
+  if (props.compact) {
+    // One band across the chart: who this is on the left, where to go on the right.
+    return (
+      <Box component="header">
+        <Box aria-hidden sx={{ height: 8, bgcolor: bandColor(patient.id ?? name) }} />
+        <Box sx={{ px: 2, py: 1, display: 'flex', alignItems: 'center', flexWrap: 'wrap', columnGap: 2, rowGap: 1 }}>
+          {avatar(48)}
+          <Box sx={{ flex: '1 1 220px', minWidth: 0 }}>
+            {nameLine}
+            <Typography variant="body2" color="text.secondary">
+              {birthLine(patient)}
+            </Typography>
+            {provider}
+          </Box>
+          <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'flex-start', gap: 0.25 }}>
+            {countLinks}
+            {tasks}
+          </Box>
+        </Box>
+      </Box>
+    );
+  }
   return (
     <Box component="header">
       <Box aria-hidden sx={{ height: 40, bgcolor: bandColor(patient.id ?? name) }} />
-      <Box sx={{ px: 2, pb: 1.5, mt: -3, display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 0.5 }}>
-        <Avatar
-          src={photoUrl(patient)}
-          alt={name}
-          sx={{
-            width: 64,
-            height: 64,
-            border: 3,
-            borderColor: 'background.paper',
-            fontSize: 24,
-            color: '#fff',
-            bgcolor: avatarColor(patient.id ?? name),
-          }}
-        >
-          {initialsOf(name)}
-        </Avatar>
-        <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
-          <Typography component="h2" variant="h6" sx={{ textAlign: 'center', overflowWrap: 'anywhere' }}>
-            {name}
-          </Typography>
-          <GenderIcon gender={patient.gender} />
-          {/* Seen before anything else is read: a chart of someone who has died is not a visit to plan. */}
-          {isDeceased(patient) && (
-            <Chip
-              size="small"
-              label="Deceased"
-              sx={{ fontWeight: 600, bgcolor: 'text.primary', color: 'background.paper', height: 22 }}
-            />
-          )}
-        </Box>
+      <Box
+        sx={{
+          px: 2,
+          pb: 1.5,
+          mt: -3,
+          display: 'flex',
+          flexDirection: 'column',
+          alignItems: 'center',
+          textAlign: 'center',
+          gap: 0.5,
+        }}
+      >
+        {avatar(64)}
+        {nameLine}
         <Typography variant="body2" color="text.secondary">
           {birthLine(patient)}
         </Typography>
-        <Typography variant="body2" color="text.secondary">
-          {props.provider ?? (
-            <>
-              <Skeleton width={140} sx={{ display: 'inline-block' }} />
-              <VisuallyHidden>Loading provider...</VisuallyHidden>
-            </>
-          )}
-        </Typography>
-        {(props.appointments || props.visits) && (
-          <Box sx={{ display: 'flex', gap: 2, mt: 0.5 }}>
-            {props.appointments && (
-              <SummaryLink href={props.appointments.href} variant="body2">
-                {countText(props.appointments.count, 'upcoming appointment', 'upcoming appointments')}
-              </SummaryLink>
-            )}
-            {props.visits && (
-              <SummaryLink href={props.visits.href} variant="body2">
-                {countText(props.visits.count, 'documented visit', 'documented visits')}
-              </SummaryLink>
-            )}
-          </Box>
-        )}
-        {props.openTasks && <OpenTasksLink {...props.openTasks} overdueAsAlarm={!isDeceased(patient)} />}
+        {provider}
+        {countLinks}
+        {tasks}
       </Box>
     </Box>
   );

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Box, ButtonBase, Typography } from '@mui/material';
-import type { Observation, Patient } from '@medplum/fhirtypes';
+import type { Patient } from '@medplum/fhirtypes';
 import { useFhirClient } from '../../../src/resources/useFhirClient';
 import { readableDate } from '../../../data-provider/formatting';
 import { vitalReadings } from './rules/vitalReadings';
@@ -8,7 +8,8 @@ import { planVitals, type VitalsDraft } from './rules/vitalsObservations';
 import { Sparkline } from './Sparkline';
 import { SummarySection } from './SummarySection';
 import { useMayRecord } from './useMayRecord';
-import type { SummaryList as Loaded } from './usePatientSummaryData';
+import { vitalItemId } from './rules/latestObservations';
+import type { ObservationSummaryList } from './usePatientSummaryData';
 import { FieldSaveError, useSummaryForm } from './useSummaryForm';
 import { useSummarySaved } from './useSummarySave';
 import { VitalFlag } from './VitalFlag';
@@ -19,7 +20,7 @@ import { VitalTrendDialog } from './VitalTrendDialog';
 import { normalizeErrorString } from '../../../data-provider/outcomes';
 
 /** Vitals: each vital's latest value with a sparkline of its last readings; a row opens its trend. */
-export function VitalsSection(props: { patient: Patient; observations: Loaded<Observation> }) {
+export function VitalsSection(props: { patient: Patient; observations: ObservationSummaryList }) {
   const client = useFhirClient();
   const saved = useSummarySaved(props.patient.id as string);
   const editable = useMayRecord('Observation');
@@ -69,6 +70,9 @@ export function VitalsSection(props: { patient: Patient; observations: Loaded<Ob
           const latest = latestOfRow(row, readings);
           const primary = row.series[0]!;
           const recent = recentReadings(readings, primary.key);
+          // A vital the page of Observations did not hold is asked for on its own: '—' (none) only
+          // once the server said so.
+          const lookup = latest.date ? undefined : props.observations.lookups[vitalItemId(row.id)];
           return (
             <Box component="li" key={row.id} sx={{ listStyle: 'none' }}>
               <ButtonBase
@@ -105,8 +109,9 @@ export function VitalsSection(props: { patient: Patient; observations: Loaded<Ob
                     sx={{ display: 'block', fontWeight: 600 }}
                     data-vital-value={row.id}
                   >
-                    {latestValueText(latest)}
+                    {lookup?.loading ? 'Loading…' : lookup?.error ? 'Could not load' : latestValueText(latest)}
                   </Typography>
+                  {lookup?.error ? <VisuallyHidden>{lookup.error.message}</VisuallyHidden> : null}
                   {latest.parts.map(({ definition, reading }) =>
                     reading ? (
                       <VitalFlag

@@ -57,7 +57,13 @@ export function summarySearches(patientId: string, today: string, include: { ope
   const openTasks: SummarySearch = {
     part: 'openTasks',
     resourceType: 'Task',
-    query: { patient, status: OPEN_TASK_STATUSES.join(','), _elements: 'status,restriction', _count: SUMMARY_COUNT },
+    // `focus`: whether a task has a form to act on, as the visit note's Required actions counts them.
+    query: {
+      patient,
+      status: OPEN_TASK_STATUSES.join(','),
+      _elements: 'status,restriction,focus',
+      _count: SUMMARY_COUNT,
+    },
   };
   return [
     { part: 'allergies', resourceType: 'AllergyIntolerance', query: { patient, ...page } },

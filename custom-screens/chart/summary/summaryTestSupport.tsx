@@ -33,6 +33,12 @@ export interface SummaryServer {
   failWrites(type: string, issues: { expression?: string[]; text: string }[]): void;
   /** Searches of `type` sent on their own (not in a batch, as suggestions are typed) fail with a 400. */
   failSearches(type: string): void;
+  /**
+   * Searches whose decoded URL (`Observation?subject=…&code=…`) matches `pattern` are answered with
+   * these matches instead of the store's (once the promise settles, if one is given: a slow server),
+   * or fail with a 400 ('fail'), alone or in a batch.
+   */
+  answerSearches(pattern: RegExp, answer: Resource[] | Promise<Resource[]> | 'fail'): void;
 }
 
 function searchBundle(resources: Resource[], included: Resource[] = []): Bundle {
@@ -50,8 +56,20 @@ export function summaryServer(options: { autoBatchTime?: number } = {}): Summary
   const fake = new FakeFetch();
   const store = new Map<string, Resource[]>();
   const included = new Map<string, Resource[]>();
-  const answer = (type: string, url: string) =>
-    searchBundle(store.get(type) ?? [], url.includes('_include=') ? included.get(type) : undefined);
+  const special: { pattern: RegExp; answer: Resource[] | Promise<Resource[]> | 'fail' }[] = [];
+  const specialFor = (url: string) => {
+    const decoded = decodeURIComponent(url.replace(/^.*\/fhir\/R4\//, ''));
+    return special.find((entry) => entry.pattern.test(decoded))?.answer;
+  };
+  const answer = async (type: string, url: string) => {
+    const matches = specialFor(url);
+    if (matches && matches !== 'fail') return searchBundle(await matches);
+    return searchBundle(store.get(type) ?? [], url.includes('_include=') ? included.get(type) : undefined);
+  };
+  const refusal = {
+    resourceType: 'OperationOutcome',
+    issue: [{ severity: 'error', code: 'invalid', details: { text: 'No' } }],
+  } as const;
   const failures = new Map<string, { expression?: string[]; text: string }[]>();
   const failingSearches = new Set<string>();
   let nextId = 1;
@@ -85,25 +103,22 @@ export function summaryServer(options: { autoBatchTime?: number } = {}): Summary
     return jsonResponse(saved, call.method === 'POST' ? 201 : 200);
   };
   fake.on('GET', /\/fhir\/R4\/[A-Za-z]+\?/, (call) =>
-    failingSearches.has(typeOf(call.url))
-      ? jsonResponse(
-          {
-            resourceType: 'OperationOutcome',
-            issue: [{ severity: 'error', code: 'invalid', details: { text: 'No' } }],
-          },
-          400,
-        )
-      : jsonResponse(answer(typeOf(call.url), call.url)),
+    failingSearches.has(typeOf(call.url)) || specialFor(call.url) === 'fail'
+      ? jsonResponse(refusal, 400)
+      : answer(typeOf(call.url), call.url).then((bundle) => jsonResponse(bundle)),
   );
-  fake.on('POST', /\/fhir\/R4\/?$/, (call) => {
+  fake.on('POST', /\/fhir\/R4\/?$/, async (call) => {
     const batch = JSON.parse(call.body as string) as Bundle;
     return jsonResponse({
       resourceType: 'Bundle',
       type: 'batch-response',
-      entry: (batch.entry ?? []).map((entry) => ({
-        resource: answer(/^([A-Za-z]+)/.exec(entry.request?.url ?? '')?.[1] ?? '', entry.request?.url ?? ''),
-        response: { status: '200 OK' },
-      })),
+      entry: await Promise.all(
+        (batch.entry ?? []).map(async (entry) => {
+          const url = entry.request?.url ?? '';
+          if (specialFor(url) === 'fail') return { resource: refusal, response: { status: '400 Bad Request' } };
+          return { resource: await answer(/^([A-Za-z]+)/.exec(url)?.[1] ?? '', url), response: { status: '200 OK' } };
+        }),
+      ),
     });
   });
   fake.on('POST', /\/fhir\/R4\/[A-Za-z]+$/, write);
@@ -118,6 +133,7 @@ export function summaryServer(options: { autoBatchTime?: number } = {}): Summary
       fake.callsTo('POST', new RegExp(`/fhir/R4/${type}$`)).map((call) => JSON.parse(call.body as string) as Resource),
     failWrites: (type, issues) => failures.set(type, issues),
     failSearches: (type) => failingSearches.add(type),
+    answerSearches: (pattern, answer) => special.push({ pattern, answer }),
   };
 }
 

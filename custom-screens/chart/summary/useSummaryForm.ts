@@ -13,6 +13,16 @@ export class FieldSaveError<K extends string> extends Error {
   }
 }
 
+/**
+ * Thrown by a save that stopped before writing to ask the clinician something (the medication
+ * modal's allergy and duplicate warnings): the draft stays, with no error shown.
+ */
+export class SaveHeld extends Error {
+  constructor() {
+    super('Waiting for the clinician');
+  }
+}
+
 export interface SummaryFormOptions<T> {
   validate(draft: T): FieldErrors<keyof T & string> | { formError?: string; fields: FieldErrors<keyof T & string> };
   /** Writes the draft; throws on failure. `update` lets a partial save drop what it already saved. */
@@ -83,6 +93,7 @@ export function useSummaryForm<T>(options: SummaryFormOptions<T>): SummaryForm<T
       await save(draft, key, modal.update);
       modal.discard();
     } catch (error) {
+      if (error instanceof SaveHeld) return;
       if (error instanceof FieldSaveError) {
         setFieldErrors(error.fields as FieldErrors<K>);
         setGeneralErrors(error.general);

@@ -123,8 +123,13 @@ describe('open tasks in the header', () => {
       task('failed'),
       task('entered-in-error', '2026-11-01'),
     ];
-    expect(openTaskCounts(tasks, 100, today)).toEqual({ open: 4, overdue: 2, capped: false });
-    expect(openTaskCounts(tasks.slice(0, 2), 2, today)).toEqual({ open: 2, overdue: 1, capped: true });
+    expect(openTaskCounts(tasks, 100, today)).toEqual({ open: 4, overdue: 2, capped: false, withoutForm: 4 });
+    expect(openTaskCounts(tasks.slice(0, 2), 2, today)).toEqual({
+      open: 2,
+      overdue: 1,
+      capped: true,
+      withoutForm: 2,
+    });
   });
 
   it('is asked for only by callers whose policy lets them search tasks, and not in a patient’s own view', () => {

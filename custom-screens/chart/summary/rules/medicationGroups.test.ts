@@ -182,4 +182,35 @@ describe('medication groups', () => {
     expect(many.current.map((g) => g.order.id)).toEqual(['now']);
     expect(many.past).toHaveLength(PAST_MEDICATIONS_LISTED_UP_TO + 1);
   });
+
+  it('does not fold a concurrent active order into "earlier orders": the row counts the active ones apart', () => {
+    const list = medicationListOf([
+      order('s2020', 'stopped', '2020-03-01', simvastatin),
+      order('a1', 'active', '2026-11-03T11:00:00Z', simvastatin),
+      order('a2', 'active', '2026-11-29T08:00:00Z', simvastatin),
+    ]);
+    expect(ids(list.current)).toEqual([['a2', 'a1', 's2020']]);
+    expect(list.current[0]?.activeOrders).toBe(2);
+    // The stopped order is an earlier one; the other active order is not "earlier".
+    expect(otherOrdersNote(list.current[0]!)).toBe('1 earlier order');
+    const two = medicationListOf([
+      order('a1', 'active', '2026-11-03T11:00:00Z', simvastatin),
+      order('a2', 'active', '2026-11-29T08:00:00Z', simvastatin),
+    ]);
+    expect(two.current[0]?.activeOrders).toBe(2);
+    expect(otherOrdersNote(two.current[0]!)).toBe('');
+  });
+
+  it('counts a typed order of the same product as a concurrent active order too (the check’s own rule)', () => {
+    const list = medicationListOf([
+      order('coded', 'active', '2026-11-03', simvastatin),
+      order('typed', 'active', '2026-11-29', { medicationCodeableConcept: { text: 'Simvastatin 10 MG' } }),
+    ]);
+    expect(list.current.map((g) => [g.order.id, g.activeOrders])).toEqual([
+      ['typed', 2],
+      ['coded', 2],
+    ]);
+    const single = medicationListOf([order('only', 'active', '2026-11-03', simvastatin)]);
+    expect(single.current[0]?.activeOrders).toBe(1);
+  });
 });

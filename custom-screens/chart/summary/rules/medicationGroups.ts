@@ -5,6 +5,7 @@ import {
 } from '../../../../config/clinical/medicationStatus';
 import type { ReferenceNames } from '../../referenceNames';
 import { currentFirst } from './currentFirst';
+import { duplicateOrders } from './medicationChecks';
 import { medicationKeysOf } from './medicationIdentity';
 
 /** One medication of the list: the orders of it, as one row. */
@@ -15,6 +16,12 @@ export interface MedicationGroup {
   others: MedicationRequest[];
   /** Whether the row's order is still being taken (an active, on-hold or draft order). */
   current: boolean;
+  /**
+   * How many active orders of this medication there are (here or in another row: a typed name of
+   * the same product). Two or more are a finding, not a repeat: the row says "2 active orders"
+   * in the warning colour, and its note does not count the other active one as an earlier order.
+   */
+  activeOrders: number;
 }
 
 /** The summary's medication list: current medications, then past ones (folded when there are many). */
@@ -44,10 +51,17 @@ export function medicationListOf(orders: readonly MedicationRequest[], names?: R
     if (group) group.push(order);
     else groups.set(key, [order]);
   });
+  // How many active orders the medication has, by the Add medication check's own rule (the same
+  // code, or the same name typed), so that the list and the check agree.
+  const activeOrdersOf = (orders: readonly MedicationRequest[]) => {
+    const active = orders.find((order) => order.status === 'active');
+    return active ? 1 + duplicateOrders(active, sorted, names).length : 0;
+  };
   const all = [...groups.values()].map(([order, ...others]) => ({
     order: order as MedicationRequest,
     others,
     current: isCurrent(order as MedicationRequest),
+    activeOrders: activeOrdersOf([order as MedicationRequest, ...others]),
   }));
   const past = all.filter((group) => !group.current);
   return {
@@ -62,10 +76,12 @@ export function medicationListOf(orders: readonly MedicationRequest[], names?: R
  * the row's, else "2 other orders" (an active order can be older than a stopped one); '' for none.
  */
 export function otherOrdersNote(group: MedicationGroup): string {
-  const count = group.others.length;
+  // Concurrent active orders are said apart ("2 active orders"), not folded into "1 earlier order".
+  const others = group.activeOrders > 1 ? group.others.filter((other) => other.status !== 'active') : group.others;
+  const count = others.length;
   if (count === 0) return '';
   const shown = instant(group.order.authoredOn);
-  const earlier = group.others.every((other) => instant(other.authoredOn) <= shown);
+  const earlier = others.every((other) => instant(other.authoredOn) <= shown);
   return `${count} ${earlier ? 'earlier' : 'other'} order${count === 1 ? '' : 's'}`;
 }
 

@@ -9,6 +9,12 @@ export interface OpenTaskCounts {
   overdue: number;
   /** As many tasks came as were asked for: there may be more, so both counts are "at least". */
   capped: boolean;
+  /**
+   * Open tasks with no focus (no note, questionnaire, report or care plan to act on). The visit
+   * note's Required actions lists only tasks with a focus (app-spec §4: the open-task list), so
+   * these are in the header's count and the Tasks tab but not there.
+   */
+  withoutForm: number;
 }
 
 const open: ReadonlySet<string> = new Set(OPEN_TASK_STATUSES);
@@ -20,6 +26,32 @@ export function openTaskCounts(tasks: readonly Task[], asked: number, today: Dat
     open: openTasks.length,
     overdue: openTasks.filter((task) => dueDateState(task.restriction?.period?.end, today) === 'overdue').length,
     capped: tasks.length >= asked,
+    withoutForm: openTasks.filter((task) => !task.focus).length,
+  };
+}
+
+const tasksWord = (count: number) => `${count} open ${count === 1 ? 'task' : 'tasks'}`;
+
+/**
+ * Why the counts differ, in words, where tasks without a form are open: under the header's count
+ * ("Required actions shows the 3 with a form; 1 more has none") and above the Tasks tab's list.
+ * Undefined when every open task has a form (the counts agree).
+ */
+export function formlessTasksWords(
+  counts: OpenTaskCounts | undefined,
+): { header: string; tasksTab: string } | undefined {
+  if (!counts || counts.withoutForm === 0 || counts.open === 0) return undefined;
+  const withForm = counts.open - counts.withoutForm;
+  const without = counts.withoutForm;
+  const more = `${without} ${withForm > 0 ? 'more ' : ''}${without === 1 ? 'has' : 'have'} no form`;
+  return {
+    header:
+      withForm > 0
+        ? `Required actions (Encounter) shows the ${withForm} with a form; ${more}`
+        : `None has a form, so Required actions (Encounter) is empty`,
+    tasksTab:
+      `The Encounter tab's Required actions lists only open tasks with a form to act on (${withForm} of ` +
+      `${counts.open}${counts.capped ? '+' : ''}): ${tasksWord(without)} without a form ${without === 1 ? 'is' : 'are'} listed here only.`,
   };
 }
 

@@ -1,0 +1,66 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { Resource, Task } from '@medplum/fhirtypes';
+import { defaultRecords, renderChart } from './chartPageTestSupport';
+import { renderSummary, summaryServer } from './summary/summaryTestSupport';
+
+/**
+ * "4 open tasks" in the summary, "Required actions (3)" on the Encounter tab: the visit note lists
+ * only tasks with a focus (app-spec §4), and the chart says so in words where the counts are read.
+ */
+
+const task = (id: string, status: Task['status'], focus?: string): Task => ({
+  resourceType: 'Task',
+  id,
+  status,
+  intent: 'order',
+  for: { reference: 'Patient/p1' },
+  code: { text: focus ? `Review ${id}` : 'Call patient about results' },
+  ...(focus ? { focus: { reference: focus } } : {}),
+});
+
+// As the QA walk found Wendy's: three with a form, "Call patient…" without one, one completed.
+const wendysTasks: Task[] = [
+  task('t1', 'ready', 'QuestionnaireResponse/qr1'),
+  task('t2', 'in-progress', 'DiagnosticReport/dr1'),
+  task('t3', 'ready', 'CarePlan/cp1'),
+  task('t4', 'ready'),
+  task('t5', 'completed', 'QuestionnaireResponse/qr0'),
+];
+
+describe('Open tasks without a form', { timeout: 30_000 }, () => {
+  it('the summary says under its count that Required actions shows only the 3 with a form', async () => {
+    const server = summaryServer();
+    server.store.set('Task', wendysTasks);
+    renderSummary(server, { tasksHref: '/Patient/p1/Task' });
+    const link = await screen.findByRole('link', { name: '4 open tasks' });
+    expect(link).toBeInTheDocument();
+    expect(screen.getByText('Required actions (Encounter) shows the 3 with a form; 1 more has no form')).toBeVisible();
+    // The header asks for the focus, to tell them apart.
+    expect(
+      server.fake.calls.some((call) => decodeURIComponent(call.url).includes('_elements=status,restriction,focus')),
+    ).toBe(true);
+  });
+
+  it('says nothing more when every open task has a form (the counts agree)', async () => {
+    const server = summaryServer();
+    server.store.set(
+      'Task',
+      wendysTasks.filter((t) => t.id !== 't4'),
+    );
+    renderSummary(server);
+    await screen.findByRole('link', { name: '3 open tasks' });
+    expect(screen.queryByText(/Required actions/)).not.toBeInTheDocument();
+  });
+
+  it('the Tasks tab says above its list which open tasks Required actions leaves out', async () => {
+    renderChart('/Patient/p1/Task', { ...defaultRecords, Task: wendysTasks as Resource[] });
+    const text =
+      "The Encounter tab's Required actions lists only open tasks with a form to act on (3 of 4): " +
+      '1 open task without a form is listed here only.';
+    const line = await screen.findByText(text);
+    expect(line.closest('[role="status"]')).toBeInTheDocument();
+    const chart = screen.getByRole('region', { name: 'Chart' });
+    expect(within(chart).getByText(text)).toBeVisible();
+  });
+});
