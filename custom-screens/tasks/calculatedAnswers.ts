@@ -1,6 +1,6 @@
 import type { Questionnaire, QuestionnaireItem, QuestionnaireResponse } from '@medplum/fhirtypes';
 import { EXT, expressionOf } from '../../src/questionnaire/questionnaireExtensions';
-import { answeredQuestions, type AnsweredQuestion } from '../../src/questionnaire';
+import { answeredQuestions, type AnsweredQuestion } from '../../src/questionnaire/responseAnswers';
 
 function calculatedLinkIds(items: QuestionnaireItem[] | undefined): string[] {
   return (items ?? []).flatMap((item) => [
