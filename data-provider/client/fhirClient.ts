@@ -77,7 +77,7 @@ import { RequestBatcher } from './requestBatcher';
 import { RequestCache } from './requestCache';
 import { parseReference, referenceTo, SYSTEM_DEVICE, SYSTEM_REFERENCE } from './resourceReference';
 import { isJsonContentType, readResponseBody, type ResponseType } from './responseBody';
-import { type SearchQuery, ServerUrls } from './serverUrls';
+import { type FileAddress, type SearchQuery, ServerUrls } from './serverUrls';
 import { SharedRequest } from './sharedRequest';
 import { SignOutEvent } from './signOutEvent';
 import { canReportUploadProgress, createXhrUploadFetch, type UploadProgress } from './xhrUploadFetch';
@@ -234,6 +234,19 @@ function byteLength(data: BinarySource): number {
   if (typeof data === 'string') return new TextEncoder().encode(data).byteLength;
   if (data instanceof Blob) return data.size;
   return data.byteLength;
+}
+
+/** The bytes of a `data:` URL (base64 or percent-encoded), typed by its media type. */
+function dataUrlBlob(href: string): Blob {
+  const comma = href.indexOf(',');
+  const header = href.slice('data:'.length, comma);
+  const payload = href.slice(comma + 1);
+  const [type, ...parameters] = header.split(';');
+  const base64 = parameters.some((parameter) => parameter.trim().toLowerCase() === 'base64');
+  const bytes = base64
+    ? Uint8Array.from(atob(decodeURIComponent(payload).replace(/\s+/g, '')), (char) => char.charCodeAt(0))
+    : new TextEncoder().encode(decodeURIComponent(payload));
+  return new Blob([bytes], { type: type.trim().toLowerCase() });
 }
 
 function isAsyncJob(value: unknown): value is AsyncJob {
@@ -412,14 +425,38 @@ export class FhirClient extends EventTarget {
     return this.send({ ...options, method: 'DELETE', url: url.toString() }) as Promise<T>;
   }
 
-  /** The bytes at `url` (a Binary, an attachment), never cached or batched. */
+  /**
+   * What an attachment address is to this client: a file of this server (`server`, read with the
+   * token; `signed`, read without it), an inline image, or an address it never requests
+   * (`external`, `unsafe`). Screens show the last two as a plain link at most (FileAddressKind).
+   */
+  fileAddress(url: string | URL): FileAddress {
+    return this.urls.fileAddress(url.toString());
+  }
+
+  /**
+   * The bytes of a file of this server, never cached or batched: a Binary (`Binary/{id}`, relative
+   * or under the FHIR base) or a bulk export file, with the access token; a signed storage address
+   * of this server, without it; a `data:` raster image, decoded here. Any other address (another
+   * origin, another route of this server such as `oauth2/logout`, `javascript:`, `data:text/html`)
+   * is refused without a request: an attachment's address is written by whoever sent it.
+   */
   download(url: string | URL, options: RequestOptions = {}): Promise<Blob> {
-    const href = url.toString();
-    const absolute = /^https?:/i.test(href) ? href : this.urls.fhirUrl(...href.split('/')).toString();
+    const address = this.urls.fileAddress(url.toString());
+    if (address.kind === 'inline') {
+      try {
+        return Promise.resolve(dataUrlBlob(address.href));
+      } catch {
+        return Promise.reject(invalid('The inline file could not be read'));
+      }
+    }
+    if (address.kind !== 'server' && address.kind !== 'signed') {
+      return Promise.reject(invalid('Not a file of this server: it is not downloaded'));
+    }
     return this.send({
       ...options,
       method: 'GET',
-      url: absolute,
+      url: address.href,
       headers: { Accept: '*/*', ...options.headers },
       responseType: 'blob',
     }) as Promise<Blob>;
@@ -472,9 +509,10 @@ export class FhirClient extends EventTarget {
   // ---------------------------------------------------------------------------------------------
   // Request machinery
 
-  private requestInit(options: SendOptions): RequestInit {
+  /** The request as sent; the access token only when `withToken` (the URL is this server's API). */
+  private requestInit(options: SendOptions, withToken: boolean): RequestInit {
     const headers: Record<string, string> = { Accept: DEFAULT_ACCEPT, ...options.headers };
-    const token = this.activeLogin?.accessToken;
+    const token = withToken ? this.activeLogin?.accessToken : undefined;
     if (token) headers.Authorization = `Bearer ${token}`;
     let body: BodyInit | undefined;
     if (options.body !== undefined) {
@@ -523,18 +561,19 @@ export class FhirClient extends EventTarget {
   }
 
   /**
-   * One request with retries, refreshing the token first when it is about to expire. A 401 gets
-   * exactly one refresh and one more try; a second 401 ends the session.
+   * One request with retries. To this server's API (ServerUrls.takesAccessToken) it carries the
+   * access token, refreshed first when it is about to expire, and a 401 gets exactly one refresh
+   * and one more try; a second 401 ends the session. Any other address gets no token, and its
+   * answer, a 401 too, says nothing about the session.
    */
   private async fetchAuthorized(options: SendOptions, afterRefresh: boolean): Promise<Response> {
+    const transport = options.transport ?? this.fetchFn;
+    if (!this.urls.takesAccessToken(options.url)) {
+      return fetchWithRetry(transport, options.url, this.requestInit(options, false), this.retryPolicy);
+    }
     await this.refreshIfExpiring();
     const tokenUsed = this.activeLogin?.accessToken;
-    const response = await fetchWithRetry(
-      options.transport ?? this.fetchFn,
-      options.url,
-      this.requestInit(options),
-      this.retryPolicy,
-    );
+    const response = await fetchWithRetry(transport, options.url, this.requestInit(options, true), this.retryPolicy);
     if (response.status !== 401) return response;
     if (tokenUsed === undefined) {
       // Nothing to refresh: the server's own answer says why (e.g. a wrong password at a sign-in step).

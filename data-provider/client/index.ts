@@ -67,7 +67,7 @@ export {
   readResponseBody,
   type ResponseType,
 } from './responseBody';
-export { queryString, type SearchQuery, ServerUrls } from './serverUrls';
+export { type FileAddress, type FileAddressKind, queryString, type SearchQuery, ServerUrls } from './serverUrls';
 export { type UploadProgress } from './xhrUploadFetch';
 export { abortableDelay, isAbortError } from './abortableDelay';
 export { RESOURCE_WRITE_EVENT, ResourceWriteEvent } from './resourceWriteEvent';

@@ -32,6 +32,57 @@ export interface ServerUrlOptions {
 
 const resourceTypePattern = /^[A-Z][A-Za-z]+$/;
 
+/**
+ * The routes below the server base, besides the FHIR base, that this client calls with the access
+ * token (ARCHITECTURE.md, HTTP API): sign-in steps and the account (`auth/`), project
+ * administration, e-mail and the key-value store. `oauth2/` is not among them: the token and logout
+ * calls send what they need themselves, and nothing else may reach them with the token by accident.
+ */
+const TOKEN_ROUTES = ['auth/', 'admin/', 'email/v1/', 'keyvalue/v1/'];
+
+/** A Binary or version id (FHIR id: letters, digits, hyphen, dot; 1 to 64), not `.`/`..`. */
+const idSegment = '(?!\\.{1,2}(?:/|$))[A-Za-z0-9\\-.]{1,64}';
+/** Under the FHIR base: a Binary's content (`Binary/{id}`, `Binary/{id}/_history/{vid}`) and bulk export output files. */
+const serverFilePattern = new RegExp(
+  `^(?:Binary/${idSegment}(?:/_history/${idSegment})?|bulkdata/export/${idSegment}/[A-Za-z0-9\\-._]{1,128})$`,
+);
+/** A relative attachment address the client resolves against the FHIR base: only a Binary. */
+const relativeBinaryPattern = new RegExp(`^Binary/${idSegment}(?:/_history/${idSegment})?$`);
+/** Raster images an <img> shows without running anything (no SVG: it can carry script). */
+const inlineImagePattern = /^data:image\/(?:png|jpeg|gif|webp|bmp|avif)(?:;[^,]*)?,/i;
+
+/**
+ * What an attachment address is to this client (data-and-client-layer-spec §7, `download`):
+ * - `server`: a file of this server read with the access token: a Binary (`Binary/{id}`, relative
+ *   or under the FHIR base) or a bulk export output file;
+ * - `signed`: this server's signed storage address (`{base}storage/{id}/{vid}?Expires=…&Signature=…`,
+ *   as the server answers Binary attachments): read without the token, the signature is the permission;
+ * - `inline`: a `data:` URL of a raster image, decoded in place (nothing is requested);
+ * - `external`: any other http(s) address (another origin, or another path of this one): never
+ *   requested by the client, at most offered as a plain link;
+ * - `unsafe`: anything else (`javascript:`, `data:text/html`, other schemes, other relative paths):
+ *   never requested, never a link.
+ */
+export type FileAddressKind = 'server' | 'signed' | 'inline' | 'external' | 'unsafe';
+
+export interface FileAddress {
+  kind: FileAddressKind;
+  /** The absolute address (normalized) for every kind but `unsafe`, whose address is not repeated. */
+  href: string;
+}
+
+function parseAbsolute(href: string): URL | undefined {
+  try {
+    return new URL(href);
+  } catch {
+    return undefined;
+  }
+}
+
+function withoutTrailingSlash(path: string): string {
+  return path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
 /** The addresses of one server, and which of them are FHIR resources of which type. */
 export class ServerUrls {
   readonly baseUrl: string;
@@ -50,6 +101,50 @@ export class ServerUrls {
     this.authorizeUrl = options.authorizeUrl ?? this.url('oauth2/authorize').toString();
     this.tokenUrl = options.tokenUrl ?? this.url('oauth2/token').toString();
     this.logoutUrl = options.logoutUrl ?? this.url('oauth2/logout').toString();
+  }
+
+  /**
+   * Whether a request to `href` may carry the access token: only this server's API, that is the
+   * origin of the FHIR base and a path below it, or the server's origin and one of the few other
+   * API routes the client calls (TOKEN_ROUTES). The address is judged as `fetch` will send it
+   * (parsed, so `..` and `%2e%2e` segments are already resolved), never by its text.
+   */
+  takesAccessToken(href: string): boolean {
+    const url = parseAbsolute(href);
+    if (!url || url.username || url.password) return false;
+    const fhirBase = new URL(this.fhirBaseUrl);
+    if (
+      url.origin === fhirBase.origin &&
+      (url.pathname.startsWith(fhirBase.pathname) || url.pathname === withoutTrailingSlash(fhirBase.pathname))
+    ) {
+      return true;
+    }
+    const base = new URL(this.baseUrl);
+    return url.origin === base.origin && TOKEN_ROUTES.some((route) => url.pathname.startsWith(base.pathname + route));
+  }
+
+  /** What an attachment address is, and so whether and how the client may fetch it (FileAddressKind). */
+  fileAddress(address: string): FileAddress {
+    const text = address.trim();
+    if (relativeBinaryPattern.test(text)) return { kind: 'server', href: this.fhirBaseUrl + text };
+    const url = parseAbsolute(text);
+    if (!url) return { kind: 'unsafe', href: '' };
+    if (url.protocol === 'data:')
+      return inlineImagePattern.test(text) ? { kind: 'inline', href: text } : { kind: 'unsafe', href: '' };
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return { kind: 'unsafe', href: '' };
+    const external: FileAddress = { kind: 'external', href: url.href };
+    if (url.username || url.password) return external;
+    const fhirBase = new URL(this.fhirBaseUrl);
+    if (url.origin === fhirBase.origin && url.pathname.startsWith(fhirBase.pathname)) {
+      const rest = url.pathname.slice(fhirBase.pathname.length);
+      return serverFilePattern.test(rest) && !url.search ? { kind: 'server', href: url.href } : external;
+    }
+    const base = new URL(this.baseUrl);
+    const storage = `${base.pathname}storage/`;
+    if (url.origin === base.origin && url.pathname.startsWith(storage) && url.pathname.length > storage.length) {
+      return { kind: 'signed', href: url.href };
+    }
+    return external;
   }
 
   /** A path relative to the server base, e.g. `auth/me`. */

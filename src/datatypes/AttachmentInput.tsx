@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { Box, Button, LinearProgress, Link, Typography } from '@mui/material';
+import { Box, Button, LinearProgress, Typography } from '@mui/material';
 import UploadIcon from '@mui/icons-material/Upload';
 import type { Attachment } from '@medplum/fhirtypes';
 import { useFhirClient } from '../resources/useFhirClient';
+import { AttachmentLink } from './AttachmentLink';
 import { FieldGroup } from './FieldGroup';
 import { inputId, withField, type InputProps } from './inputProps';
 import { TextPart } from './TextPart';
@@ -36,9 +37,10 @@ export function AttachmentInput(props: InputProps<Attachment>) {
     <FieldGroup label={props.label} required={props.required} error={props.error ?? error}>
       <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}>
         {props.value?.url && (
-          <Link href={props.value.url} target="_blank" rel="noopener">
-            {props.value.title ?? props.value.contentType ?? 'Attachment'}
-          </Link>
+          <AttachmentLink
+            attachment={props.value}
+            name={props.value.title ?? props.value.contentType ?? 'Attachment'}
+          />
         )}
         {props.value?.contentType && (
           <Typography variant="caption" color="text.secondary">

@@ -1,9 +1,10 @@
 import { Box, Link, Typography } from '@mui/material';
 import { Link as RouterLink } from 'react-router-dom';
-import type { CodeableConcept, Coding, Reference } from '@medplum/fhirtypes';
+import type { Attachment, CodeableConcept, Coding, Reference } from '@medplum/fhirtypes';
 import { childElements, type ElementSchema, type TypeSchema } from '../resources/typeSchema';
 import { fieldLabel } from '../search/searchColumns';
 import { readableTimestamp } from '../../data-provider/formatting';
+import { AttachmentLink } from './AttachmentLink';
 import { CodedValue } from './CodedValue';
 import { formatTypedValue } from './formatValue';
 import { NarrativeView } from './NarrativeView';
@@ -73,11 +74,10 @@ function SingleValue(props: { value: unknown; type: string; schema: TypeSchema; 
     return <CodedValue value={value as Coding | CodeableConcept} type={type} />;
   }
   if (type === 'Attachment') {
-    const attachment = value as { url?: string; title?: string; contentType?: string };
+    const attachment = value as Attachment;
+    // Its address is whatever the writer put there: only this server's file is a link (AttachmentLink).
     return attachment.url ? (
-      <Link href={attachment.url} target="_blank" rel="noopener">
-        {attachment.title ?? attachment.contentType ?? 'Attachment'}
-      </Link>
+      <AttachmentLink attachment={attachment} name={attachment.title ?? attachment.contentType ?? 'Attachment'} />
     ) : (
       <Typography variant="body2">{formatTypedValue(value, 'Attachment')}</Typography>
     );

@@ -2,7 +2,8 @@ import { render, screen, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import type { DiagnosticReport, Reference, Resource } from '@medplum/fhirtypes';
-import type { FhirClient } from '../../data-provider/client';
+import { FhirClient } from '../../data-provider/client';
+import { EXTERNAL_FILE_LABEL, UNSUPPORTED_FILE_LABEL } from '../datatypes/AttachmentLink';
 import { DiagnosticReportView, isCritical } from './DiagnosticReportView';
 import { resultFlag } from './resultFlag';
 import { FhirClientContext } from './useFhirClient';
@@ -58,8 +59,11 @@ const stored: Record<string, Resource> = {
   },
 };
 
+// Which attachment addresses are files of the server, as the real client of https://ehr.test/ judges them.
+const server = new FhirClient({ baseUrl: 'https://ehr.test/', autoBatchTime: 0 });
 const client = {
   readReference: async (reference: Reference) => stored[reference.reference as string],
+  fileAddress: (url: string) => server.fileAddress(url),
 } as unknown as FhirClient;
 
 const report: DiagnosticReport = {
@@ -145,6 +149,39 @@ describe('DiagnosticReportView', () => {
       'href',
       'https://ehr.test/storage/r1.pdf',
     );
+  });
+
+  it('links no presented form whose address is not a file of the server: another site is labelled, javascript: is text', async () => {
+    const { container } = render(
+      <QueryClientProvider client={new QueryClient()}>
+        <FhirClientContext.Provider value={client}>
+          <DiagnosticReportView
+            report={{
+              ...report,
+              result: [],
+              presentedForm: [
+                { contentType: 'application/pdf', title: 'Signed report.pdf', url: 'https://evil.example/r1.pdf' },
+                { contentType: 'application/pdf', title: 'Scan.pdf', url: 'javascript:alert(document.domain)' },
+                { contentType: 'application/pdf', title: 'Logout.pdf', url: 'https://ehr.test/oauth2/logout' },
+              ],
+            }}
+          />
+        </FhirClientContext.Provider>
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByText('Signed report.pdf')).toBeInTheDocument();
+    for (const name of ['Signed report.pdf', 'Scan.pdf', 'Logout.pdf']) {
+      expect(screen.queryByRole('link', { name })).not.toBeInTheDocument();
+    }
+    const external = screen.getByRole('link', { name: 'evil.example/r1.pdf' });
+    expect(external).toHaveAttribute('href', 'https://evil.example/r1.pdf');
+    expect(external).toHaveAttribute('rel', 'noopener noreferrer');
+    expect(external).toHaveAttribute('target', '_blank');
+    expect(screen.getByRole('link', { name: 'ehr.test/oauth2/logout' })).toHaveAttribute('rel', 'noopener noreferrer');
+    expect(screen.getAllByText(new RegExp(EXTERNAL_FILE_LABEL))).toHaveLength(2);
+    expect(screen.getByText(UNSUPPORTED_FILE_LABEL)).toBeInTheDocument();
+    expect(container.querySelector('[href^="javascript" i]')).toBeNull();
+    expect(container.innerHTML).not.toContain('javascript:');
   });
 
   it('says why a result has no value and shows coded components, not only quantities', async () => {

@@ -1,16 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import {
-  Box,
-  Chip,
-  Link,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  Typography,
-  type Theme,
-} from '@mui/material';
+import { Box, Chip, Table, TableBody, TableCell, TableHead, TableRow, Typography, type Theme } from '@mui/material';
 import type { Attachment, DiagnosticReport, Observation, Reference, Resource, Specimen } from '@medplum/fhirtypes';
 import {
   formatCodeableConcept,
@@ -20,6 +9,7 @@ import {
   getDisplayString,
   inlineTextOf,
 } from '../../data-provider/formatting';
+import { AttachmentLink } from '../datatypes/AttachmentLink';
 import { formatTypedValue } from '../datatypes/formatValue';
 import { StatusBadge } from '../datatypes/StatusBadge';
 import { resultFlag } from './resultFlag';
@@ -63,11 +53,10 @@ function PresentedForm({ form }: { form: Attachment }) {
     );
   }
   const name = form.title ?? form.contentType ?? 'Attachment';
-  // A stored file's address comes signed by the server, so it opens without the app's token.
+  // A stored file's address comes signed by the server, so it opens without the app's token; any
+  // other address is the writer's, and is not loaded (AttachmentLink).
   return form.url ? (
-    <Link href={form.url} target="_blank" rel="noopener" variant="body2">
-      {name}
-    </Link>
+    <AttachmentLink attachment={form} name={name} />
   ) : (
     <Typography variant="body2">{formatTypedValue(form, 'Attachment')}</Typography>
   );

@@ -2,6 +2,7 @@ import { Box, Link, Stack, Typography } from '@mui/material';
 import AttachFileIcon from '@mui/icons-material/AttachFile';
 import ErrorOutlineIcon from '@mui/icons-material/ErrorOutline';
 import type { Attachment } from '@medplum/fhirtypes';
+import { UnloadedFileAddress } from '../../../src/datatypes/AttachmentLink';
 import { formatFileSize } from '../fileSize';
 import { useAttachmentUrl } from './useAttachmentUrl';
 
@@ -13,9 +14,14 @@ function isPdf(attachment: Attachment): boolean {
   return (attachment.contentType ?? '').split(';')[0].trim() === 'application/pdf';
 }
 
-/** An attachment: images and PDFs shown inline, anything else as a download link; with its size. */
+/**
+ * An attachment: images and PDFs shown inline, anything else as a download link; with its size.
+ * Only a file of this server is loaded: an address anywhere else (written by whoever sent the
+ * message) is never requested, and is shown as such, a plain link at most.
+ */
 export function AttachmentView({ attachment, maxWidth = 360 }: { attachment: Attachment; maxWidth?: number }) {
-  const { src, error } = useAttachmentUrl(attachment.url);
+  const shownAs = isImage(attachment) ? 'image' : isPdf(attachment) ? 'pdf' : 'file';
+  const { src, error, unloaded } = useAttachmentUrl(attachment.url, shownAs);
   const name = attachment.title ?? 'Attachment';
   const size = formatFileSize(attachment.size);
   return (
@@ -44,6 +50,7 @@ export function AttachmentView({ attachment, maxWidth = 360 }: { attachment: Att
           </Typography>
         )}
       </Stack>
+      {unloaded && <UnloadedFileAddress address={unloaded} />}
       {error && (
         // In the bubble's own text colour (red on the clinic's blue bubble could not be read), marked by an icon.
         <Stack direction="row" spacing={0.5} alignItems="center">

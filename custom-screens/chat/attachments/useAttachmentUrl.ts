@@ -1,22 +1,55 @@
 import { useEffect, useState } from 'react';
+import type { FileAddress } from '../../../data-provider/client';
 import { useShellClient } from '../../../src/shell';
 
+export interface AttachmentUrlState {
+  /** An object URL of the file's bytes, to show or save. */
+  src?: string;
+  error?: boolean;
+  /**
+   * The attachment's address is not a file of this server (another origin, another route of this
+   * one such as `oauth2/logout`, `javascript:`, `data:text/html`): nothing was requested.
+   */
+  unloaded?: FileAddress;
+}
+
+/** Raster images an <img> shows and a tab opens as a picture. */
+const rasterImage = /^image\/(?:png|jpeg|gif|webp|bmp|avif)$/;
+
 /**
- * A URL the browser can show for an attachment: the Binary is fetched with the user's token (an
- * <img> cannot send it) and shown from memory; released when the view goes away.
+ * The bytes as the view shows them, typed by how it shows them, never by what the answer claims:
+ * an object URL has the app's origin, so HTML or SVG opened from it (the link, the PDF frame)
+ * would run as the app. A picture keeps a raster type, a PDF is a PDF, anything else only downloads.
  */
-export function useAttachmentUrl(url: string | undefined): { src?: string; error?: boolean } {
+function shownBlob(blob: Blob, shownAs: 'image' | 'pdf' | 'file'): Blob {
+  const type = blob.type.split(';')[0].trim().toLowerCase();
+  if (shownAs === 'image' && rasterImage.test(type)) return blob;
+  return new Blob([blob], { type: shownAs === 'pdf' ? 'application/pdf' : 'application/octet-stream' });
+}
+
+/**
+ * A URL the browser can show for an attachment: a file of this server (a Binary, read with the
+ * user's token, which an <img> cannot send; a signed storage address; an inline picture) is
+ * fetched by the client and shown from memory, released when the view goes away. Any other
+ * address is never requested (FhirClient.fileAddress): `unloaded` says what it is.
+ */
+export function useAttachmentUrl(
+  url: string | undefined,
+  shownAs: 'image' | 'pdf' | 'file' = 'file',
+): AttachmentUrlState {
   const client = useShellClient();
+  const address = url ? client.fileAddress(url) : undefined;
+  const loadable = address?.kind === 'server' || address?.kind === 'signed' || address?.kind === 'inline';
   const [state, setState] = useState<{ src?: string; error?: boolean }>({});
   useEffect(() => {
-    if (!url) return undefined;
+    if (!url || !loadable) return undefined;
     let objectUrl: string | undefined;
     let active = true;
     client
       .download(url)
       .then((blob) => {
         if (!active) return;
-        objectUrl = URL.createObjectURL(blob);
+        objectUrl = URL.createObjectURL(shownBlob(blob, shownAs));
         setState({ src: objectUrl });
       })
       .catch(() => active && setState({ error: true }));
@@ -24,6 +57,6 @@ export function useAttachmentUrl(url: string | undefined): { src?: string; error
       active = false;
       if (objectUrl) URL.revokeObjectURL(objectUrl);
     };
-  }, [client, url]);
-  return state;
+  }, [client, url, loadable, shownAs]);
+  return address && !loadable ? { unloaded: address } : state;
 }
