@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { baseUrl, http, issueText } from '../../tests/integration/fhirClient';
 import {
   loginStart,
   postJson,
   registerProjectOwner,
   registerUser,
+  signInWithScope,
   tokenRequest,
   uniqueEmail,
 } from '../../tests/integration/accounts';
@@ -260,7 +261,8 @@ describe('account pre-hijacking: an invitation to an account whose address nobod
   });
 
   it('keeps the waiting membership from the token exchange of a project app', async () => {
-    const provider = await startOidcProvider();
+    // The app's identity provider, where the server may reach it (a listed loopback port).
+    const provider = await startOidcProvider(inject('outboundTestPort'));
     try {
       const victim = uniqueEmail('exchanged');
       await registerUser(victim, 'someone else chose 2', pkcePair().challenge);
@@ -371,7 +373,8 @@ describe('accounts whose address is proved', () => {
 
   it('accounts the server or a super admin makes are verified: invited at once', async () => {
     // The first super admin (like the demo accounts) is stored verified.
-    const userinfo = await http<any>('GET', 'oauth2/userinfo');
+    const withEmail = await signInWithScope('admin@example.com', inject('adminPassword'), 'openid email');
+    const userinfo = await http<any>('GET', 'oauth2/userinfo', { token: withEmail.access_token });
     expect(userinfo.body).toMatchObject({ email: 'admin@example.com', email_verified: true });
     // Super admin tooling: a User a super admin writes with emailVerified counts.
     const email = uniqueEmail('tooling');

@@ -12,7 +12,13 @@ export interface AuthEnvironment {
   keys: SigningKeys;
   config: Pick<
     ServerConfig,
-    'baseUrl' | 'registration' | 'googleClientId' | 'googleJwksUrl' | 'emailProjectHourlyLimit'
+    | 'baseUrl'
+    | 'registration'
+    | 'googleClientId'
+    | 'googleJwksUrl'
+    | 'emailProjectHourlyLimit'
+    // Also the exceptions to the outbound address rule for URLs a project stored (server/net/outboundAddress.ts).
+    | 'botFetchAllowedHosts'
   >;
   /** The shared definitions project (readable by everyone). */
   sharedProjectId: string;

@@ -31,6 +31,7 @@ import { seedBundledQuestionnaires } from '../seed/bundledQuestionnaires';
 import { needsPatientChoice } from './launchContext';
 import { allMembershipsOf, confirmAddressOwner } from './addressOwnership';
 import { chooseLaunchPatient } from './launchPatientChoice';
+import { isScopeNarrowed, scopedSessionDetails } from './scopedSessionDetails';
 
 // Verifying against a fixed hash when the e-mail is unknown keeps both answers equally slow.
 const dummyHashPromise = hashPassword('not-a-real-password-hearth');
@@ -262,6 +263,8 @@ export async function authRoutes(app: FastifyInstance, env: AuthEnvironment): Pr
 
   app.get('/auth/me', async (request) => {
     const caller = await authenticate(env, request);
+    // A third-party app's token narrowed by SMART scopes: only what they allow (scopedSessionDetails.ts).
+    if (isScopeNarrowed(caller)) return scopedSessionDetails(env.repository, caller);
     return tx(async (session) => {
       const profile = await readReference(session, caller.profile);
       const user = await readReference<User>(session, caller.login.user);

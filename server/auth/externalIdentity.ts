@@ -122,33 +122,69 @@ export async function fetchExternalIdentity(
     ).toString('base64')}`;
   }
   if (pending.providerVerifier) form.set('code_verifier', pending.providerVerifier);
-  const tokenResponse = await fetch(idp.tokenUrl as string, { method: 'POST', headers, body: form });
-  const tokens = (await tokenResponse.json().catch(() => ({}))) as {
-    access_token?: string;
-    error_description?: string;
-    error?: string;
-  };
-  if (!tokenResponse.ok || !tokens.access_token) {
-    throw new Error(
-      `The identity provider refused the code: ${tokens.error_description ?? tokens.error ?? tokenResponse.status}`,
-    );
+  const token = await askProvider(idp.tokenUrl as string, { method: 'POST', headers, body: form });
+  const tokens = token.json as { access_token?: unknown; error_description?: unknown; error?: unknown };
+  if (!token.ok || typeof tokens.access_token !== 'string' || tokens.access_token === '') {
+    const reason = [tokens.error_description, tokens.error].find((value) => typeof value === 'string');
+    throw new Error(`The identity provider refused the code: ${reason ?? token.status}`);
   }
-  const infoResponse = await fetch(idp.userInfoUrl as string, {
+  const userInfo = await askProvider(idp.userInfoUrl as string, {
     headers: { authorization: `Bearer ${tokens.access_token}`, accept: 'application/json' },
   });
-  const info = (await infoResponse.json().catch(() => ({}))) as {
-    sub?: string;
-    email?: string;
-    email_verified?: unknown;
-  };
-  if (!infoResponse.ok || !info.sub) throw new Error('The identity provider did not say who signed in');
+  const info = userInfo.json as { sub?: unknown; email?: unknown; email_verified?: unknown };
+  if (!userInfo.ok || typeof info.sub !== 'string' || info.sub === '')
+    throw new Error('The identity provider did not say who signed in');
   // Some providers send the claim as a string.
   const verified = info.email_verified;
   const emailVerified =
     verified === true || verified === 'true' ? true : verified === false || verified === 'false' ? false : undefined;
   return {
     subject: info.sub,
-    email: info.email?.toLowerCase(),
+    email: typeof info.email === 'string' ? info.email.toLowerCase() : undefined,
     ...(emailVerified !== undefined ? { emailVerified } : {}),
   };
+}
+
+/** How long one request to the provider may take, and the largest answer read from it. */
+const providerTimeoutMs = 10_000;
+const providerMaxBytes = 256 * 1024;
+
+/**
+ * One request to the sign-in provider of a DomainConfiguration. Only super admins write those
+ * (trusted, and an identity provider on the organisation's own network is a normal setup), so its
+ * URLs are not held to the outbound address rule that project-stored URLs are
+ * (server/net/outboundAddress.ts); a slow or endless answer still cannot hold the callback: the
+ * request is time-limited and its JSON body read up to `providerMaxBytes` (`{}` beyond, or when it
+ * is not JSON).
+ */
+async function askProvider(url: string, init: RequestInit): Promise<{ ok: boolean; status: number; json: object }> {
+  try {
+    const response = await fetch(url, { ...init, signal: AbortSignal.timeout(providerTimeoutMs) });
+    return { ok: response.ok, status: response.status, json: await limitedJson(response) };
+  } catch {
+    throw new Error('The identity provider could not be reached');
+  }
+}
+
+async function limitedJson(response: Response): Promise<object> {
+  const reader = response.body?.getReader();
+  if (!reader) return {};
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > providerMaxBytes) {
+      await reader.cancel();
+      return {};
+    }
+    chunks.push(value);
+  }
+  try {
+    const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+    return typeof parsed === 'object' && parsed !== null ? parsed : {};
+  } catch {
+    return {};
+  }
 }

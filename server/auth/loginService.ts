@@ -16,6 +16,7 @@ import { systemAuthor } from '../definitions/loadDefinitions';
 import { mfaPending, requireMfaDone } from './mfaPending';
 import { clientProjectScope, outsideClientProject } from './clientProject';
 import { launchContextFor, launchReference, needsPatientChoice } from './launchContext';
+import { tokenRedirectUriProblem } from './clientRedirect';
 import { awaitingOwnerMessage, awaitsAddressOwner, membershipUsable } from './membershipState';
 import { waitingMembershipsOf } from './addressOwnership';
 import { plainSignInScope, requestedScope } from './requestedScope';
@@ -63,6 +64,12 @@ export interface LoginStart {
   projectId?: string;
   /** SMART EHR launch: the id of the SmartAppLaunch the EHR saved (launchContext.ts). */
   launch?: string;
+  /**
+   * The `redirect_uri` of the authorization request (the `/oauth` page sends the app's), already
+   * checked against the client's registered ones: the code is then redeemed only with the same
+   * value (RFC 6749 §4.1.3; `exchangeCode`).
+   */
+  redirectUri?: string;
   /** A sign-in continued from this Hearth EMR session (sessionContinuation.ts): its two-factor step counts. */
   continuedFrom?: Login;
 }
@@ -72,6 +79,7 @@ export async function createLogin(session: RepositorySession, start: LoginStart)
   const extension = [
     // `remember` asks for a long-lived refresh token; kept on the record for the refresh grant.
     ...(start.remember ? [rememberExtension] : []),
+    ...(start.redirectUri ? [{ url: redirectUriUrl, valueUri: start.redirectUri }] : []),
     ...(start.continuedFrom
       ? [
           { url: continuedFromUrl, valueReference: { reference: `Login/${start.continuedFrom.id}` } },
@@ -112,6 +120,13 @@ const rememberExtension = { url: 'https://hearth-emr.org/fhir/StructureDefinitio
 export const continuedFromUrl = 'https://hearth-emr.org/fhir/StructureDefinition/login-continued-from';
 
 const sessionStartUrl = 'https://hearth-emr.org/fhir/StructureDefinition/login-session-start';
+
+/** The redirect_uri the authorization request named (LoginStart.redirectUri). */
+const redirectUriUrl = 'https://hearth-emr.org/fhir/StructureDefinition/login-redirect-uri';
+
+export function authorizedRedirectUri(login: Login): string | undefined {
+  return (login.extension ?? []).find((e) => e.url === redirectUriUrl)?.valueUri;
+}
 
 /**
  * When the person behind this login last proved who they are: its own `authTime`, or, for a sign-in
@@ -295,12 +310,14 @@ export interface TokenCaller {
   authenticated: boolean;
 }
 
+const clientOf = (login: Login) => login.client?.reference?.split('/')[1];
+
 /**
  * A code or refresh token of a login without PKCE (a `pkceOptional` confidential client) is worth
  * nothing without the client's own credentials: whoever intercepts it cannot redeem it.
  */
 function requireClientCredentials(login: Login, caller: TokenCaller): void {
-  const loginClient = login.client?.reference?.split('/')[1];
+  const loginClient = clientOf(login);
   if (login.codeChallenge || !loginClient) return;
   if (!caller.authenticated || caller.clientId !== loginClient) {
     throw oauthError(
@@ -311,39 +328,93 @@ function requireClientCredentials(login: Login, caller: TokenCaller): void {
   }
 }
 
-/** The authorization code grant: one use, within its lifetime, with the PKCE verifier when a challenge was set. */
+/**
+ * A code or refresh token goes back only to the client it was issued to (RFC 6749 §4.1.3, §6): the
+ * client the caller authenticated as, else the `client_id` it names. A sign-in of this web app
+ * names no ClientApplication: only its own client id (or none) redeems it, never another app's.
+ */
+function requireSameClient(login: Login, caller: TokenCaller, what: 'Code' | 'Refresh token'): void {
+  if (caller.clientId !== undefined && caller.clientId !== (clientOf(login) ?? defaultClientId))
+    throw oauthError('invalid_grant', `${what} was issued to another client`);
+}
+
+/**
+ * Reads a Login for a grant and holds its row until the transaction ends. Concurrent redemptions
+ * of one code or refresh token queue here, and each reads what the one before it wrote (granted, a
+ * rotated refresh secret), so exactly one of them is granted; the others are replays. Without the
+ * lock every one of them read the same unredeemed Login on native PostgreSQL and every one got
+ * tokens (PGlite runs one transaction at a time, which hid it).
+ */
+async function lockedLogin(session: RepositorySession, loginId: string): Promise<Login | undefined> {
+  if (!/^[A-Za-z0-9\-.]{1,64}$/.test(loginId)) return undefined;
+  const rows = await session.tx.query<{ id: string }>(
+    `SELECT id FROM resources WHERE resource_type = 'Login' AND id = $1 FOR UPDATE`,
+    [loginId],
+  );
+  return rows.length > 0 ? readLogin(session, loginId) : undefined;
+}
+
+/** What a token request for the authorization code grant brings. */
+export interface CodeRedemption {
+  code: string;
+  verifier?: string;
+  /** The token request's `redirect_uri`. */
+  redirectUri?: string;
+}
+
+/**
+ * The authorization code grant: one use, within its lifetime, by the client it was issued to, with
+ * the redirect URI of the authorization request and the PKCE verifier when a challenge was set.
+ *
+ * The hash of the code stays on the Login once it is redeemed, so a second use is recognised: it
+ * ends the Login, and with it the tokens the first use got (RFC 6749 §4.1.2, §10.5) — a code that
+ * is presented twice has leaked. The caller revokes it outside this transaction, which the error
+ * rolls back.
+ */
 export async function exchangeCode(
   env: AuthEnvironment,
   session: RepositorySession,
-  code: string,
-  verifier: string | undefined,
+  redemption: CodeRedemption,
   caller: TokenCaller,
   checkVerifier: (verifier: string, challenge: string, method: string) => boolean,
 ): Promise<TokenResponse> {
-  const clientId = caller.clientId;
   const rows = await session.tx.query<{ id: string }>(
-    `SELECT id FROM resources WHERE resource_type = 'Login' AND NOT deleted AND content->>'code' = $1`,
-    [hashSecret(code)],
+    `SELECT id FROM resources WHERE resource_type = 'Login' AND NOT deleted AND content->>'code' = $1 FOR UPDATE`,
+    [hashSecret(redemption.code)],
   );
   const login = rows[0] ? await readLogin(session, rows[0].id) : undefined;
-  if (!login || login.granted || login.revoked) throw oauthError('invalid_grant', 'Invalid code');
+  if (!login || login.revoked) throw oauthError('invalid_grant', 'Invalid code');
+  if (login.granted) {
+    const error = oauthError(
+      'invalid_grant',
+      'Authorization code already used; the tokens issued with it have been revoked',
+    );
+    error.revokeLoginId = login.id;
+    throw error;
+  }
   if (Date.now() - Date.parse(login.authTime as string) > codeLifetimeMs)
     throw oauthError('invalid_grant', 'Code expired');
-  const loginClient = login.client?.reference?.split('/')[1];
-  if (clientId && loginClient && clientId !== loginClient)
-    throw oauthError('invalid_grant', 'Code was issued to another client');
+  const loginClient = clientOf(login);
+  requireSameClient(login, caller, 'Code');
+  requireClientCredentials(login, caller);
+  // A public client names itself: without client_id the check above would not run at all.
+  if (loginClient && !caller.clientId)
+    throw oauthError('invalid_request', 'Missing client_id: the code was issued to a client application');
+  const client = loginClient ? await readClient(session, loginClient) : undefined;
+  const redirectProblem = tokenRedirectUriProblem(client, authorizedRedirectUri(login), redemption.redirectUri);
+  if (redirectProblem) throw oauthError(redirectProblem.error, redirectProblem.description);
   if (login.codeChallenge) {
-    if (!verifier) throw oauthError('invalid_request', 'Missing code_verifier');
-    if (!checkVerifier(verifier, login.codeChallenge, login.codeChallengeMethod ?? '')) {
+    if (!redemption.verifier) throw oauthError('invalid_request', 'Missing code_verifier');
+    if (!checkVerifier(redemption.verifier, login.codeChallenge, login.codeChallengeMethod ?? '')) {
       throw oauthError('invalid_grant', 'Invalid code_verifier');
     }
   } else if (!loginClient) {
     // Public callers (the web app) must use PKCE; only confidential clients may skip it.
     throw oauthError('invalid_request', 'PKCE code_challenge is required');
   }
-  requireClientCredentials(login, caller);
   if (await mfaPending(session, login)) throw oauthError('invalid_grant', 'Two-factor sign-in is not complete');
-  return grantTokens(env, session, { ...login, code: undefined });
+  // The code's hash is kept (see above): a granted Login's code is a used one.
+  return grantTokens(env, session, login, client);
 }
 
 /** Marks the login granted and signs its tokens (a new refresh secret each time: rotation). */
@@ -423,20 +494,22 @@ export async function grantTokens(
   return response;
 }
 
-/** The refresh grant: the presented secret must be the latest one; a replayed old one revokes the login. */
+/**
+ * The refresh grant: the presented secret must be the latest one; a replayed old one revokes the
+ * login. The Login's row is held (`lockedLogin`), so of several requests with one refresh token the
+ * first rotates it and the others present a spent one: they end the session, as any replay does.
+ */
 export async function refreshTokens(
   env: AuthEnvironment,
   session: RepositorySession,
   refreshToken: string,
   caller: TokenCaller = { authenticated: false },
 ) {
-  const clientId = caller.clientId;
   const [loginId, secret] = refreshToken.split('.');
-  const login = loginId && secret ? await readLogin(session, loginId) : undefined;
+  const login = loginId && secret ? await lockedLogin(session, loginId) : undefined;
   if (!login || login.revoked || !login.granted) throw oauthError('invalid_grant', 'Invalid refresh token');
-  const loginClient = login.client?.reference?.split('/')[1];
-  if (clientId && loginClient && clientId !== loginClient)
-    throw oauthError('invalid_grant', 'Refresh token was issued to another client');
+  requireSameClient(login, caller, 'Refresh token');
+  const loginClient = clientOf(login);
   const client = loginClient ? await readClient(session, loginClient) : undefined;
   const clock = {
     authTime: sessionStartOf(login),
@@ -458,7 +531,8 @@ export async function refreshTokens(
 }
 
 export async function revokeLogin(session: RepositorySession, loginId: string): Promise<void> {
-  const login = await readLogin(session, loginId);
+  // Held like a grant's: a refresh running at the same time cannot write its Login back unrevoked.
+  const login = await lockedLogin(session, loginId);
   if (login && !login.revoked) await saveLogin(session, { ...login, revoked: true, refreshSecret: undefined });
 }
 

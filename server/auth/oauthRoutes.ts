@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createRemoteJWKSet, jwtVerify } from 'jose';
-import type { ClientApplication, Login, ProjectMembership, User } from '@medplum/fhirtypes';
+import { jwtVerify } from 'jose';
+import type { ClientApplication, HumanName, Login, Resource, User } from '@medplum/fhirtypes';
 import { errors } from '../fhir/fhirError';
 import type { RepositorySession } from '../fhir/repository';
 import { findUserByEmail, findUserByExternalId, membershipsOf, readClient, readReference } from './accountStore';
@@ -21,6 +21,9 @@ import { audienceProblem } from './smartAudience';
 import { requestedScope } from './requestedScope';
 import { addressVerified } from './addressOwnership';
 import { parseAuthorizePrompt } from '../../data-provider/rules';
+import { ClientKeySets, KeySetUnavailable } from './clientKeySets';
+import { subjectTokenClaims } from './subjectTokenClaims';
+import { scopeSet, userInfoClaims } from './userInfoClaims';
 
 const clientAssertionType = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 const tokenExchangeGrant = 'urn:ietf:params:oauth:grant-type:token-exchange';
@@ -32,7 +35,9 @@ export async function oauthRoutes(app: FastifyInstance, env: AuthEnvironment): P
   const base = env.config.baseUrl;
   const tokenUrl = `${base}oauth2/token`;
   const fhirBase = `${base}fhir/R4`;
-  const remoteKeys = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
+  // URLs a project stored are fetched under the outbound address rule (server/net/outboundAddress.ts).
+  const allowedHosts = env.config.botFetchAllowedHosts ?? [];
+  const clientKeys = new ClientKeySets({ allowedHosts });
 
   const sendOAuthError = (reply: FastifyReply, error: OAuthError) =>
     reply
@@ -87,14 +92,19 @@ export async function oauthRoutes(app: FastifyInstance, env: AuthEnvironment): P
     }
     const client = issuer ? await tx((session) => readClient(session, issuer as string)) : undefined;
     if (!client?.jwksUri) throw oauthError('invalid_client', 'Unknown client or client without jwksUri', 401);
-    let keys = remoteKeys.get(client.jwksUri);
-    if (!keys) {
-      keys = createRemoteJWKSet(new URL(client.jwksUri));
-      remoteKeys.set(client.jwksUri, keys);
-    }
     try {
-      await jwtVerify(assertion, keys, { issuer: client.id, subject: client.id, audience: tokenUrl });
+      await jwtVerify(assertion, clientKeys.keyFinder(client.jwksUri), {
+        issuer: client.id,
+        subject: client.id,
+        audience: tokenUrl,
+      });
     } catch (error) {
+      // One answer however the key set failed (refused address, closed port, status, not a key set):
+      // the token endpoint must not tell a project admin what listens where.
+      if (error instanceof KeySetUnavailable) {
+        app.log.warn({ clientId: client.id, reason: error.reason }, 'client key set unavailable');
+        throw oauthError('invalid_client', error.message, 401);
+      }
       throw oauthError('invalid_client', `Invalid client assertion: ${(error as Error).message}`, 401);
     }
     return client;
@@ -127,9 +137,12 @@ export async function oauthRoutes(app: FastifyInstance, env: AuthEnvironment): P
       if (grantType === 'authorization_code') {
         const code = form.get('code');
         if (!code) throw oauthError('invalid_request', 'Missing code');
-        response = await tx((session) =>
-          exchangeCode(env, session, code, form.get('code_verifier') ?? undefined, auth, verifyCodeChallenge),
-        );
+        const redemption = {
+          code,
+          verifier: form.get('code_verifier') ?? undefined,
+          redirectUri: form.get('redirect_uri') ?? undefined,
+        };
+        response = await tx((session) => exchangeCode(env, session, redemption, auth, verifyCodeChallenge));
       } else if (grantType === 'refresh_token') {
         const refreshToken = form.get('refresh_token');
         if (!refreshToken) throw oauthError('invalid_request', 'Missing refresh_token');
@@ -205,21 +218,12 @@ export async function oauthRoutes(app: FastifyInstance, env: AuthEnvironment): P
     });
   }
 
-  /** Who the identity provider says the subject token belongs to. */
-  async function exchangeSubject(userInfoUrl: string, subjectToken: string): Promise<{ sub: string; email?: string }> {
-    let info: Response;
-    try {
-      info = await fetch(userInfoUrl, {
-        headers: { authorization: `Bearer ${subjectToken}`, accept: 'application/json' },
-        signal: AbortSignal.timeout(10_000),
-      });
-    } catch {
-      throw oauthError('invalid_grant', 'The identity provider could not be reached');
-    }
-    const claims = (await info.json().catch(() => ({}))) as { sub?: unknown; email?: unknown };
-    if (!info.ok || typeof claims.sub !== 'string' || claims.sub === '')
-      throw oauthError('invalid_grant', 'The identity provider did not accept the subject token');
-    return { sub: claims.sub, ...(typeof claims.email === 'string' ? { email: claims.email } : {}) };
+  /** Who the identity provider says the subject token belongs to (subjectTokenClaims.ts: outbound rule, one refusal). */
+  function exchangeSubject(userInfoUrl: string, subjectToken: string): Promise<{ sub: string; email?: string }> {
+    return subjectTokenClaims(userInfoUrl, subjectToken, {
+      allowedHosts,
+      onRefused: (reason) => app.log.warn({ reason }, 'token exchange: identity provider did not vouch'),
+    });
   }
 
   app.get<{ Querystring: Record<string, string | undefined> }>('/oauth2/authorize', async (request, reply) => {
@@ -264,28 +268,32 @@ export async function oauthRoutes(app: FastifyInstance, env: AuthEnvironment): P
   app.post('/oauth2/logout', logout);
   app.get('/oauth2/logout', logout);
 
-  app.get('/oauth2/userinfo', async (request) => {
+  // OpenID Connect Core §5.3: each claim only under the scope that asks for it (userInfoClaims.ts).
+  app.get('/oauth2/userinfo', async (request, reply) => {
     const caller = await authenticate(env, request);
-    return tx(async (session) => {
+    const scopes = scopeSet(caller.scope);
+    if (!scopes.has('openid')) {
+      // RFC 6750 §3.1: a token without `openid` was not issued for the UserInfo endpoint.
+      return reply
+        .code(403)
+        .header('cache-control', 'no-store')
+        .header('www-authenticate', 'Bearer error="insufficient_scope", scope="openid"')
+        .send({ error: 'insufficient_scope', error_description: 'The access token was not granted the openid scope' });
+    }
+    const claims = await tx(async (session) => {
       const user = await readReference<User | ClientApplication>(session, caller.login.user);
-      const profile = await readReference<ProjectMembership>(session, caller.profile);
-      const name = (profile as { name?: { given?: string[]; family?: string }[] } | undefined)?.name?.[0];
-      return {
-        sub: user?.id,
-        profile: caller.profile.reference,
-        fhirUser: caller.profile.reference,
-        ...(user?.resourceType === 'User'
-          ? { email: user.email, email_verified: await addressVerified(session, user) }
+      const profile = await readReference<Resource & { name?: HumanName[] }>(session, caller.profile);
+      const person = user?.resourceType === 'User' ? user : undefined;
+      return userInfoClaims(scopes, {
+        subject: user?.id ?? (caller.login.user?.reference?.split('/')[1] as string),
+        profileReference: caller.profile.reference,
+        name: profile?.name?.[0],
+        ...(person && scopes.has('email')
+          ? { email: person.email, emailVerified: await addressVerified(session, person) }
           : {}),
-        ...(name
-          ? {
-              name: [...(name.given ?? []), name.family].filter(Boolean).join(' '),
-              given_name: name.given?.[0],
-              family_name: name.family,
-            }
-          : {}),
-      };
+      });
     });
+    return reply.header('cache-control', 'no-store').send(claims);
   });
 
   app.get('/.well-known/jwks.json', async () => env.keys.jwks());

@@ -8,6 +8,7 @@ import {
   postJson,
   registerProjectOwner,
   registerUser,
+  signInWithScope,
   uniqueEmail,
 } from '../../tests/integration/accounts';
 import { exchangeCode, pkcePair, signIn } from '../../tests/integration/signIn';
@@ -290,7 +291,9 @@ describe('password sign-in with PKCE', () => {
     const keys = createRemoteJWKSet(new URL(config.body.jwks_uri));
     const { payload } = await jwtVerify(inject('adminToken'), keys, { issuer: baseUrl() });
     expect(payload.login_id).toBeTruthy();
-    const userinfo = await http<any>('GET', 'oauth2/userinfo');
+    // Each claim under its scope (OpenID Connect Core §5.4; userInfoScopes.test.ts).
+    const scoped = await signInWithScope('admin@example.com', inject('adminPassword'), 'openid email fhirUser');
+    const userinfo = await http<any>('GET', 'oauth2/userinfo', { token: scoped.access_token });
     expect(userinfo.body).toMatchObject({
       email: 'admin@example.com',
       fhirUser: expect.stringMatching(/^Practitioner\//),
@@ -427,7 +430,8 @@ describe('ClientApplications', () => {
 describe('external identity providers', () => {
   let provider: TestOidcProvider;
   beforeAll(async () => {
-    provider = await startOidcProvider();
+    // Also a ClientApplication's identity provider and jwksUri: on the port the server may reach.
+    provider = await startOidcProvider(inject('outboundTestPort'));
   });
   afterAll(async () => provider.close());
 

@@ -47,8 +47,24 @@ export function openIdConfiguration(base: string) {
 }
 
 /**
- * SMART App Launch 2.0 configuration. Every capability listed is one the server honours and a test
- * exercises (docs/interoperability.md); scopes themselves are enforced by the access layer.
+ * The resource scopes a SMART app may ask for, as wildcards: v1 (`read`, `write`, `*`) and v2
+ * (`cruds` letters, `rs`…) in each context. `patient/` is the launch patient's compartment,
+ * `user/` the person's access policy, `system/` a client acting as itself; a scope only ever
+ * narrows the policy (data-provider/access/smartScopes.ts, server/auth/accessGuard.ts).
+ */
+const resourceScopeExamples = ['patient', 'user', 'system'].flatMap((context) =>
+  ['read', 'write', '*', 'cruds', 'rs'].map((permission) => `${context}/*.${permission}`),
+);
+
+/**
+ * SMART App Launch 2.0 configuration. Every claim is one the server honours (each checked against
+ * the code; tests in docs/interoperability.md and server/auth/smartDiscovery.test.ts):
+ * - grants: the token endpoint's five (authorization code, refresh, client credentials, token
+ *   exchange RFC 8693 with the client's identity provider, jwt-bearer RFC 7523 with its jwksUri);
+ * - `permission-v1` / `permission-v2`: both scope syntaxes parse and narrow access; `permission-patient`
+ *   (held to the launch patient) and `permission-user`; `permission-offline`: refresh tokens;
+ * - not claimed: `authorize-post` (GET only), `context-banner` / `context-style` (no
+ *   `need_patient_banner` / `smart_style_url`), `context-standalone-encounter`, `permission-online`.
  */
 export function smartConfiguration(base: string) {
   const endpoints = oauthEndpoints(base);
@@ -60,18 +76,24 @@ export function smartConfiguration(base: string) {
     revocation_endpoint: endpoints.revoke,
     userinfo_endpoint: endpoints.userinfo,
     jwks_uri: endpoints.jwks,
-    grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+    grant_types_supported: [
+      'authorization_code',
+      'refresh_token',
+      'client_credentials',
+      tokenExchangeGrant,
+      jwtBearerGrant,
+    ],
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'private_key_jwt'],
     token_endpoint_auth_signing_alg_values_supported: ['RS256', 'RS384', 'ES256', 'ES384'],
     scopes_supported: [
       'openid',
       'fhirUser',
       'profile',
+      'email',
       'launch',
       'launch/patient',
       'offline_access',
-      'patient/*.read',
-      'user/*.*',
+      ...resourceScopeExamples,
     ],
     response_types_supported: ['code'],
     code_challenge_methods_supported: ['S256'],
@@ -86,7 +108,10 @@ export function smartConfiguration(base: string) {
       'context-ehr-patient',
       'context-ehr-encounter',
       'permission-offline',
+      'permission-patient',
       'permission-user',
+      'permission-v1',
+      'permission-v2',
     ],
   };
 }

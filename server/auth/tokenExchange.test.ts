@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { baseUrl, http, issueText } from '../../tests/integration/fhirClient';
 import { registerProjectOwner, tokenRequest } from '../../tests/integration/accounts';
 import { signIn } from '../../tests/integration/signIn';
@@ -30,7 +30,9 @@ describe('token exchange is bound to the client project', () => {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(JSON.stringify(claims));
     });
-    await new Promise<void>((resolve) => attackerServer.listen(0, '127.0.0.1', resolve));
+    // Where an attacker's public server would be: a loopback port the test server lists in
+    // BOT_FETCH_ALLOWED_HOSTS (any other internal address is refused: projectUrlFetch.test.ts).
+    await new Promise<void>((resolve) => attackerServer.listen(inject('outboundTestPort'), '127.0.0.1', resolve));
     userInfoUrl = `http://127.0.0.1:${(attackerServer.address() as AddressInfo).port}/userinfo`;
     victim = await registerProjectOwner('Victim Clinic');
     attacker = await registerProjectOwner('Attacker Project');
@@ -153,11 +155,12 @@ describe('token exchange is bound to the client project', () => {
         },
       },
     });
+    // Unreachable or refused, the answer is the one for a token the provider did not vouch for.
     const dead = await exchange({ client_id: client.body.id });
     expect(dead.status).toBe(400);
     expect(dead.body).toEqual({
       error: 'invalid_grant',
-      error_description: 'The identity provider could not be reached',
+      error_description: 'The identity provider did not accept the subject token',
     });
   });
 });

@@ -15,9 +15,12 @@ async function storedLogins(page: Page): Promise<{ active?: string; all: string[
 /**
  * Two accounts signed in in one browser (Ben, then Alice added from the account menu, so Alice is
  * the active one): a SMART app launched from Alice's chart offers both on `/oauth`, and continuing
- * as Ben — not the active account — gets the app a token for Ben, while the chart stays Alice's.
+ * as Ben — not the active account — is refused by the token endpoint (the launch is Alice's: its
+ * context goes only to her sign-in), while the chart stays Alice's.
  */
-test('an app launched from the chart can sign in as another account signed in in this browser', async ({ page }) => {
+test('an app launched from Alice’s chart offers both accounts, and refuses Ben her launch context', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const errors = collectErrors(page);
   await signInAs(page, 'ben@demo.hearth.example');
@@ -37,7 +40,7 @@ test('an app launched from the chart can sign in as another account signed in in
   expect(alice).not.toBe(ben);
 
   // Only a clinician's chart has the Apps menu: Alice (active) launches, Ben will sign the app in.
-  const patientId = await openPatient(page, /Wendy/);
+  await openPatient(page, /Wendy/);
   await page.getByRole('button', { name: 'Apps' }).click();
   const [app] = await Promise.all([
     page.context().waitForEvent('page'),
@@ -68,18 +71,14 @@ test('an app launched from the chart can sign in as another account signed in in
     (response) => new URL(response.url()).pathname === '/oauth2/token' && response.request().method() === 'POST',
   );
   await app.getByRole('button', { name: 'Set scope' }).click();
-  const token = (await (await tokenAnswer).json()) as {
-    fhirUser?: string;
-    profile?: { reference?: string };
-    patient?: string;
-  };
-  expect(token.fhirUser).toBe(ben);
-  expect(token.profile?.reference).toBe(ben);
-  expect(token.patient).toBe(patientId);
-  // And the app then reads with Ben's access: his front-desk policy lets it see no Observations.
-  await expect(app.getByRole('status')).toContainText('your access policy does not allow search of Observation', {
-    timeout: 20_000,
-  });
+  // The launch is Alice's: its patient and encounter are given only to her sign-in (an EHR launch is
+  // tied to who started it), so the token endpoint refuses Ben's and tells him why — no context leaks.
+  const answer = await tokenAnswer;
+  expect(answer.status()).toBe(400);
+  const refusal = (await answer.json()) as { error?: string; error_description?: string; patient?: string };
+  expect(refusal.error).toBe('invalid_request');
+  expect(refusal.error_description).toMatch(/started by someone else/);
+  expect(refusal.patient).toBeUndefined();
   await app.close();
 
   // The chart is still Alice's: continuing as Ben switched no account.

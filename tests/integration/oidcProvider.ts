@@ -19,7 +19,13 @@ export interface TestOidcProvider {
   close(): Promise<void>;
 }
 
-export async function startOidcProvider(): Promise<TestOidcProvider> {
+/**
+ * Starts the provider on loopback: on `port` when given (a port the server lists in
+ * BOT_FETCH_ALLOWED_HOSTS, `inject('outboundTestPort')`, for what the server fetches from a
+ * ClientApplication's URLs: jwksUri, token exchange's userinfo), else on any free port (enough for a
+ * DomainConfiguration's provider, which a super admin configures).
+ */
+export async function startOidcProvider(port = 0): Promise<TestOidcProvider> {
   const codes = new Map<string, { challenge?: string; redirectUri: string }>();
   const tokens = new Map<string, { sub: string; email: string }>();
   const provider: TestOidcProvider = {
@@ -82,7 +88,7 @@ export async function startOidcProvider(): Promise<TestOidcProvider> {
     }
     return json(404, { error: 'not found' });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   provider.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   return provider;
 }

@@ -24,6 +24,12 @@ declare module 'vitest' {
     botFetchPort: number;
     /** A loopback port listed in BOT_FETCH_ALLOWED_HOSTS for the DoseSpot test server (server/bots/dosespotBots.test.ts). */
     doseSpotPort: number;
+    /**
+     * A loopback port listed in BOT_FETCH_ALLOWED_HOSTS where tests run what stands in for a
+     * project's public endpoints: a client's jwksUri, its identity provider's userinfo (the server
+     * fetches project-stored URLs only at public or listed addresses, server/net/outboundAddress.ts).
+     */
+    outboundTestPort: number;
     /** A value only the server's process.env holds: a bot that finds it has escaped its sandbox. */
     serverEnvMarker: string;
   }
@@ -69,6 +75,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const port = await freePort();
   const botFetchPort = await freePort();
   const doseSpotPort = await freePort();
+  const outboundTestPort = await freePort();
   const serverEnvMarker = `server-env-marker-${process.pid}-${Date.now()}`;
   process.env.HEARTH_TEST_ENV_MARKER = serverEnvMarker;
   const config = loadServerConfig({
@@ -80,7 +87,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     ADMIN_EMAIL: 'admin@example.com',
     ADMIN_PASSWORD: adminPassword,
     WEB_ROOT: webRoot,
-    BOT_FETCH_ALLOWED_HOSTS: `127.0.0.1:${botFetchPort},127.0.0.1:${doseSpotPort}`,
+    BOT_FETCH_ALLOWED_HOSTS: `127.0.0.1:${botFetchPort},127.0.0.1:${doseSpotPort},127.0.0.1:${outboundTestPort}`,
     // Small, so the e-mail tests reach it (server/email/email.test.ts).
     EMAIL_PROJECT_HOURLY_LIMIT: '5',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
@@ -106,6 +113,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('dataDir', dataDir);
   project.provide('botFetchPort', botFetchPort);
   project.provide('doseSpotPort', doseSpotPort);
+  project.provide('outboundTestPort', outboundTestPort);
   project.provide('serverEnvMarker', serverEnvMarker);
 
   return async () => {

@@ -118,6 +118,22 @@ describe('@medplum/core MedplumClient sweep', () => {
     const again = new MedplumClient({ baseUrl: baseUrl(), fetch: globalThis.fetch.bind(globalThis) });
     expect((await refusal(again.processCode(answer.code as string))).issue?.[0]?.severity).toBe('error');
     expect(again.getAccessToken()).toBeUndefined();
+    // And a replayed code ends the session it opened (RFC 6749 §4.1.2): the first client's token stops working.
+    const ended = await fetch(`${baseUrl()}auth/me`, {
+      headers: { Authorization: `Bearer ${medplum.getAccessToken()}` },
+    });
+    expect(ended.status).toBe(401);
+    // The rest of the sweep signs in again, as a client whose session ended would.
+    const second = pkcePair();
+    sessionStorage.setItem('codeVerifier', second.verifier);
+    const relogin = await medplum.startLogin({
+      email: owner.email,
+      password: owner.password,
+      codeChallenge: second.challenge,
+      codeChallengeMethod: 'S256',
+    });
+    await medplum.processCode(relogin.code as string);
+    expect(medplum.isAuthenticated()).toBe(true);
     // A fresh code with another verifier than its challenge's gets nothing either.
     const fresh = await again.startLogin({
       email: owner.email,
