@@ -37,6 +37,41 @@ describe('loadServerConfig', () => {
     expect(() => loadServerConfig({ MAX_BODY_BYTES: '-1' })).toThrow('MAX_BODY_BYTES');
   });
 
+  it('reads the RESOURCE_MAX_* limits of one resource, with the defaults of resourceLimits.ts', () => {
+    expect(loadServerConfig({}).resourceLimits).toEqual({
+      maxBytes: 4 * 1024 * 1024,
+      maxElements: 100_000,
+      maxStringLength: 1024 * 1024,
+      maxIndexValues: 10_000,
+      maxIndexText: 1024 * 1024,
+    });
+    const config = loadServerConfig({
+      RESOURCE_MAX_BYTES: '1000',
+      RESOURCE_MAX_ELEMENTS: '50',
+      RESOURCE_MAX_STRING_LENGTH: '20',
+      RESOURCE_MAX_INDEX_VALUES: '7',
+      RESOURCE_MAX_INDEX_TEXT: '300',
+    });
+    expect(config.resourceLimits).toEqual({
+      maxBytes: 1000,
+      maxElements: 50,
+      maxStringLength: 20,
+      maxIndexValues: 7,
+      maxIndexText: 300,
+    });
+    for (const name of [
+      'RESOURCE_MAX_BYTES',
+      'RESOURCE_MAX_ELEMENTS',
+      'RESOURCE_MAX_STRING_LENGTH',
+      'RESOURCE_MAX_INDEX_VALUES',
+      'RESOURCE_MAX_INDEX_TEXT',
+    ]) {
+      for (const value of ['', '0', '-1', '1.5', 'lots']) {
+        expect(() => loadServerConfig({ [name]: value })).toThrow(`${name} must be a positive whole number`);
+      }
+    }
+  });
+
   it('reads DATABASE_STATEMENT_TIMEOUT_MS: 30 s by default, 0 for none, refusing anything but a whole number', () => {
     expect(loadServerConfig({}).databaseStatementTimeoutMs).toBe(30_000);
     expect(loadServerConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '5000' }).databaseStatementTimeoutMs).toBe(5000);

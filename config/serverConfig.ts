@@ -1,4 +1,9 @@
 import { resolve } from 'node:path';
+import {
+  defaultResourceLimits,
+  resourceLimitVariables,
+  type ResourceLimits,
+} from '../server/validation/resourceLimits';
 
 /** Server settings from the environment (ARCHITECTURE.md "One process, one command"). */
 export interface ServerConfig {
@@ -12,6 +17,12 @@ export interface ServerConfig {
   seed: 'demo' | 'none';
   /** Largest accepted request body in bytes. */
   maxBodyBytes: number;
+  /**
+   * What one resource may cost to validate and store (RESOURCE_MAX_BYTES, RESOURCE_MAX_ELEMENTS,
+   * RESOURCE_MAX_STRING_LENGTH, RESOURCE_MAX_INDEX_VALUES, RESOURCE_MAX_INDEX_TEXT); larger ones
+   * answer 413 (server/validation/resourceLimits.ts says why the defaults).
+   */
+  resourceLimits: ResourceLimits;
   /** Google sign-in is offered only when this is set. */
   googleClientId?: string;
   /** Where Google's ID-token signing keys are fetched (overridable for tests and air-gapped sites). */
@@ -74,6 +85,7 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     adminPassword: env.ADMIN_PASSWORD || undefined,
     seed,
     maxBodyBytes,
+    resourceLimits: parseResourceLimits(env),
     googleClientId: env.GOOGLE_CLIENT_ID || undefined,
     googleJwksUrl: env.GOOGLE_JWKS_URL || 'https://www.googleapis.com/oauth2/v3/certs',
     registration,
@@ -134,6 +146,14 @@ function smtpUrl(value: string | undefined): string | undefined {
   if (!/^smtps?:\/\/[^/]+/.test(value))
     throw new Error('SMTP_URL must look like smtp://user:password@host:port or smtps://…');
   return value;
+}
+
+function parseResourceLimits(env: NodeJS.ProcessEnv): ResourceLimits {
+  const limits = { ...defaultResourceLimits };
+  for (const key of Object.keys(resourceLimitVariables) as (keyof ResourceLimits)[]) {
+    limits[key] = positiveInteger(env, resourceLimitVariables[key], defaultResourceLimits[key]);
+  }
+  return limits;
 }
 
 function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

@@ -8,6 +8,13 @@ import { errors, FhirError, outcomeOf } from './fhir/fhirError';
 import { drainRequest } from './fhir/requestDrain';
 import { checkJsonInput, checkStorableText } from './fhir/jsonInputCheck';
 import { fhirRestRoutes } from './fhir/restRoutes';
+import {
+  configureResourceLimits,
+  defaultResourceLimits,
+  resourceBodyLimit,
+  resourceLimits,
+  type ResourceLimits,
+} from './validation/resourceLimits';
 import { conditionalAndScopedRoutes } from './fhir/conditionalAndScopedRoutes';
 import { reindexRoutes } from './search/reindexRoutes';
 import { terminologyRoutes } from './terminology/terminologyRoutes';
@@ -44,6 +51,8 @@ export interface AppOptions {
   baseUrl: string;
   version: string;
   maxBodyBytes: number;
+  /** What one resource may cost (RESOURCE_MAX_*); the defaults of resourceLimits.ts when unset. */
+  resourceLimits?: ResourceLimits;
   /** Folder of the built web app; served at / when it exists. */
   webRoot?: string;
   auth: AuthEnvironment;
@@ -75,6 +84,9 @@ const jsonTypes = ['application/json', 'application/fhir+json', 'application/jso
 
 /** Builds the HTTP server (not yet listening): FHIR REST, health check and the web app. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  // validateResource and the write path read them wherever a resource is written.
+  configureResourceLimits(options.resourceLimits ?? defaultResourceLimits);
+  const singleResourceBodyLimit = resourceBodyLimit(options.maxBodyBytes, resourceLimits());
   const app = Fastify({
     logger: options.logger ? { level: 'info', redact: ['req.headers.authorization', 'req.headers.cookie'] } : false,
     bodyLimit: options.maxBodyBytes,
@@ -126,12 +138,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       // see a broken pipe instead of this answer.
       await drainRequest(request.raw, 30_000);
       reply.header('connection', 'close');
-      return sendOutcome(
-        reply,
-        413,
-        'too-long',
-        `Request body is larger than the limit of ${options.maxBodyBytes} bytes`,
-      );
+      const limit = request.routeOptions.bodyLimit ?? options.maxBodyBytes;
+      const which =
+        limit < options.maxBodyBytes
+          ? 'for one resource (twice RESOURCE_MAX_BYTES; send it compact, or a large file as a Binary)'
+          : '(MAX_BODY_BYTES)';
+      return sendOutcome(reply, 413, 'too-long', `Request body is larger than the limit of ${limit} bytes ${which}`);
     }
     if (status === 415 || error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       return sendOutcome(
@@ -216,6 +228,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     registry: options.registry,
     baseUrl: options.baseUrl,
     version: options.version,
+    resourceBodyLimit: singleResourceBodyLimit,
     contextOf,
     readAs: (request, read) =>
       withCheckedCaller(options.auth, request, (caller, precondition) => read(caller.ctx, precondition)),
@@ -226,6 +239,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     registry: options.registry,
     baseUrl: options.baseUrl,
     version: options.version,
+    resourceBodyLimit: singleResourceBodyLimit,
     contextOf,
   });
 

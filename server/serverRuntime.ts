@@ -13,6 +13,7 @@ import { CallerCache } from './auth/callerCache';
 import { createEmailSender, defaultFromAddress } from './email/emailSender';
 import { definitionsVersion, readDefinitionBundle } from './definitions/definitionFiles';
 import { Repository } from './fhir/repository';
+import { ServerAddress } from './fhir/serverAddress';
 import { SearchParameterRegistry } from './search/searchParameterRegistry';
 import { startSearchParameterSync } from './search/searchParameterSync';
 import { bootstrapAdmin, type AdminBootstrapResult } from './seed/adminBootstrap';
@@ -71,7 +72,8 @@ export async function createServerRuntime(config: ServerConfig, options: Runtime
   try {
     step('database');
     const registry = definitionSearchParameters();
-    const repository = new Repository(db, registry);
+    // References to this server's own FHIR base are stored as `Type/id` (server/fhir/serverAddress.ts).
+    const repository = new Repository(db, registry, { server: new ServerAddress(config.baseUrl, config.port) });
     step('search parameters');
     // On the first start of a definitions version the validators are generated in a worker thread
     // (seconds of CPU): it runs while the definitions load. Awaited below; the catch only keeps a
@@ -140,6 +142,7 @@ export async function createServerRuntime(config: ServerConfig, options: Runtime
       baseUrl: config.baseUrl,
       version: `${serverVersion} (definitions ${definitionsVersion})`,
       maxBodyBytes: config.maxBodyBytes,
+      resourceLimits: config.resourceLimits,
       webRoot: config.webRoot ?? join(repositoryRoot, 'dist'),
       appFrameOrigins: config.appFrameOrigins,
       auth,

@@ -6,6 +6,7 @@ import {
   conditionalUpdateTarget,
 } from './conditionalOperations';
 import { checkBundleEntryCount } from './bundleLimits';
+import { checkResourceLimits } from '../validation/resourceLimits';
 import { errors, FhirError, outcomeOf } from './fhirError';
 import {
   conditionalMatch,
@@ -60,7 +61,15 @@ export async function processBundle(env: BundleEnvironment, body: unknown): Prom
   checkBundleEntryCount(entries.length);
   entries.forEach((entry: unknown, index) => checkEntry(entry, index));
   const checked = entries as BundleEntry[];
+  // A transaction fails whole: each entry's resource against the size limits before the first runs
+  // (413 naming it). A batch entry gets its own 413 (processBatch).
+  if (bundle.type === 'transaction') checked.forEach(checkEntryLimits);
   return bundle.type === 'transaction' ? processTransaction(env, checked) : processBatch(env, checked);
+}
+
+/** 413 when the entry's resource is past the size limits (validation/resourceLimits.ts), naming the entry. */
+function checkEntryLimits(entry: BundleEntry, index: number): void {
+  if (entry.resource !== undefined) checkResourceLimits(entry.resource, `Bundle.entry[${index}].resource`);
 }
 
 function checkEntry(value: unknown, index: number): asserts value is BundleEntry {
@@ -160,8 +169,10 @@ async function processTransaction(env: BundleEnvironment, entries: BundleEntry[]
 
 async function processBatch(env: BundleEnvironment, entries: BundleEntry[]): Promise<Bundle> {
   const responses: BundleEntry[] = [];
-  for (const entry of entries) {
+  for (const [index, entry] of entries.entries()) {
     try {
+      // Before the entry's transaction: a resource past the size limits holds nothing.
+      checkEntryLimits(entry, index);
       if (isForwardedGet(entry, env.fhirBase)) {
         responses.push(await forwardedEntry(env, entry.request!.url));
         continue;

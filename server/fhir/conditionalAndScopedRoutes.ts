@@ -5,6 +5,7 @@ import { compartmentSearchOperation, systemSearchOperation } from './crossTypeSe
 import { errors } from './fhirError';
 import type { OperationEnvironment, OperationResult } from './fhirOperations';
 import { header, send, type FhirRoutesOptions } from './restRoutes';
+import { checkResourceLimits } from '../validation/resourceLimits';
 
 type TypeParams = { type: string };
 type CompartmentParams = { compartment: string; id: string; type: string };
@@ -27,7 +28,10 @@ export async function conditionalAndScopedRoutes(app: FastifyInstance, options: 
     );
   };
 
-  app.put<{ Params: TypeParams }>('/fhir/R4/:type', async (request, reply) => {
+  const oneResource = options.resourceBodyLimit === undefined ? {} : { bodyLimit: options.resourceBodyLimit };
+  app.put<{ Params: TypeParams }>('/fhir/R4/:type', oneResource, async (request, reply) => {
+    // Before the transaction, as restRoutes.ts: a resource past the size limits holds nothing (413).
+    checkResourceLimits(request.body);
     const query = request.query as QueryParams;
     const result = await run(request, (env) =>
       conditionalUpdateOperation(env, request.params.type, query, request.body, header(request, 'if-match')),

@@ -82,8 +82,13 @@ function rootName(body: unknown): string {
 function pathOf(frame: Frame, root: string): string {
   const steps: (string | number)[] = [];
   for (let at: Frame | undefined = frame; at?.step !== undefined; at = at.parent) steps.push(at.step);
+  return jsonPathExpression(root, steps.reverse());
+}
+
+/** `Patient.name[0].given[1]` from the root's name and the keys and indexes below it (odd keys quoted). */
+export function jsonPathExpression(root: string, steps: readonly (string | number)[]): string {
   let path = root;
-  for (const step of steps.reverse()) {
+  for (const step of steps) {
     if (typeof step === 'number') path += `[${step}]`;
     else path += /^[A-Za-z_][A-Za-z0-9_]*$/.test(step) ? `.${step}` : `[${JSON.stringify(step)}]`;
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { literalReferences } from './literalReferences';
+import { indexedReferences, isLiteralReference, literalReferences } from './literalReferences';
 
 describe('literal references', () => {
   it('finds Type/id references with their paths, at any depth', () => {
@@ -31,5 +31,34 @@ describe('literal references', () => {
         ],
       }),
     ).toEqual([]);
+  });
+});
+
+describe('indexed references (what a limited caller’s write is checked for)', () => {
+  it('are every reference the search index files under a Type/id of this server, whatever its form', () => {
+    expect(
+      indexedReferences({
+        resourceType: 'Communication',
+        subject: { reference: 'Patient/p1' },
+        about: [
+          { reference: 'https://other.example/fhir/Patient/p2' },
+          { reference: 'Foo/1/Patient/p3' },
+          { reference: '#contained' },
+          { reference: 'urn:uuid:6b7c1a3e-0000-4000-8000-000000000000' },
+          { reference: 'Patient?identifier=urn:mrn|1' },
+        ],
+      }),
+    ).toEqual([
+      { path: 'Communication.subject.reference', resourceType: 'Patient', id: 'p1' },
+      { path: 'Communication.about[0].reference', resourceType: 'Patient', id: 'p2' },
+      { path: 'Communication.about[1].reference', resourceType: 'Patient', id: 'p3' },
+    ]);
+  });
+
+  it('isLiteralReference accepts Type/id and its versions only', () => {
+    expect(isLiteralReference('Patient/p1')).toBe(true);
+    expect(isLiteralReference('Patient/p1/_history/2')).toBe(true);
+    expect(isLiteralReference('https://other.example/fhir/Patient/p1')).toBe(false);
+    expect(isLiteralReference('Foo/1/Patient/p1')).toBe(false);
   });
 });

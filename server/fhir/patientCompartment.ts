@@ -1,5 +1,6 @@
 import { readDefinitionFile } from '../definitions/definitionFiles';
 import type { ReferenceRow } from '../search/indexRows';
+import { isLiteralReference } from './literalReferences';
 
 interface CompartmentDefinitionFile {
   resource: { code: string; param?: string[] }[];
@@ -18,6 +19,11 @@ function compartmentParams(resourceType: string): Set<string> | undefined {
 /**
  * The patients whose compartment holds a resource (R4 CompartmentDefinition "patient"):
  * a Patient is in its own, and other types through the listed reference parameters.
+ *
+ * Only a literal `Patient/{id}` reference counts (the repository stores one of this server's own
+ * absolute URLs in that form: serverAddress.ts). The index gives a target to any text ending in
+ * `Patient/{id}` — `https://other.example/fhir/Patient/{id}` names a patient of another server, not
+ * this one's, and was never checked as a reference to this server (repository checkReferences).
  */
 export function patientCompartments(resourceType: string, id: string, references: readonly ReferenceRow[]): string[] {
   const result = new Set<string>();
@@ -25,7 +31,7 @@ export function patientCompartments(resourceType: string, id: string, references
   const params = compartmentParams(resourceType);
   if (params) {
     for (const row of references) {
-      if (row.target_type === 'Patient' && row.target_id && params.has(row.code)) {
+      if (row.target_type === 'Patient' && row.target_id && params.has(row.code) && isLiteralReference(row.reference)) {
         result.add(`Patient/${row.target_id}`);
       }
     }

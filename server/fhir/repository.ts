@@ -15,13 +15,16 @@ import { extractIndexRows, type IndexRows } from '../search/indexRows';
 import { searchExpressionLimits, searchParameterCostIssues } from '../search/searchExpressionCost';
 import type { SearchParameterRegistry } from '../search/searchParameterRegistry';
 import { validateResource } from '../validation/resourceValidator';
+import { indexLimitCheck } from '../validation/resourceLimits';
 import { errors, FhirError, outcomeOf } from './fhirError';
 import { checkResourceId } from './resourceId';
 import { patientCompartments } from './patientCompartment';
 import { keepProtectedFields, mayHoldProtectedFields } from './protectedFields';
 import { mayNameBinary } from '../binary/attachmentUrls';
 import { checkKeepsAnAdmin } from './lastAdminGuard';
-import { literalReferences, type LiteralReference } from './literalReferences';
+import { indexedReferences, literalReferences, type LiteralReference } from './literalReferences';
+import { withLocalReferences, type ServerAddress } from './serverAddress';
+import { limitsWrittenRows } from './referenceAccess';
 import { StatisticsMaintenance } from '../storage/statisticsMaintenance';
 import { flushWrites, type PendingWrite } from './writeFlush';
 import { PreconditionGate, type ReadPrecondition } from './readPrecondition';
@@ -148,19 +151,40 @@ export function versionFromEtag(etag: string): string {
   return etag.replace(/^W\//, '').replace(/^"(.*)"$/, '$1');
 }
 
+/** A reference a caller's write added, checked before the transaction commits (checkReferences). */
+interface AddedReference extends LiteralReference {
+  /**
+   * Set when written by a caller limited to some rows of the written type (a compartment or
+   * criteria, referenceAccess.ts): the patient compartments of the resource that holds the
+   * reference. The target must then be one the caller may read, or one about none but these patients.
+   */
+  within?: readonly string[];
+}
+
+export interface RepositoryOptions {
+  /**
+   * This server's address (BASE_URL): references to its own FHIR base are stored in their relative
+   * form, and checked as such. Without it (tests, tools) references are stored as written.
+   */
+  server?: ServerAddress;
+}
+
 export class Repository {
   private readonly statistics: StatisticsMaintenance;
   private readonly commitListeners = new Set<CommitListener>();
   private readonly beforeCommitHooks = new Set<BeforeCommitHook>();
 
   private readonly reads: ReadBatcher;
+  readonly server?: ServerAddress;
 
   constructor(
     readonly db: Database,
     readonly registry: SearchParameterRegistry,
+    options: RepositoryOptions = {},
   ) {
     this.statistics = new StatisticsMaintenance(db);
     this.reads = new ReadBatcher(db.keyLookups ?? db);
+    this.server = options.server;
   }
 
   /**
@@ -171,7 +195,13 @@ export class Repository {
     let session: RepositorySession | undefined;
     const result = await this.db.transaction(async (tx) => {
       // Searches of the session see the caller's project's SearchParameters (and the base ones).
-      session = new RepositorySession(tx, this.registry.forProject(access?.options.projectId), access);
+      session = new RepositorySession(
+        tx,
+        this.registry.forProject(access?.options.projectId),
+        access,
+        false,
+        this.server,
+      );
       const value = await work(session);
       // Checked once all of the transaction is written: its entries may point at each other.
       await session.checkReferences();
@@ -253,7 +283,7 @@ export class RepositorySession {
   /** SearchParameters of projects this session added, by `project|base` (see countProjectParameter). */
   private readonly projectParametersAdded = new Map<string, number>();
   /** References this session's writes added, checked before commit (see checkReferences). */
-  private readonly addedReferences: LiteralReference[] = [];
+  private readonly addedReferences: AddedReference[] = [];
 
   constructor(
     readonly tx: SqlExecutor,
@@ -261,7 +291,14 @@ export class RepositorySession {
     readonly access?: AccessGuard,
     /** Opened by `Repository.readOnly`: outside a transaction, so nothing may be written. */
     private readonly readOnly = false,
+    /** This server's address: references to its FHIR base are written in their relative form. */
+    private readonly server?: ServerAddress,
   ) {}
+
+  /** `resource` with the references to this server's own FHIR base in their relative form (serverAddress.ts). */
+  private localised<T extends Resource>(resource: T): T {
+    return this.server ? withLocalReferences(resource, this.server) : resource;
+  }
 
   /**
    * A session on this same transaction that reads as `access` (its project's search parameters, its
@@ -361,6 +398,8 @@ export class RepositorySession {
     const id = options.id ?? randomUUID();
     checkResourceId(id, `${resource.resourceType}.id`);
     this.access?.checkInteraction(resource.resourceType, 'create');
+    // First: every check below, the compartments and the index then see `Type/id` for this server's URLs.
+    resource = this.localised(resource);
     // A profile given as a differential is stored with its generated snapshot (issue 19).
     if (!options.trusted && needsSnapshot(resource)) resource = await withGeneratedSnapshot(this, resource);
     const input = this.access ? this.access.guardWrite({ ...resource, id }, undefined) : { ...resource, id };
@@ -370,7 +409,7 @@ export class RepositorySession {
     // `fresh` is the caller's promise that it cannot.
     this.buffer(stored.resource, 'create', stored.rows, !options.id || (options.fresh ?? false));
     await this.checkWritten(stored.resource, 'create');
-    this.noteReferences(stored.resource, undefined);
+    this.noteReferences(stored.resource, undefined, 'create');
     return this.visible(stored.resource);
   }
 
@@ -437,6 +476,7 @@ export class RepositorySession {
     resource: Resource,
     ifMatch?: string,
   ): Promise<{ resource: Resource; created: boolean }> {
+    resource = this.localised(resource);
     // A profile given as a differential is stored with its generated snapshot (issue 19).
     if (needsSnapshot(resource)) resource = await withGeneratedSnapshot(this, resource);
     if (!resource.id) throw errors.invalid('Missing id', `${resource.resourceType}.id`);
@@ -466,17 +506,21 @@ export class RepositorySession {
     if (!existing) {
       return { resource: await this.create(ctx, resource, { id: resource.id }), created: true };
     }
-    const guarded = this.access ? this.access.guardWrite(resource, existing.content) : resource;
+    // Compared with (read-only fields) and filled from (hidden, protected fields) in the same form
+    // as the incoming version: one stored before its server URLs were made relative is no change.
+    const before = this.localised(existing.content);
+    const guarded = this.access ? this.access.guardWrite(resource, before) : resource;
     if (guarded.resourceType === 'ProjectMembership' && this.access && !this.access.superAdmin) {
       await checkKeepsAnAdmin(this.tx, existing.content as ProjectMembership, guarded as ProjectMembership);
     }
     // A resource stays in its project, whoever edits it (a super admin fixing a clinic's record).
     const owner = { ...ctx, projectId: existing.project_id ?? ctx.projectId };
-    const stored = this.prepare(owner, keepProtectedFields(guarded, existing.content), false);
+    const stored = this.prepare(owner, keepProtectedFields(guarded, before), false);
     await this.inheritSecurityContext(stored.resource);
     this.buffer(stored.resource, 'update', stored.rows, false);
     await this.checkWritten(stored.resource, 'update');
-    this.noteReferences(stored.resource, existing.content);
+    // Against the version as stored: a server URL it held was never checked as `Type/id`, so it is new here.
+    this.noteReferences(stored.resource, existing.content, 'update');
     return { resource: this.visible(stored.resource), created: false };
   }
 
@@ -595,45 +639,92 @@ export class RepositorySession {
   }
 
   /**
-   * Remembers the literal references a caller's write adds (those already in the stored version
-   * were checked when they were written, and stay writable even if their target was deleted since).
+   * Remembers the references a caller's write adds (those already in the stored version were checked
+   * when they were written, and stay writable even if their target was deleted since).
+   *
+   * A caller limited to some rows of the written type (a compartment or criteria on the entries
+   * granting the write: a patient, a criteria-limited role, a `patient/` scope) is checked further
+   * (`within`, see checkReferences), and every reference the search index follows counts — not only
+   * literal `Type/id` ones (indexedReferences). Anyone else adds literal references to their
+   * project's resources; a super admin, who may write into any project, none are checked (an
+   * import pays no lookup).
    */
-  private noteReferences(written: Resource, stored: Resource | undefined): void {
-    if (!this.access || this.access.superAdmin) return;
+  private noteReferences(written: Resource, stored: Resource | undefined, interaction: 'create' | 'update'): void {
+    if (!this.access) return;
+    const limited = limitsWrittenRows(this.access, written.resourceType, interaction);
+    if (this.access.superAdmin && !limited) return;
+    const find = limited ? indexedReferences : literalReferences;
+    const within = limited ? (written.meta?.compartment ?? []).map((c) => c.reference as string) : undefined;
     const before = new Set(
-      stored
-        ? literalReferences(stored as unknown as Record<string, unknown>).map((r) => `${r.resourceType}/${r.id}`)
-        : [],
+      stored ? find(stored as unknown as Record<string, unknown>).map((r) => `${r.resourceType}/${r.id}`) : [],
     );
-    for (const reference of literalReferences(written as unknown as Record<string, unknown>)) {
-      if (!before.has(`${reference.resourceType}/${reference.id}`)) this.addedReferences.push(reference);
+    for (const reference of find(written as unknown as Record<string, unknown>)) {
+      if (!before.has(`${reference.resourceType}/${reference.id}`)) this.addedReferences.push({ ...reference, within });
     }
   }
 
   /**
    * Every reference a caller's writes added must point at a current resource of its project (or a
-   * shared definition): one query for all of them. The answer does not say why a target is not
-   * acceptable (absent, deleted, or another project's), so it reveals nothing about other projects.
+   * shared definition). One a limited caller added (noteReferences) must point, besides, at one it
+   * may read — as its searches would show it (policy compartment and criteria, SMART scopes) — or at
+   * one about no patient but those the written resource is about (its patient compartments, which
+   * the row checks have already held to the caller's). So a patient writes about no other patient:
+   * she may address her message to her clinician and name the medication catalogue (in no patient's
+   * compartment), point at her own record, but not at another patient, his Encounter or his orders;
+   * and a role that writes results about a patient without reading Patients may still name that
+   * patient. One query for all of a transaction's references. The answer does not say why a target
+   * is not acceptable (absent, deleted, another project's, another patient's), so it reveals nothing
+   * the caller may not read.
    */
   async checkReferences(): Promise<void> {
     if (!this.access || this.addedReferences.length === 0) return;
     const references = this.addedReferences.splice(0);
     await this.flush();
     const keys = [...new Set(references.map((r) => `${r.resourceType}/${r.id}`))];
-    const rows = await this.tx.query<{ resource_type: string; id: string }>(
-      `SELECT r.resource_type, r.id FROM resources r
-         JOIN unnest($1::text[], $2::text[]) AS t(resource_type, id) ON r.resource_type = t.resource_type AND r.id = t.id
-        WHERE NOT r.deleted AND r.project_id = ANY($3::text[])`,
-      [keys.map((key) => key.split('/')[0]), keys.map((key) => key.split('/')[1]), this.access.readableProjects()],
+    const params = new SqlParams();
+    const types = params.add(keys.map((key) => key.split('/')[0]));
+    const ids = params.add(keys.map((key) => key.split('/')[1]));
+    const where = ['NOT r.deleted'];
+    if (!this.access.superAdmin)
+      where.push(`r.project_id = ANY(${params.add(this.access.readableProjects())}::text[])`);
+    const limitedTypes = [...new Set(references.filter((r) => r.within).map((r) => r.resourceType))];
+    let judged = '';
+    if (limitedTypes.length > 0) {
+      const scope = this.access.scope;
+      const cases = limitedTypes.map(
+        (type) => `WHEN ${params.add(type)} THEN (${scope.visible ? scope.visible(type, 'r', params) : 'TRUE'})`,
+      );
+      judged = `, CASE r.resource_type ${cases.join(' ')} ELSE FALSE END AS readable, r.compartments`;
+    }
+    const rows = await this.tx.query<{
+      resource_type: string;
+      id: string;
+      readable?: boolean;
+      compartments?: string[];
+    }>(
+      `SELECT r.resource_type, r.id${judged} FROM resources r
+         JOIN unnest(${types}::text[], ${ids}::text[]) AS t(resource_type, id) ON r.resource_type = t.resource_type AND r.id = t.id
+        WHERE ${where.join(' AND ')}`,
+      params.values,
     );
-    const found = new Set(rows.map((row) => `${row.resource_type}/${row.id}`));
-    const missing = references.filter((r) => !found.has(`${r.resourceType}/${r.id}`));
+    const found = new Map(rows.map((row) => [`${row.resource_type}/${row.id}`, row]));
+    const missing = references.filter((r) => {
+      const target = found.get(`${r.resourceType}/${r.id}`);
+      if (!target) return true;
+      if (!r.within || target.readable === true) return false;
+      const within = r.within;
+      return !(target.compartments ?? []).every((patient) => within.includes(patient));
+    });
     if (missing.length > 0) {
       throw errors.validation(
         missing.map((r) => ({
           severity: 'error' as const,
           code: 'invalid' as const,
-          details: { text: 'Invalid reference: it must point at a current resource of your project' },
+          details: {
+            text: r.within
+              ? 'Invalid reference: it must point at a current resource of your project that you may read, or that is about no other patient'
+              : 'Invalid reference: it must point at a current resource of your project',
+          },
           expression: [r.path],
         })),
       );
@@ -720,6 +811,8 @@ export class RepositorySession {
       resource as unknown as Record<string, unknown>,
       parameters.forType(resource.resourceType),
       (url) => parameters.typeOfUrl(url),
+      // 413 past RESOURCE_MAX_INDEX_VALUES / _TEXT, before any row reaches the database.
+      trusted ? undefined : indexLimitCheck(resource.resourceType),
     );
     const compartments = patientCompartments(resource.resourceType, resource.id as string, rows.reference);
     if (compartments.length > 0) meta.compartment = compartments.map((reference) => ({ reference }));

@@ -7,6 +7,7 @@ import { forwardedGetOf } from './forwardedGet';
 import { buildCapabilityStatement } from './capabilityStatement';
 import { errors } from './fhirError';
 import { withoutProtectedFields } from './protectedFields';
+import { checkResourceLimits } from '../validation/resourceLimits';
 import {
   createOperation,
   deleteOperation,
@@ -28,6 +29,11 @@ export interface FhirRoutesOptions {
   registry: SearchParameterRegistry;
   baseUrl: string;
   version: string;
+  /**
+   * Body limit of the routes whose body is one resource (create, update, patch), below the server's
+   * MAX_BODY_BYTES (validation/resourceLimits.ts, resourceBodyLimit); the server's when unset.
+   */
+  resourceBodyLimit?: number;
   /** Who the request acts as; the auth plugin will supply it from the access token. */
   contextOf(request: FastifyRequest): RequestContext;
   /**
@@ -48,6 +54,7 @@ type VersionParams = { type: string; id: string; vid: string };
 export async function fhirRestRoutes(app: FastifyInstance, options: FhirRoutesOptions): Promise<void> {
   const fhirBase = `${options.baseUrl}fhir/R4/`;
   const { repository, registry } = options;
+  const oneResource = options.resourceBodyLimit === undefined ? {} : { bodyLimit: options.resourceBodyLimit };
   // Per registry (base, and projects with SearchParameters of their own), most recently used last.
   // Kept as JSON text: the statement is ~400 KB, and serialising it (and walking it for Attachment
   // URLs, which it never holds) on every call cost 8–16 ms — SMART apps and clients ask on start.
@@ -125,11 +132,13 @@ export async function fhirRestRoutes(app: FastifyInstance, options: FhirRoutesOp
     return run(request, reply, (env) => searchOperation(env, request.params.type, query));
   });
 
-  app.post<{ Params: TypeParams }>('/fhir/R4/:type', (request, reply) =>
-    run(request, reply, (env) =>
+  app.post<{ Params: TypeParams }>('/fhir/R4/:type', oneResource, (request, reply) => {
+    // Before the transaction: a resource past the size limits holds nothing (413).
+    checkResourceLimits(request.body);
+    return run(request, reply, (env) =>
       createOperation(env, request.params.type, request.body, header(request, 'if-none-exist')),
-    ),
-  );
+    );
+  });
 
   app.get<{ Params: TypeParams }>('/fhir/R4/:type/_history', (request, reply) =>
     run(request, reply, (env) => historyOperation(env, request.query as QueryParams, request.params.type)),
@@ -144,13 +153,15 @@ export async function fhirRestRoutes(app: FastifyInstance, options: FhirRoutesOp
       ),
   );
 
-  app.put<{ Params: InstanceParams }>('/fhir/R4/:type/:id', (request, reply) =>
-    run(request, reply, (env) =>
+  app.put<{ Params: InstanceParams }>('/fhir/R4/:type/:id', oneResource, (request, reply) => {
+    checkResourceLimits(request.body);
+    return run(request, reply, (env) =>
       updateOperation(env, request.params.type, request.params.id, request.body, header(request, 'if-match')),
-    ),
-  );
+    );
+  });
 
-  app.patch<{ Params: InstanceParams }>('/fhir/R4/:type/:id', (request, reply) =>
+  // The patched resource is checked against the limits when it is validated.
+  app.patch<{ Params: InstanceParams }>('/fhir/R4/:type/:id', oneResource, (request, reply) =>
     run(request, reply, (env) =>
       patchOperation(env, request.params.type, request.params.id, request.body, header(request, 'if-match')),
     ),

@@ -81,11 +81,23 @@ function str(value: unknown): string | null {
   return typeof value === 'string' && value.length > 0 ? value : null;
 }
 
+/**
+ * Called after each parameter's rows are added to their table (`table[start..]`), outside the
+ * handling of expression errors: it may throw to stop the extraction (a write's limits on index
+ * values, validation/resourceLimits.ts).
+ */
+export type IndexRowsCheck = (
+  parameter: SearchParamDefinition,
+  table: readonly Record<string, unknown>[],
+  start: number,
+) => void;
+
 /** Extracts the values of `parameters` from `resource` into index rows. */
 export function extractIndexRows(
   resource: Json,
   parameters: readonly SearchParamDefinition[],
   typeOfUrl: (url: string) => SearchParamType | undefined = () => undefined,
+  check?: IndexRowsCheck,
 ): IndexRows {
   const rows = emptyIndexRows();
   for (const parameter of parameters) {
@@ -103,6 +115,7 @@ export function extractIndexRows(
     // Rows of different codes never repeat each other: each parameter's own rows are deduplicated
     // right away, in a short list. Two parameters with one code (rare) need the whole table.
     if (table.length - start > 1) dedupeFrom(table, start, parameter.type);
+    check?.(parameter, table, start);
   }
   return codesRepeat(parameters) ? dedupe(rows) : rows;
 }

@@ -4,14 +4,16 @@ import { validateAccessPolicy } from './accessPolicyRules';
 import { validateClientApplication } from './clientApplicationRules';
 import { isKnownResourceType } from './fhirJsonSchema';
 import { validatePrimitives } from './primitiveValidator';
+import { checkResourceLimits } from './resourceLimits';
 import { validateStructureDefinitionElements } from './structureDefinitionRules';
 import { validateStructure } from './structureValidator';
 
 /**
  * Everything checked before a write is stored: a known resource type, the official JSON schema
  * (structure, datatypes, required elements, value sets bound as enums) and the primitive rules.
- * Returns the issues; an empty list means valid. A StructureDefinition too large to be worth
- * validating (structureDefinitionSize.ts) is refused first, with a thrown 422 (too-costly).
+ * Returns the issues; an empty list means valid. A resource past the size limits
+ * (resourceLimits.ts) is refused first, with a thrown 413; a StructureDefinition too large to be
+ * worth validating (structureDefinitionSize.ts) next, with a thrown 422 (too-costly).
  */
 export function validateResource(resource: unknown): OperationOutcomeIssue[] {
   if (typeof resource !== 'object' || resource === null || Array.isArray(resource)) {
@@ -25,6 +27,8 @@ export function validateResource(resource: unknown): OperationOutcomeIssue[] {
   if (!isKnownResourceType(resourceType)) {
     return [issue('value', `Unknown resource type "${resourceType}"`, 'resourceType')];
   }
+  // Before anything walks it: every later step costs in proportion to the resource's size.
+  checkResourceLimits(candidate);
   if (resourceType === 'StructureDefinition') checkStructureDefinitionSize(candidate);
   const structural = validateStructure(candidate as { resourceType: string });
   const primitive = validatePrimitives(candidate);
