@@ -121,7 +121,11 @@ describe('invite form: an existing chart', () => {
     expect(details).toEqual({ firstName: 'Maria Luisa', lastName: 'Registered', email: 'chart@x.example' });
     const typed = { ...emptyInvite, resourceType: 'Patient' as const, email: 'portal@x.example' };
     const filled = withChartDetails(typed, details);
-    expect([filled.firstName, filled.lastName, filled.email]).toEqual(['Maria Luisa', 'Registered', 'portal@x.example']);
+    expect([filled.firstName, filled.lastName, filled.email]).toEqual([
+      'Maria Luisa',
+      'Registered',
+      'portal@x.example',
+    ]);
     // Another chart chosen: what the first one filled follows, what was typed stays.
     const other = { firstName: 'Rosa', lastName: 'Other', email: '' };
     const refilled = withChartDetails({ ...filled, lastName: 'Edited' }, other, details);

@@ -29,7 +29,10 @@ describe('inviting onto an existing profile (membership.profile)', () => {
     http<any>('POST', `admin/projects/${owner.projectId}/invite`, { token: as, body, headers: json });
 
   const create = async (resource: Record<string, unknown>, as = token) => {
-    const created = await http<any>('POST', `fhir/R4/${resource.resourceType as string}`, { token: as, body: resource });
+    const created = await http<any>('POST', `fhir/R4/${resource.resourceType as string}`, {
+      token: as,
+      body: resource,
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     return created.body;
   };
@@ -195,7 +198,11 @@ describe('inviting onto an existing profile (membership.profile)', () => {
     expect(conflicting.status).toBe(400);
     expect(issueExpressions(conflicting.body)).toEqual(['patient']);
     const related = await inviteAs(
-      patientInvite(uniqueEmail('mother'), { reference: `RelatedPerson/${mother.id}` }, { resourceType: 'RelatedPerson' }),
+      patientInvite(
+        uniqueEmail('mother'),
+        { reference: `RelatedPerson/${mother.id}` },
+        { resourceType: 'RelatedPerson' },
+      ),
     );
     expect(related.status, JSON.stringify(related.body)).toBe(200);
     expect(related.body.profile.reference).toBe(`RelatedPerson/${mother.id}`);
@@ -235,9 +242,7 @@ describe('inviting onto an existing profile (membership.profile)', () => {
     // A double click, or two admins at once: one portal account for the chart.
     const contested = await chart('Contested');
     const answers = await Promise.all(
-      ['one', 'two'].map((who) =>
-        inviteAs(patientInvite(uniqueEmail(who), { reference: `Patient/${contested.id}` })),
-      ),
+      ['one', 'two'].map((who) => inviteAs(patientInvite(uniqueEmail(who), { reference: `Patient/${contested.id}` }))),
     );
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
     const holders = await http<any>('GET', `fhir/R4/ProjectMembership?profile=Patient/${contested.id}`, { token });

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { http } from '../../tests/integration/fhirClient';
-import { loginStart, postJson, registerProjectOwner, tokenRequest, uniqueEmail } from '../../tests/integration/accounts';
+import {
+  loginStart,
+  postJson,
+  registerProjectOwner,
+  tokenRequest,
+  uniqueEmail,
+} from '../../tests/integration/accounts';
 import { pkcePair } from '../../tests/integration/signIn';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the auth answers are free-form JSON */
@@ -21,7 +27,12 @@ export interface Account {
 export async function registerApp(owner: Owner, fields: Record<string, unknown> = {}): Promise<string> {
   const client = await http<any>('POST', 'fhir/R4/ClientApplication', {
     token: owner.tokens.access_token,
-    body: { resourceType: 'ClientApplication', name: `App ${randomUUID().slice(0, 6)}`, redirectUri: appRedirectUri, ...fields },
+    body: {
+      resourceType: 'ClientApplication',
+      name: `App ${randomUUID().slice(0, 6)}`,
+      redirectUri: appRedirectUri,
+      ...fields,
+    },
   });
   expect(client.status).toBe(201);
   return client.body.id as string;
