@@ -19,7 +19,6 @@ import {
 } from '@mui/material';
 import type { Reference } from '@medplum/fhirtypes';
 import { ReferenceInput } from '../../src/datatypes/ReferenceInput';
-import { useFhirClient } from '../../src/resources/useFhirClient';
 import { fieldErrors } from '../account/fieldErrors';
 import { noPolicyAccess } from './accessLabels';
 import { AccessPolicySelect } from './AccessPolicySelect';
@@ -49,7 +48,6 @@ const patientProfile = ['http://hl7.org/fhir/StructureDefinition/Patient'];
  * this component mounted while `open` is false); Cancel discards it.
  */
 export function InviteDialog({ open, onClose }: { open: boolean; onClose: (message?: string) => void }) {
-  const client = useFhirClient();
   const actions = useProjectAdminActions();
   const policies = useAccessPolicies();
   const project = useProjectRecord();
@@ -96,8 +94,8 @@ export function InviteDialog({ open, onClose }: { open: boolean; onClose: (messa
     if (!id) return;
     // The picker's value is a Reference: the chart itself is read for its name and e-mail. Should
     // the read fail, the fields stay for the admin to fill in.
-    client
-      .readResource('Patient', id)
+    actions
+      .readPatient(id)
       .then((patient) => {
         const details = chartDetails(patient);
         setForm((current) =>

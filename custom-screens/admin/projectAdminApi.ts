@@ -3,6 +3,7 @@ import type {
   Bot,
   ClientApplication,
   OperationOutcome,
+  Patient,
   Project,
   ProjectMembership,
   ProjectSetting,
@@ -47,6 +48,10 @@ export const projectAdminApi = {
   },
   async accessPolicies(client: FhirClient): Promise<AccessPolicy[]> {
     return (await client.searchResources('AccessPolicy', '_count=200&_sort=name', fresh)) as AccessPolicy[];
+  },
+  /** The chart a patient is invited onto: its name and e-mail fill the invitation's empty fields. */
+  patient(client: FhirClient, patientId: string): Promise<Patient> {
+    return client.readResource('Patient', patientId) as Promise<Patient>;
   },
   member(client: FhirClient, projectId: string, membershipId: string): Promise<ProjectMembership> {
     return client.get<ProjectMembership>(adminUrl(client, projectId, 'members', membershipId), fresh);

@@ -71,6 +71,7 @@ export function useProjectAdminActions() {
       };
     return {
       projectId,
+      readPatient: (patientId: string) => projectAdminApi.patient(client, patientId),
       readMember: (membershipId: string) => projectAdminApi.member(client, projectId, membershipId),
       saveMember: then((membership: ProjectMembership) => projectAdminApi.saveMember(client, projectId, membership)),
       removeMember: then((membershipId: string) => projectAdminApi.removeMember(client, projectId, membershipId)),

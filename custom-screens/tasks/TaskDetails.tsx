@@ -5,7 +5,7 @@ import type { QuestionnaireResponse, Task } from '@medplum/fhirtypes';
 import { formatCodeableConcept, formatDate, formatDateTime, getDisplayString } from '../../data-provider/formatting';
 import { StatusBadge } from '../../src/datatypes/StatusBadge';
 import { TASK_DETAIL_ANSWERS } from '../../config/clinical/taskLayout';
-import { answeredQuestions } from '../../src/questionnaire/responseAnswers';
+import { answeredQuestions } from '../../src/questionnaire/model';
 import { ResponseSummary } from './ResponseSummary';
 import { useFocus } from './useTask';
 import { useResponseQuestionnaire } from './useResponseQuestionnaire';

@@ -1,6 +1,5 @@
 import type { Questionnaire, QuestionnaireItem, QuestionnaireResponse } from '@medplum/fhirtypes';
-import { EXT, expressionOf } from '../../src/questionnaire/questionnaireExtensions';
-import { answeredQuestions, type AnsweredQuestion } from '../../src/questionnaire/responseAnswers';
+import { EXT, answeredQuestions, expressionOf, type AnsweredQuestion } from '../../src/questionnaire/model';
 
 function calculatedLinkIds(items: QuestionnaireItem[] | undefined): string[] {
   return (items ?? []).flatMap((item) => [

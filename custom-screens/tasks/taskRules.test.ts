@@ -5,7 +5,7 @@ import { taskActions } from './taskActionRules';
 import { noteCitation, notesNewestFirst } from './taskNotes';
 import { dueDateState, taskDueState } from './taskDueDate';
 import { byDueDate, isForMyRoles, taskPath } from './myTaskRules';
-import { answeredQuestions } from '../../src/questionnaire/responseAnswers';
+import { answeredQuestions } from '../../src/questionnaire/model';
 import { fillTaskTransaction, patchEntry } from './taskTransaction';
 import { taskTab } from './taskTabs';
 

@@ -7,6 +7,7 @@ import { ResourceDetails } from './ResourceDetails';
 import { ResourceEditor } from './ResourceEditor';
 import { ResourceHistory } from './ResourceHistory';
 import { ResourceJson } from './ResourceJson';
+import { canPerformOnType } from './accessRules';
 import { useFhirClient } from './useFhirClient';
 import { useResource } from './useResource';
 import type { Questionnaire } from '@medplum/fhirtypes';
@@ -26,14 +27,23 @@ const TAB_LABELS: Record<(typeof RESOURCE_TABS)[number], string> = {
   preview: 'Preview',
 };
 
-/**
- * Preview (filling the form in) exists for Questionnaires only. A patient in the portal changes none
- * of her records (her policy, and the portal's routes): Edit and JSON are not hers to open.
- */
-function tabsOf(resourceType: string, patientViewer: boolean): readonly (typeof RESOURCE_TABS)[number][] {
+interface Viewer {
+  /** The caller's policy lets it update this type: without it Edit would only say "Permission denied". */
+  mayUpdate: boolean;
+  /**
+   * A patient in the portal: Edit and JSON are the console's, not part of her own record (the
+   * portal's routes refuse them too), even where her policy lets her update (marking a message read).
+   */
+  patient: boolean;
+}
+
+/** Preview (filling the form in) exists for Questionnaires only. */
+function tabsOf(resourceType: string, viewer: Viewer): readonly (typeof RESOURCE_TABS)[number][] {
   return RESOURCE_TABS.filter(
     (tab) =>
-      (tab !== 'preview' || resourceType === 'Questionnaire') && (!patientViewer || (tab !== 'edit' && tab !== 'json')),
+      (tab !== 'preview' || resourceType === 'Questionnaire') &&
+      (tab !== 'edit' || (viewer.mayUpdate && !viewer.patient)) &&
+      (tab !== 'json' || !viewer.patient),
   );
 }
 
@@ -44,11 +54,15 @@ export function ResourcePage() {
   const location = useLocation();
   const known = isKnownResourceType(resourceType);
   const resource = useResource(resourceType, known ? id : undefined);
+  const client = useFhirClient();
   // The tasks about a record are the care team's work list, not part of a patient's own record.
-  const patientViewer = useFhirClient().getProfile()?.resourceType === 'Patient';
-  const tab = (tabsOf(resourceType, patientViewer) as readonly string[]).includes(rest)
-    ? (rest as (typeof RESOURCE_TABS)[number])
-    : 'details';
+  const patientViewer = client.getProfile()?.resourceType === 'Patient';
+  const viewer: Viewer = {
+    mayUpdate: canPerformOnType(client.getAccessPolicy(), client.isSuperAdmin(), resourceType, 'update'),
+    patient: patientViewer,
+  };
+  const tabs = tabsOf(resourceType, viewer);
+  const tab = (tabs as readonly string[]).includes(rest) ? (rest as (typeof RESOURCE_TABS)[number]) : 'details';
   const base = location.pathname.replace(/\/(details|edit|history|json|preview)\/?$/, '').replace(/\/$/, '');
 
   useEffect(() => {
@@ -62,7 +76,7 @@ export function ResourcePage() {
         {resource.data ? getDisplayString(resource.data) : `${resourceType}/${id}`}
       </Typography>
       <Tabs value={tab} aria-label={`${resourceType} tabs`} sx={{ borderBottom: 1, borderColor: 'divider' }}>
-        {tabsOf(resourceType, patientViewer).map((name) => (
+        {tabs.map((name) => (
           <Tab key={name} value={name} label={TAB_LABELS[name]} component={RouterLink} to={`${base}/${name}`} />
         ))}
       </Tabs>

@@ -2,7 +2,7 @@ import { render, screen, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
-import type { Encounter, Resource } from '@medplum/fhirtypes';
+import type { AccessPolicy, Encounter, Resource } from '@medplum/fhirtypes';
 import type { FhirClient } from '../../data-provider/client';
 import { SchemaLoader } from '../../schema-engine';
 import { recordedSource } from '../../schema-engine/test-support/recordedDefinitions';
@@ -19,10 +19,10 @@ const encounter: Encounter = {
   class: { code: 'AMB' },
 };
 
-function renderPage(viewer: Resource) {
+function renderPage(viewer: Resource, policy?: AccessPolicy) {
   const client = {
     getProfile: () => viewer,
-    getAccessPolicy: () => undefined,
+    getAccessPolicy: () => policy,
     isSuperAdmin: () => false,
     readResource: vi.fn(async () => encounter),
     searchResources: vi.fn(async () => []),
@@ -51,6 +51,23 @@ describe('ResourcePage tabs', () => {
   it('a patient in the portal gets Details and History, not Edit or JSON (she changes none of her records)', () => {
     renderPage({ resourceType: 'Patient', id: 'p1' });
     expect(tabNames()).toEqual(['Details', 'History']);
+  });
+
+  it('a patient whose policy lets her update the type still gets no Edit', () => {
+    renderPage(
+      { resourceType: 'Patient', id: 'p1' },
+      { resourceType: 'AccessPolicy', resource: [{ resourceType: '*' }] },
+    );
+    expect(tabNames()).toEqual(['Details', 'History']);
+  });
+
+  it('staff whose policy only reads the type get no Edit (it could only say "Permission denied") but keep JSON', () => {
+    const readOnly: AccessPolicy = {
+      resourceType: 'AccessPolicy',
+      resource: [{ resourceType: 'Encounter', readonly: true }, { resourceType: 'Patient' }],
+    };
+    renderPage({ resourceType: 'Practitioner', id: 'd1' }, readOnly);
+    expect(tabNames()).toEqual(['Details', 'History', 'JSON']);
   });
 
   it('the care team gets Details, Edit, History and JSON', () => {
