@@ -18,8 +18,8 @@ import { hashSecret, newSecret } from '../auth/loginService';
 import { errors, FhirError, outcomeOf } from '../fhir/fhirError';
 import type { RepositorySession, RequestContext } from '../fhir/repository';
 import type { OutgoingEmail } from '../email/emailSender';
-import { parseSearchRequest } from '../search/searchRequest';
 import type { InviteProfileType, InviteRequest } from './inviteInput';
+import { checkProfileUnclaimed } from './profileHolder';
 import { checkAccessReferences, checkProjectReference, readProjectReference } from './projectReferences';
 
 type Profile = Practitioner | Patient | RelatedPerson;
@@ -171,12 +171,6 @@ function newProfile(request: InviteRequest): Profile {
     : ({ resourceType: request.resourceType, name, telecom } as Practitioner | Patient);
 }
 
-const profileWords: Record<InviteProfileType, string> = {
-  Patient: 'This patient already has a portal account',
-  RelatedPerson: 'This related person already has a portal account',
-  Practitioner: 'This practitioner already has an account in this project',
-};
-
 /**
  * The existing profile an invitation links: one of this project's, of the invited type, that no
  * membership of this project has yet (a second one would let two accounts act as the same
@@ -195,23 +189,7 @@ async function linkableProfile(
     [resourceType],
     'membership.profile',
   )) as Profile;
-  const key = `${resourceType}/${profile.id}`;
-  await session.tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`hearth:membership-profile:${key}`]);
-  const query = { profile: key, project: `Project/${projectId}`, _count: '1' };
-  const holders = await session.search(parseSearchRequest('ProjectMembership', query, session.registry));
-  if (holders.resources.length > 0) {
-    throw new FhirError(
-      409,
-      outcomeOf([
-        {
-          severity: 'error',
-          code: 'duplicate',
-          details: { text: profileWords[resourceType] },
-          expression: ['membership.profile'],
-        },
-      ]),
-    );
-  }
+  await checkProfileUnclaimed(session, projectId, `${resourceType}/${profile.id}`, 'membership.profile');
   return profile;
 }
 

@@ -248,4 +248,41 @@ describe('inviting onto an existing profile (membership.profile)', () => {
     const holders = await http<any>('GET', `fhir/R4/ProjectMembership?profile=Patient/${contested.id}`, { token });
     expect(holders.body.entry).toHaveLength(1);
   });
+
+  it('refuses moving a membership onto a chart another account already has (409), and leaves it unchanged', async () => {
+    const taken = await chart('Taken');
+    const holder = await inviteAs(patientInvite(uniqueEmail('holder'), { reference: `Patient/${taken.id}` }));
+    expect(holder.status, JSON.stringify(holder.body)).toBe(200);
+    const mover = await inviteAs(
+      patientInvite(uniqueEmail('mover'), { reference: `Patient/${(await chart('Own')).id}` }),
+    );
+    expect(mover.status, JSON.stringify(mover.body)).toBe(200);
+
+    // The replay: an admin edits the second membership to act as the first patient.
+    const moved = await http<any>('POST', `admin/projects/${owner.projectId}/members/${mover.body.id}`, {
+      token,
+      body: { ...mover.body, profile: { reference: `Patient/${taken.id}` } },
+      headers: { 'content-type': 'application/fhir+json' },
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(409);
+    expect(issueText(moved.body)).toBe('This patient already has a portal account');
+    expect(issueExpressions(moved.body)).toEqual(['ProjectMembership.profile']);
+    const holders = await http<any>('GET', `fhir/R4/ProjectMembership?profile=Patient/${taken.id}`, { token });
+    expect(holders.body.entry.map((entry: any) => entry.resource.id)).toEqual([holder.body.id]);
+
+    // A save that keeps its own profile still works, and so does a move onto a chart nobody has.
+    const kept = await http<any>('POST', `admin/projects/${owner.projectId}/members/${holder.body.id}`, {
+      token,
+      body: { ...holder.body, admin: false },
+      headers: { 'content-type': 'application/fhir+json' },
+    });
+    expect(kept.status, JSON.stringify(kept.body)).toBe(200);
+    const free = await chart('Free');
+    const onto = await http<any>('POST', `admin/projects/${owner.projectId}/members/${mover.body.id}`, {
+      token,
+      body: { ...mover.body, profile: { reference: `Patient/${free.id}` } },
+      headers: { 'content-type': 'application/fhir+json' },
+    });
+    expect(onto.status, JSON.stringify(onto.body)).toBe(200);
+  });
 });

@@ -8,6 +8,7 @@ import { allOk, errors } from '../fhir/fhirError';
 import type { RepositorySession } from '../fhir/repository';
 import { withoutProtectedFields } from '../fhir/protectedFields';
 import { membershipChange } from './membershipChange';
+import { checkProfileUnclaimed } from './profileHolder';
 import { checkAccessReferences, checkProjectReference } from './projectReferences';
 import { requireProjectAdmin } from './projectAdminAccess';
 
@@ -70,6 +71,11 @@ export async function projectMemberRoutes(app: FastifyInstance, env: AuthEnviron
         profileTypes,
         'ProjectMembership.profile',
       );
+      // Moving a membership onto a person another account already acts as would make two of them.
+      const profile = next.profile?.reference;
+      if (profile && profile !== stored.profile?.reference) {
+        await checkProfileUnclaimed(session, projectId, profile, 'ProjectMembership.profile', membershipId);
+      }
       await checkProjectReference(
         session,
         projectId,
