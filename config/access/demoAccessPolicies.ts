@@ -50,16 +50,17 @@ export const frontDeskPolicy: AccessPolicy = {
 };
 
 /**
- * The demo project's policy for patients: their own record to read, and to write only what the
- * portal writes — their chat messages, the read mark on a message to them, and the live-chat
- * Subscription — plus the medication catalogue to read.
+ * The demo project's policy for patients: their own record to read (but not the care team's working
+ * material in it, below), and to write only what the portal writes — their chat messages, the read
+ * mark on a message to them, and the live-chat Subscription — plus the medication catalogue to read.
  *
  * - Their compartment is read-only: a patient who could write it could make up a potassium of 9.9,
  *   change an order or delete a result (server/seed/patientPortalPolicy.test.ts replays each).
  * - A type's own entries replace the `*` entry for it (data-provider/access/accessPolicy.ts), so
- *   Communication repeats the read of the compartment. Its write entries are OR-ed per interaction,
- *   and a write must match one granting it on the stored version (update, delete) and on the version
- *   written (server/fhir/repository.ts checkWritable, checkWritten). She may **create** a message
+ *   Communication repeats the read of the compartment (of her conversation only, below). Its write
+ *   entries are OR-ed per interaction, and a write must match one granting it on the stored version
+ *   (update, delete) and on the version written (server/fhir/repository.ts checkWritable,
+ *   checkWritten). She may **create** a message
  *   from her, about her, not yet read (`status=in-progress`), and **update** a message to her about
  *   her — the read mark (custom-screens/chat/chatMessages.ts markedRead). She deletes none, changes
  *   none of her own once sent, and cannot create a message in a clinician's name (the update entry
@@ -71,8 +72,9 @@ export const frontDeskPolicy: AccessPolicy = {
  *   `Communication?subject=Patient/me,Patient/other` starts with the allowed criteria — over a
  *   websocket (a `rest-hook` to `Bot/{id}` would run a bot of the clinic on her messages), and
  *   only the ones she made (`author`): a clinician's Subscription on her conversation has the same
- *   criteria, and is not hers to read, change or delete. Notifications are still filtered by the
- *   compartment (server/realtime/subscriberAccess.ts).
+ *   criteria, and is not hers to read, change or delete. Notifications are still filtered by her
+ *   Communication read entries (server/realtime/subscriberAccess.ts): a message between staff about
+ *   her matches the criteria and reaches her socket no more than her search.
  * - A Medication is in no patient's compartment either: an order that points at one
  *   (`medicationReference`, as imported Synthea records and many other systems write them) named
  *   no drug to the patient. Medication is catalogue data — code, form, ingredients, no subject — so
@@ -81,13 +83,59 @@ export const frontDeskPolicy: AccessPolicy = {
  *   only reach the patient's own orders (server/seed/patientPortalPolicy.test.ts replays both).
  * - No Media or Binary writes: the portal offers no paperclip (custom-screens/chat/ChatPanel.tsx);
  *   the files the clinic sends are read through the compartment their security context gives them.
+ * - Her compartment also holds the care team's working material about her, which is not hers to
+ *   read until the clinic is done with it: the clinician's visit-note draft (an in-progress
+ *   QuestionnaireResponse, custom-screens/visit-note), the staff's Tasks about her and their internal
+ *   notes, and messages between staff that name her as their subject. A type's own entries replace
+ *   the `*` entry for it, so these types read only the rows their criteria allow:
+ *   - QuestionnaireResponse: `completed` or `amended` — a draft (in-progress, stopped) or one marked
+ *     entered-in-error is not. The portal lets her fill none (she writes no QuestionnaireResponse),
+ *     so there is no draft of her own to show her.
+ *   - Task: only the ones she owns (`owner`). The portal lists no Task (the chart's Tasks tab and the
+ *     timeline's tasks are the care team's: config/clinical/chartTabs.ts, chart/timeline).
+ *   - Communication: the ones from her or to her (`sender`, `recipient`): her conversation, which is
+ *     all the chat and the timeline show her. A message between staff about her is neither.
+ *   - Composition (`final`, `amended`) and ClinicalImpression (`completed`): a preliminary document or
+ *     an assessment in progress is a draft. The app writes neither today; imported records may.
+ *   Criteria are judged on the current row, so she reads no earlier version of these types (a
+ *   completed note's draft versions included): AccessGuard.allowsVersion, server/auth/accessGuard.ts.
  */
 export const patientPortalPolicy: AccessPolicy = {
   resourceType: 'AccessPolicy',
   name: 'Patient portal',
   resource: [
     { resourceType: '*', compartment: { reference: '%profile' }, readonly: true },
-    { resourceType: 'Communication', compartment: { reference: '%profile' }, readonly: true },
+    {
+      resourceType: 'QuestionnaireResponse',
+      compartment: { reference: '%profile' },
+      criteria: 'QuestionnaireResponse?status=completed,amended',
+      readonly: true,
+    },
+    { resourceType: 'Task', compartment: { reference: '%profile' }, criteria: 'Task?owner=%profile', readonly: true },
+    {
+      resourceType: 'Composition',
+      compartment: { reference: '%profile' },
+      criteria: 'Composition?status=final,amended',
+      readonly: true,
+    },
+    {
+      resourceType: 'ClinicalImpression',
+      compartment: { reference: '%profile' },
+      criteria: 'ClinicalImpression?status=completed',
+      readonly: true,
+    },
+    {
+      resourceType: 'Communication',
+      compartment: { reference: '%profile' },
+      criteria: 'Communication?sender=%profile',
+      readonly: true,
+    },
+    {
+      resourceType: 'Communication',
+      compartment: { reference: '%profile' },
+      criteria: 'Communication?recipient=%profile',
+      readonly: true,
+    },
     {
       resourceType: 'Communication',
       compartment: { reference: '%profile' },

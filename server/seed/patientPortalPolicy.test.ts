@@ -552,7 +552,7 @@ describe('the demo patient portal policy: her record is hers to read, her messag
       );
       const read = (await staff().get(`Communication/${own}`)).body;
       expect((await staff().put(`Communication/${own}`, { ...read, status: 'completed' })).status).toBe(200);
-      // Between staff, about her: she may read it, not change it.
+      // Between staff, about her: she may not change it (nor read it: the working material, below).
       const colleague = {
         reference: `Practitioner/${await created(staff().post('Practitioner', { resourceType: 'Practitioner' }))}`,
       };
@@ -560,7 +560,7 @@ describe('the demo patient portal policy: her record is hers to read, her messag
         staff().post('Communication', message(clinic.clinician, clinic.alice.patient, colleague, 'Between staff')),
       );
       for (const id of [own, staffNote]) {
-        const current = (await alice().get(`Communication/${id}`)).body;
+        const current = (await staff().get(`Communication/${id}`)).body;
         expect(
           (await alice().put(`Communication/${id}`, { ...current, payload: [{ contentString: 'Changed' }] })).status,
         ).toBe(403);
@@ -649,6 +649,193 @@ describe('the demo patient portal policy: her record is hers to read, her messag
         channel: { type: 'rest-hook', endpoint: `Bot/${bot}` },
       });
       expect(hooked.status).toBe(403);
+    });
+  });
+
+  describe('the care team’s working material about her is not hers to read', () => {
+    const refused = (answer: { status: number }) => expect([403, 404]).toContain(answer.status);
+    /** Everything she can reach about herself at once: the chart's searches aside, `$everything`. */
+    const everything = async () => ids((await alice().get(`${clinic.alice.patient}/$everything?_count=1000`)).body);
+
+    /** A visit note as custom-screens/visit-note saves it: a draft (in-progress) until submitted. */
+    const visitNote = (status: string, text: string) => ({
+      resourceType: 'QuestionnaireResponse',
+      status,
+      questionnaire: 'http://example.org/Questionnaire/menopause-visit',
+      subject: { reference: clinic.alice.patient },
+      author: clinic.clinician,
+      authored: new Date().toISOString(),
+      item: [{ linkId: 'assessment', answer: [{ valueString: text }] }],
+    });
+
+    it('refuses the clinician’s visit-note draft, by id and by every search; a completed note she reads', async () => {
+      const draft = await created(staff().post('QuestionnaireResponse', visitNote('in-progress', 'Query: alcohol?')));
+      const done = await created(staff().post('QuestionnaireResponse', visitNote('completed', 'Doing well')));
+      const amended = await created(staff().post('QuestionnaireResponse', visitNote('amended', 'Doing well, BP ok')));
+      refused(await alice().get(`QuestionnaireResponse/${draft}`));
+      expect((await alice().get(`QuestionnaireResponse/${done}`)).status).toBe(200);
+      expect((await alice().get(`QuestionnaireResponse/${amended}`)).status).toBe(200);
+      for (const search of [
+        `QuestionnaireResponse?subject=${clinic.alice.patient}`,
+        `QuestionnaireResponse?patient=${clinic.alice.patient}&status=in-progress`,
+        `QuestionnaireResponse?_id=${draft}`,
+      ]) {
+        const found = await alice().get(search);
+        expect(found.status, search).toBe(200);
+        expect(ids(found.body), search).not.toContain(`QuestionnaireResponse/${draft}`);
+      }
+      const own = await alice().get(`QuestionnaireResponse?subject=${clinic.alice.patient}`);
+      expect(ids(own.body).sort()).toEqual(
+        [`QuestionnaireResponse/${done}`, `QuestionnaireResponse/${amended}`].sort(),
+      );
+      const revincluded = await alice().get(
+        `Patient?_id=${clinic.alice.patient.split('/')[1]}&_revinclude=QuestionnaireResponse:subject`,
+      );
+      expect(ids(revincluded.body)).not.toContain(`QuestionnaireResponse/${draft}`);
+      expect(await everything()).not.toContain(`QuestionnaireResponse/${draft}`);
+      expect(await everything()).toContain(`QuestionnaireResponse/${done}`);
+      // The staff still read and search it (the visit note's own search, useVisitNoteData.ts).
+      const drafts = await staff().get(`QuestionnaireResponse?subject=${clinic.alice.patient}&status=in-progress`);
+      expect(ids(drafts.body)).toContain(`QuestionnaireResponse/${draft}`);
+
+      // Submitted, the note is hers to read; the drafts it went through are not (vread, history).
+      const stored = (await staff().get(`QuestionnaireResponse/${draft}`)).body;
+      const submitted = await staff().put(`QuestionnaireResponse/${draft}`, {
+        ...stored,
+        status: 'completed',
+        item: [{ linkId: 'assessment', answer: [{ valueString: 'Reviewed: no concerns' }] }],
+      });
+      expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
+      expect((await alice().get(`QuestionnaireResponse/${draft}`)).status).toBe(200);
+      refused(await alice().get(`QuestionnaireResponse/${draft}/_history/${stored.meta.versionId}`));
+      const history = await alice().get(`QuestionnaireResponse/${draft}/_history`);
+      expect(JSON.stringify(history.body)).not.toContain('Query: alcohol?');
+      expect(JSON.stringify(history.body)).toContain('Reviewed: no concerns');
+    });
+
+    it('refuses the staff’s Task about her and its notes, by id and by search; a task she owns she reads', async () => {
+      const patient = { reference: clinic.alice.patient };
+      const task = (owner: { reference: string }, note: string) => ({
+        resourceType: 'Task',
+        status: 'ready',
+        intent: 'order',
+        code: { text: 'Review lab results' },
+        for: patient,
+        owner,
+        requester: clinic.clinician,
+        note: [{ text: note }],
+      });
+      const staffTask = await created(staff().post('Task', task(clinic.clinician, 'Suspect non-adherence')));
+      const unowned = await created(staff().post('Task', { ...task(clinic.clinician, 'Call her'), owner: undefined }));
+      const hers = await created(staff().post('Task', task(patient, 'Please book a blood test')));
+      refused(await alice().get(`Task/${staffTask}`));
+      refused(await alice().get(`Task/${unowned}`));
+      expect((await alice().get(`Task/${hers}`)).body.note[0].text).toBe('Please book a blood test');
+      for (const search of [
+        `Task?patient=${clinic.alice.patient}`,
+        `Task?subject=${clinic.alice.patient}`,
+        `Task?_id=${staffTask},${unowned},${hers}`,
+        'Task?_count=100',
+      ]) {
+        const found = await alice().get(search);
+        expect(found.status, search).toBe(200);
+        expect(ids(found.body), search).toEqual([`Task/${hers}`]);
+      }
+      const revincluded = await alice().get(
+        `Patient?_id=${clinic.alice.patient.split('/')[1]}&_revinclude=Task:patient`,
+      );
+      expect(ids(revincluded.body).filter((id) => id.startsWith('Task/'))).toEqual([`Task/${hers}`]);
+      const all = await everything();
+      expect(all).not.toContain(`Task/${staffTask}`);
+      expect(all).not.toContain(`Task/${unowned}`);
+      expect((await staff().get(`Task?patient=${clinic.alice.patient}&_count=100`)).body.entry.length).toBe(3);
+    });
+
+    it('refuses messages between staff about her; her conversation with the clinic she still reads, live too', async () => {
+      const colleague = {
+        reference: `Practitioner/${await created(staff().post('Practitioner', { resourceType: 'Practitioner' }))}`,
+      };
+      const staffNote = await created(
+        staff().post('Communication', message(clinic.clinician, clinic.alice.patient, colleague, 'She seems anxious')),
+      );
+      const toHer = await created(
+        staff().post(
+          'Communication',
+          message(clinic.clinician, clinic.alice.patient, { reference: clinic.alice.patient }, 'See you Monday'),
+        ),
+      );
+      const fromHer = await created(
+        alice().post(
+          'Communication',
+          message({ reference: clinic.alice.patient }, clinic.alice.patient, clinic.clinician, 'Thanks'),
+        ),
+      );
+      refused(await alice().get(`Communication/${staffNote}`));
+      // The chat's own search (custom-screens/chat/chatMessages.ts conversationQuery) and the timeline's.
+      const conversation = await alice().get(`Communication?subject=${clinic.alice.patient}&_sort=-sent&_count=100`);
+      expect(ids(conversation.body)).toEqual(
+        expect.arrayContaining([`Communication/${toHer}`, `Communication/${fromHer}`]),
+      );
+      expect(ids(conversation.body)).not.toContain(`Communication/${staffNote}`);
+      expect(await everything()).not.toContain(`Communication/${staffNote}`);
+
+      // Live: the staff's message about her never reaches her socket; the next one to her does.
+      const subscription = await created(
+        alice().post('Subscription', chatSubscription(`Communication?subject=${clinic.alice.patient}`)),
+      );
+      const binding = await alice().get(`Subscription/${subscription}/$get-ws-binding-token`);
+      const token = binding.body.parameter.find((p: any) => p.name === 'token').valueString;
+      const socket = await SocketTestClient.open(`${baseUrl().replace(/^http/, 'ws')}ws/subscriptions-r4`);
+      try {
+        await socket.bind(token, subscription);
+        const between = await created(
+          staff().post('Communication', message(clinic.clinician, clinic.alice.patient, colleague, 'Between us')),
+        );
+        const next = await created(
+          staff().post(
+            'Communication',
+            message(clinic.clinician, clinic.alice.patient, { reference: clinic.alice.patient }, 'Live'),
+          ),
+        );
+        const notification = JSON.stringify(await socket.notification(subscription));
+        expect(notification).not.toContain(between);
+        expect(notification).toContain(next);
+      } finally {
+        await socket.close();
+      }
+    });
+
+    it('refuses a preliminary Composition and an assessment in progress; final and completed ones she reads', async () => {
+      const composition = (status: string) => ({
+        resourceType: 'Composition',
+        status,
+        type: { text: 'Discharge summary' },
+        subject: { reference: clinic.alice.patient },
+        date: new Date().toISOString(),
+        author: [clinic.clinician],
+        title: `Summary (${status})`,
+      });
+      const impression = (status: string) => ({
+        resourceType: 'ClinicalImpression',
+        status,
+        subject: { reference: clinic.alice.patient },
+        assessor: clinic.clinician,
+        summary: `Assessment (${status})`,
+      });
+      const preliminary = await created(staff().post('Composition', composition('preliminary')));
+      const final = await created(staff().post('Composition', composition('final')));
+      const inProgress = await created(staff().post('ClinicalImpression', impression('in-progress')));
+      const completed = await created(staff().post('ClinicalImpression', impression('completed')));
+      refused(await alice().get(`Composition/${preliminary}`));
+      refused(await alice().get(`ClinicalImpression/${inProgress}`));
+      expect((await alice().get(`Composition/${final}`)).status).toBe(200);
+      expect((await alice().get(`ClinicalImpression/${completed}`)).status).toBe(200);
+      expect(ids((await alice().get(`Composition?subject=${clinic.alice.patient}`)).body)).toEqual([
+        `Composition/${final}`,
+      ]);
+      expect(ids((await alice().get(`ClinicalImpression?subject=${clinic.alice.patient}`)).body)).toEqual([
+        `ClinicalImpression/${completed}`,
+      ]);
     });
   });
 });

@@ -10,7 +10,7 @@ export { patientPortalPolicy };
  * The version of `patientPortalPolicy.resource`; a demo database records which one its policy was
  * last brought to (DemoState.patientPortalPolicyVersion), so that an upgrade is tried once.
  */
-export const PATIENT_PORTAL_POLICY_VERSION = 6;
+export const PATIENT_PORTAL_POLICY_VERSION = 7;
 
 /**
  * The entries earlier versions of the seed wrote, by version: a stored policy whose entries are
@@ -70,6 +70,60 @@ const earlierPatientPortalEntries: Record<number, AccessPolicyResource[]> = {
       compartment: { reference: '%profile' },
       criteria: 'Communication?recipient=%profile&subject=%profile',
       interaction: ['update'],
+    },
+    {
+      resourceType: 'Subscription',
+      criteria: 'Subscription?criteria:exact=Communication?subject=%profile&type=websocket&author=%profile',
+    },
+    { resourceType: 'Medication', readonly: true },
+  ],
+  // Before the care team's working material in her compartment was narrowed: she read the
+  // clinician's visit-note drafts, the staff's Tasks about her (their notes too) and messages
+  // between staff about her.
+  6: [
+    { resourceType: '*', compartment: { reference: '%profile' }, readonly: true },
+    { resourceType: 'Communication', compartment: { reference: '%profile' }, readonly: true },
+    {
+      resourceType: 'Communication',
+      compartment: { reference: '%profile' },
+      criteria: 'Communication?sender=%profile&subject=%profile&status=in-progress',
+      interaction: ['create'],
+    },
+    {
+      resourceType: 'Communication',
+      compartment: { reference: '%profile' },
+      criteria: 'Communication?recipient=%profile&subject=%profile&status=in-progress,completed',
+      interaction: ['update'],
+      // data-provider/access/readMarkFields.ts as it was then, written out: a change there is not a change of v6.
+      readonlyFields: [
+        'implicitRules',
+        'language',
+        'text',
+        'contained',
+        'extension',
+        'modifierExtension',
+        'identifier',
+        'instantiatesCanonical',
+        'instantiatesUri',
+        'basedOn',
+        'partOf',
+        'inResponseTo',
+        'statusReason',
+        'category',
+        'priority',
+        'medium',
+        'subject',
+        'topic',
+        'about',
+        'encounter',
+        'sent',
+        'recipient',
+        'sender',
+        'reasonCode',
+        'reasonReference',
+        'payload',
+        'note',
+      ],
     },
     {
       resourceType: 'Subscription',

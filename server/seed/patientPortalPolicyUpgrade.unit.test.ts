@@ -6,6 +6,7 @@ import { Repository } from '../fhir/repository';
 import { definitionSearchParameters } from '../serverRuntime';
 import { systemAuthor } from '../definitions/loadDefinitions';
 import { readState, writeState } from '../storage/serverState';
+import { fieldsFixedByReadMark, readMarkStatuses } from '../../data-provider/access';
 import { seedDemo, type DemoState } from './demoSeed';
 import { PATIENT_PORTAL_POLICY_VERSION, patientPortalPolicy, upgradePatientPortalPolicy } from './patientPortalPolicy';
 
@@ -35,6 +36,37 @@ const medication: AccessPolicyResource = { resourceType: 'Medication', readonly:
 const seededV1 = [compartment, chat('criteria')];
 const seededV2 = [compartment, chat('criteria:exact')];
 const seededV3 = [compartment, chat('criteria:exact'), medication];
+/**
+ * What the seed wrote from the read mark's fixed fields until the care team's working material was
+ * narrowed: she read the clinician's visit-note drafts, the staff's Tasks and messages between staff.
+ */
+const wholeCommunicationRead: AccessPolicyResource = {
+  resourceType: 'Communication',
+  compartment: { reference: '%profile' },
+  readonly: true,
+};
+const seededV6: AccessPolicyResource[] = [
+  { ...compartment, readonly: true },
+  wholeCommunicationRead,
+  {
+    resourceType: 'Communication',
+    compartment: { reference: '%profile' },
+    criteria: 'Communication?sender=%profile&subject=%profile&status=in-progress',
+    interaction: ['create'],
+  },
+  {
+    resourceType: 'Communication',
+    compartment: { reference: '%profile' },
+    criteria: `Communication?recipient=%profile&subject=%profile&status=${readMarkStatuses}`,
+    interaction: ['update'],
+    readonlyFields: [...fieldsFixedByReadMark],
+  },
+  {
+    resourceType: 'Subscription',
+    criteria: 'Subscription?criteria:exact=Communication?subject=%profile&type=websocket&author=%profile',
+  },
+  medication,
+];
 
 /** A project whose default patient policy has these entries (keys in another order, as a database may keep them). */
 async function projectWithPatientPolicy(entries: AccessPolicyResource[] | undefined) {
@@ -71,7 +103,7 @@ const upgrade = (projectId: string) =>
 
 describe('bringing the demo patient policy up to date', () => {
   it('replaces the entries of any earlier seed by the current ones, keeping the rest of the policy', async () => {
-    for (const earlier of [seededV1, seededV2, seededV3]) {
+    for (const earlier of [seededV1, seededV2, seededV3, seededV6]) {
       const { projectId, policyId } = await projectWithPatientPolicy(earlier);
       expect(await upgrade(projectId)).toBe('upgraded');
       const policy = await storedPolicy(policyId);
@@ -88,6 +120,17 @@ describe('bringing the demo patient policy up to date', () => {
       // The compartment is read, not written: no entry lets her write it whole.
       expect(policy.resource).toContainEqual({ ...compartment, readonly: true });
       expect(policy.resource).not.toContainEqual(compartment);
+      // Drafts, the staff's tasks and their messages between them are not hers: no entry reads them whole.
+      expect(policy.resource).toContainEqual(
+        expect.objectContaining({
+          resourceType: 'QuestionnaireResponse',
+          criteria: 'QuestionnaireResponse?status=completed,amended',
+        }),
+      );
+      expect(policy.resource).toContainEqual(
+        expect.objectContaining({ resourceType: 'Task', criteria: 'Task?owner=%profile' }),
+      );
+      expect(policy.resource).not.toContainEqual(wholeCommunicationRead);
       // Again: nothing to do, nothing written.
       expect(await upgrade(projectId)).toBe('current');
       expect((await storedPolicy(policyId)).meta.versionId).toBe(policy.meta.versionId);
@@ -101,6 +144,7 @@ describe('bringing the demo patient policy up to date', () => {
       [{ ...compartment, hiddenFields: ['note'] }, chat('criteria:exact')],
       [...seededV3, { resourceType: 'Practitioner', readonly: true }],
       [{ ...compartment, readonly: true }, chat('criteria:exact'), medication], // narrowed their own way
+      [...seededV6, { resourceType: 'Practitioner', readonly: true }],
     ]) {
       const { projectId, policyId } = await projectWithPatientPolicy(edited);
       const before = await storedPolicy(policyId);

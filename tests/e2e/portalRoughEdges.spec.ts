@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { api, signInAs } from './consoleSupport';
+import { api, apiStatus, signInAs } from './consoleSupport';
 
 /** The patient portal has no user menu: its header must lead the patient to their account settings. */
 test('a patient reaches Password and security from the portal header', async ({ page }) => {
@@ -21,21 +21,29 @@ test('a patient opening an order of theirs sees the order, not the care team’s
 }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await signInAs(page, 'patient@demo.hearth.example');
-  const tasks = await api(page, 'GET', 'Task?_count=50');
-  const task = (tasks.entry ?? [])
-    .map((entry: { resource: { focus?: { reference?: string }; for?: { reference?: string } } }) => entry.resource)
-    .find((resource: { focus?: { reference?: string } }) => resource.focus?.reference?.startsWith('ServiceRequest/'));
-  expect(task, 'the demo gives the patient account an order with a task about it').toBeTruthy();
-  await page.goto(`/${task.for.reference}/${task.focus.reference}`);
-  await expect(page.getByRole('tab', { name: 'Details' })).toBeVisible();
-  await expect(page.getByText('Status').first()).toBeVisible();
-  await expect(page.getByRole('heading', { name: /^Tasks \(/ })).toHaveCount(0);
+  const patient = await page.evaluate(
+    () => JSON.parse(localStorage.getItem('hearth.activeLogin') ?? '{}').profile?.reference as string,
+  );
+  expect(patient).toMatch(/^Patient\//);
 
-  // The care team sees them on the same record.
+  // The care team's tasks are theirs: only a clinician finds them (the patient's policy refuses them).
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   try {
     const clinician = await context.newPage();
     await signInAs(clinician, 'alice@demo.hearth.example');
+    const tasks = await api(clinician, 'GET', `Task?patient=${patient}&_count=50`);
+    const task = (tasks.entry ?? [])
+      .map((entry: { resource: { focus?: { reference?: string }; for?: { reference?: string } } }) => entry.resource)
+      .find((resource: { focus?: { reference?: string } }) => resource.focus?.reference?.startsWith('ServiceRequest/'));
+    expect(task, 'the demo gives the patient account an order with a task about it').toBeTruthy();
+    expect([403, 404]).toContain(await apiStatus(page, 'GET', `Task/${task.id}`));
+
+    await page.goto(`/${task.for.reference}/${task.focus.reference}`);
+    await expect(page.getByRole('tab', { name: 'Details' })).toBeVisible();
+    await expect(page.getByText('Status').first()).toBeVisible();
+    await expect(page.getByRole('heading', { name: /^Tasks \(/ })).toHaveCount(0);
+
+    // The care team sees them on the same record.
     await clinician.goto(`/${task.for.reference}/${task.focus.reference}`);
     await expect(clinician.getByRole('heading', { name: /^Tasks \(\d+\)/ })).toBeVisible();
   } finally {
