@@ -94,8 +94,10 @@ export async function seedDemo(
     if (upgrade === 'edited') {
       options.log(
         'The Demo Clinic\'s "Patient portal" access policy was edited, so it was left as it is: a policy that ' +
-          'lets patients write their compartment lets them make up, change and delete their clinical records. ' +
-          "The seed's lets them read it and write only their messages and live-chat Subscription: " +
+          'lets patients write their compartment lets them make up, change and delete their clinical records, ' +
+          "and one that lets them read all of it shows them the care team's drafts, tasks and internal messages. " +
+          "The seed's lets them read their record without those and write only their messages and live-chat " +
+          'Subscription: ' +
           `${JSON.stringify(patientPortalPolicy.resource)}`,
       );
     }
