@@ -18,6 +18,7 @@ import {
   type ShellSlots,
   ThemedAdmin,
   ToastProvider,
+  createAppQueryClient,
   withSignInRedirect,
 } from './shell';
 
@@ -49,6 +50,7 @@ forgetDraftsOnSignOut(hearthClient);
 
 const authProvider = withSignInRedirect(createFhirAuthProvider(hearthClient), () => !!hearthClient.getActiveLogin());
 const dataProvider = createFhirDataProvider(hearthClient);
+const queryClient = createAppQueryClient();
 
 /** react-admin on real paths: signed-out pages outside the shell, everything else inside it. */
 function HearthAdmin() {
@@ -57,6 +59,7 @@ function HearthAdmin() {
       title="Hearth EMR"
       dataProvider={dataProvider}
       authProvider={authProvider}
+      queryClient={queryClient}
       layout={ShellLayout}
       loginPage={false}
       catchAll={NotFoundPage}

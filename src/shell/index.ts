@@ -1,6 +1,7 @@
 // Public surface of the application shell (app-spec §2.5, §8, §9).
 export { ShellLayout } from './ShellLayout';
 export { ThemedAdmin } from './ThemedAdmin';
+export { createAppQueryClient } from './appQueryClient';
 export { ToastProvider, useToast, type ToastOptions, type Toasts } from './toasts';
 export { NotificationBridge } from './NotificationBridge';
 export { OfflineNotice } from './OfflineNotice';

@@ -31,6 +31,18 @@ describe('the offline notice', () => {
     await waitFor(() => expect(screen.queryByText('No connection to server')).toBeNull());
   });
 
+  it("shows the notice on the browser's own offline signal, before any request fails", async () => {
+    renderNotice();
+    act(() => {
+      window.dispatchEvent(new Event('offline'));
+    });
+    expect(await screen.findByText('No connection to server')).toBeInTheDocument();
+    act(() => {
+      window.dispatchEvent(new Event('online'));
+    });
+    expect(await screen.findByText('Connection restored')).toBeInTheDocument();
+  });
+
   it('says nothing on an online event when it had not said it was offline', async () => {
     renderNotice();
     act(() => {

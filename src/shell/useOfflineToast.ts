@@ -7,7 +7,9 @@ export const OFFLINE_TOAST_KEY = 'offline';
 
 /**
  * A persistent red 'No connection to server' toast whenever the client reports a request got no
- * answer, closed when the browser is back online (it stayed, next to working screens, until closed by hand).
+ * answer or the browser says it went offline, closed when the browser is back online (it stayed,
+ * next to working screens, until closed by hand). The browser's own signal matters: a screen that
+ * sends nothing while offline would otherwise look like one with nothing to show.
  */
 export function useOfflineToast(): void {
   const client = useShellClient();
@@ -25,9 +27,11 @@ export function useOfflineToast(): void {
       toast.success('Connection restored');
     };
     client.addEventListener('offline', onOffline);
+    window.addEventListener('offline', onOffline);
     window.addEventListener('online', onOnline);
     return () => {
       client.removeEventListener('offline', onOffline);
+      window.removeEventListener('offline', onOffline);
       window.removeEventListener('online', onOnline);
     };
   }, [client, toast]);
