@@ -3,7 +3,7 @@ import type { ProjectMembership } from '@medplum/fhirtypes';
 import type { AccessPolicy } from '@medplum/fhirtypes';
 import type { FhirClient, LoginResponse } from '../client';
 import { getDisplayString } from '../formatting';
-import { choosePhoto } from '../rules';
+import { choosePhoto, imageSource } from '../rules';
 import { OperationOutcomeError } from '../outcomes';
 import { canAccessResource } from './raAccess';
 
@@ -137,11 +137,11 @@ export function createFhirAuthProvider(client: FhirClient, options: FhirAuthProv
     async getIdentity(): Promise<UserIdentity> {
       const profile = await client.getProfileAsync();
       if (!profile) throw new Error('Not signed in');
-      const photo = choosePhoto(profile);
+      const avatar = imageSource(choosePhoto(profile), (address) => client.fileAddress(address));
       return {
         id: `${profile.resourceType}/${profile.id}`,
         fullName: getDisplayString(profile),
-        ...(photo?.url ? { avatar: photo.url } : {}),
+        ...(avatar ? { avatar } : {}),
       };
     },
 

@@ -8,6 +8,7 @@ export {
 } from './addressFormFields';
 export { calculateAge, calculateAgeString, type Age } from './calculateAge';
 export { choosePhoto, isImageAttachment } from './choosePhoto';
+export { imageSource } from './imageSource';
 export { clinicalDateOf } from './clinicalDate';
 export { isAfterDay, localDay } from './localDates';
 export { createReference } from './createReference';

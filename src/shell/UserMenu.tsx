@@ -25,7 +25,7 @@ import LogoutIcon from '@mui/icons-material/Logout';
 import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
 import type { LoginState } from '../../data-provider/client';
 import { getDisplayString } from '../../data-provider/formatting';
-import { choosePhoto } from '../../data-provider/rules';
+import { choosePhoto, imageSource } from '../../data-provider/rules';
 import { useShellClient } from './shellClient';
 import { knownProfileName, rememberProfileName } from './knownProfileNames';
 import { useSession } from './useSession';
@@ -72,7 +72,7 @@ export function UserMenu() {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [scheme, setScheme] = useColorSchemeChoice();
   const name = profile ? getDisplayString(profile) : '';
-  const photo = profile ? choosePhoto(profile)?.url : undefined;
+  const photo = imageSource(choosePhoto(profile), (address) => client.fileAddress(address));
   const others = logins.filter((login) => !sameLogin(activeLogin, login));
   useEffect(() => {
     if (profile?.id && name) rememberProfileName(`${profile.resourceType}/${profile.id}`, name);

@@ -5,9 +5,10 @@ import TransgenderIcon from '@mui/icons-material/Transgender';
 import QuestionMarkIcon from '@mui/icons-material/QuestionMark';
 import type { Patient } from '@medplum/fhirtypes';
 import { formatHumanName } from '../../../data-provider/formatting';
-import { isDeceased } from '../../../data-provider/rules';
+import { choosePhoto, imageSource, isDeceased } from '../../../data-provider/rules';
+import { useFhirClient } from '../../../src/resources/useFhirClient';
 import { birthLine } from './rules/birthLine';
-import { avatarColor, bandColor, initialsOf, photoUrl } from './patientLook';
+import { avatarColor, bandColor, initialsOf } from './patientLook';
 import { OpenTasksLink, type OpenTasksLinkProps } from './OpenTasksLink';
 import { SummaryLink } from './SummaryLink';
 import { VisuallyHidden } from './VisuallyHidden';
@@ -61,9 +62,11 @@ function countText(count: number | undefined, one: string, many: string): string
 export function SummaryHeader(props: SummaryHeaderProps) {
   const { patient } = props;
   const name = formatHumanName(patient.name?.[0]) || 'Unnamed patient';
+  const client = useFhirClient();
+  const photo = imageSource(choosePhoto(patient), (address) => client.fileAddress(address));
   const avatar = (size: number) => (
     <Avatar
-      src={photoUrl(patient)}
+      src={photo}
       alt={name}
       sx={{
         width: size,

@@ -1,4 +1,3 @@
-import type { Patient } from '@medplum/fhirtypes';
 
 /** A steady colour per patient for the header band, so a clinician recognises a chart at a glance. */
 export function bandColor(seed: string): string {
@@ -24,11 +23,4 @@ export function initialsOf(name: string): string {
     .filter((c) => /\p{L}/u.test(c))
     .slice(0, 2)
     .join('');
-}
-
-/** The patient's photo (data-provider spec §3: an attachment whose content type begins with image/). */
-export function photoUrl(patient: Patient): string | undefined {
-  const photo = patient.photo?.find((p) => p.contentType?.startsWith('image/') && (p.url || p.data));
-  if (!photo) return undefined;
-  return photo.url ?? `data:${photo.contentType};base64,${photo.data}`;
 }
