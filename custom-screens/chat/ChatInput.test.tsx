@@ -1,5 +1,7 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { KEEP_CLEAR_GAP } from '../../src/shell/toastPlacement';
+import { TOAST_BOTTOM_VARIABLE, ToastProvider } from '../../src/shell/toasts';
 import { ChatInput, DRAFT_KEPT, remainingAfterSend } from './ChatInput';
 
 afterEach(() => window.sessionStorage.clear());
@@ -82,5 +84,30 @@ describe('ChatInput', () => {
     expect(remainingAfterSend('Hello\nAnd more', 'Hello')).toBe('And more');
     // The sent text itself was edited meanwhile: all of it stays.
     expect(remainingAfterSend('Hallo there', 'Hello')).toBe('Hallo there');
+  });
+});
+
+describe('ChatInput under the toasts', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('keeps the toasts off the message box and Send: the stack stands just above the composer', () => {
+    vi.spyOn(window, 'innerWidth', 'get').mockReturnValue(1280);
+    vi.spyOn(window, 'innerHeight', 'get').mockReturnValue(800);
+    // The composer spans the bottom of the window, under the toasts' column (bottom-right).
+    vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockReturnValue(
+      DOMRect.fromRect({ x: 616, y: 720, width: 648, height: 70 }),
+    );
+    const view = render(
+      <ToastProvider>
+        <ChatInput onSend={vi.fn()} draftKey="k" />
+      </ToastProvider>,
+    );
+    const bottom = () => document.documentElement.style.getPropertyValue(TOAST_BOTTOM_VARIABLE);
+    expect(bottom()).toBe(`${800 - 720 + KEEP_CLEAR_GAP}px`);
+    // Gone with the composer: the toasts go back to their usual place.
+    view.unmount();
+    expect(bottom()).toBe('');
   });
 });

@@ -2,6 +2,7 @@ import { useId, useRef, useState } from 'react';
 import { Box, Button, IconButton, Stack, TextField, Tooltip, Typography } from '@mui/material';
 import AttachFileIcon from '@mui/icons-material/AttachFile';
 import SendIcon from '@mui/icons-material/Send';
+import { useToastKeepClear } from '../../src/shell/toasts';
 import { useMessageDraft } from './useMessageDraft';
 
 export const INPUT_PLACEHOLDER = 'Type a message...';
@@ -40,6 +41,9 @@ export function ChatInput({ disabled: disabledProp, disabledReason, onSend, onAt
   const [text, setText] = useMessageDraft(draftKey);
   const [sending, setSending] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
+  // Toasts stand bottom-right, where Send is: while the box is on screen they stand above it.
+  const composer = useRef<HTMLDivElement>(null);
+  useToastKeepClear(composer);
   // What the box holds now, read when a send ends: the clinician may have typed on meanwhile.
   const current = useRef(text);
   current.current = text;
@@ -54,7 +58,7 @@ export function ChatInput({ disabled: disabledProp, disabledReason, onSend, onAt
     }
   };
   return (
-    <Box sx={{ p: 1.5, borderTop: 1, borderColor: 'divider' }}>
+    <Box ref={composer} sx={{ p: 1.5, borderTop: 1, borderColor: 'divider' }}>
       {disabledReason && (
         <Typography
           id={reasonId}

@@ -39,6 +39,7 @@ import { issuesByField } from './bookingIssues';
 import { localDay } from '../../data-provider/rules';
 import { slotOf } from './bookingSlot';
 import { ClashWarning } from './ClashWarning';
+import { HereTodaySection } from './HereTodaySection';
 import { useBookAppointment } from './useBookAppointment';
 import { useBookingDraft } from './useBookingDraft';
 import { useClashCheck } from './useClashCheck';
@@ -233,6 +234,8 @@ export function AppointmentBookingPage() {
       <Typography variant="h5" component="h1" gutterBottom>
         New appointment
       </Typography>
+      {/* Who is already here: the desk books walk-ins and follow-ups with the waiting room in view. */}
+      <HereTodaySection />
       <Paper
         variant="outlined"
         component="form"

@@ -4,3 +4,5 @@ export { AppointmentBookingPage } from './AppointmentBookingPage';
 export { BOOKING_DRAFT_KEY_PREFIX } from './bookingDraftKey';
 // Above an Appointment's details (src/resources/ResourceDetails.tsx): book, decline, cancel, check in, close.
 export { AppointmentActions } from './AppointmentActions';
+// Today's checked-in patients (on the New Appointment page; exported for a screen of its own).
+export { HereTodaySection } from './HereTodaySection';

@@ -322,6 +322,25 @@ test.describe('chat with a patient', () => {
     // Still there after the usual 4 s toast time.
     await page.waitForTimeout(4500);
     await expect(page.getByText(/Refused for the test/)).toBeVisible();
+    // The toast stands above the message box, not over Send: the retry is one click away, at the
+    // desktop and the tablet width alike (at 860 px the toast used to cover Send).
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 860, height: 760 },
+    ]) {
+      await page.setViewportSize(viewport);
+      await box.scrollIntoViewIfNeeded();
+      const send = page.getByRole('button', { name: 'Send' });
+      const toast = page.locator('.notistack-MuiContent').filter({ hasText: /Refused for the test/ });
+      await expect(toast).toBeVisible();
+      await expect
+        .poll(async () => {
+          const [a, b] = [await send.boundingBox(), await toast.boundingBox()];
+          return !!a && !!b && a.y >= b.y + b.height;
+        })
+        .toBe(true);
+      await send.click({ trial: true, timeout: 2000 });
+    }
   });
 });
 

@@ -130,3 +130,55 @@ test.describe('acting on an appointment', () => {
     for (const appointment of [request, unwanted, booked]) await api(page, 'DELETE', `Appointment/${appointment.id}`);
   });
 });
+
+/**
+ * Here today (custom-screens/scheduling/HereTodaySection.tsx, at the top of New Appointment): a
+ * patient checked in at the desk appears with the time they arrived, how long they have waited and
+ * with whom; Mark fulfilled closes the visit and they leave the list.
+ */
+test.describe('here today', () => {
+  test('a check-in shows who is here, since when and with whom; Mark fulfilled takes them off', async ({ page }) => {
+    test.setTimeout(120_000);
+    await signInAs(page, 'ben@demo.hearth.example');
+    const patientId = await openPatient(page);
+    const practitioners = await api(page, 'GET', 'Practitioner?name=Carter&_count=1');
+    const alice = practitioners.entry[0].resource;
+    // Later today (never tomorrow: a run just before midnight starts at the last minute of the day).
+    const now = new Date();
+    const start = new Date(Math.min(now.getTime() + 30 * 60_000, new Date(now).setHours(23, 39, 0, 0)));
+    const description = `Blood pressure review (e2e ${Date.now()})`;
+    const booked = await api(page, 'POST', 'Appointment', {
+      resourceType: 'Appointment',
+      status: 'booked',
+      start: start.toISOString(),
+      end: new Date(start.getTime() + 20 * 60_000).toISOString(),
+      description,
+      participant: [
+        { actor: { reference: `Patient/${patientId}` }, status: 'accepted' },
+        { actor: { reference: `Practitioner/${alice.id}` }, status: 'accepted' },
+      ],
+    });
+
+    // The desk checks the patient in from the appointment's page.
+    await page.goto(`/Appointment/${booked.id}`);
+    const panel = main(page).getByRole('region', { name: 'Appointment' });
+    await panel.getByRole('button', { name: 'Check in' }).click();
+    await expect(page.getByText('Checked in', { exact: true }).first()).toBeVisible();
+
+    await page.goto('/appointments/new');
+    const here = main(page).getByRole('region', { name: 'Here today' });
+    const row = here.getByRole('listitem').filter({ hasText: description });
+    await expect(row).toBeVisible();
+    await expect(row.getByTestId('appointment-status')).toHaveText('Arrived');
+    await expect(row).toContainText(/arrived \d{1,2}:\d{2}\s?[AP]M, waiting (under a minute|\d+ min)/);
+    await expect(row).toContainText(/appointment with .*Carter/);
+    await expect(row.getByRole('link', { name: /Wendy/ })).toHaveAttribute('href', `/Patient/${patientId}`);
+    // The front desk closes the visit; the visit note is the clinicians' (not offered under its policy).
+    await expect(row.getByRole('link', { name: 'Visit note' })).toHaveCount(0);
+    await row.getByRole('button', { name: 'Mark fulfilled' }).click();
+    await expect(page.getByText('Marked fulfilled')).toBeVisible();
+    await expect(row).toHaveCount(0);
+    expect((await api(page, 'GET', `Appointment/${booked.id}`)).status).toBe('fulfilled');
+    await api(page, 'DELETE', `Appointment/${booked.id}`);
+  });
+});
