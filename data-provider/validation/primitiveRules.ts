@@ -2,6 +2,7 @@
  * FHIR R4 primitive rules (data-and-client-layer-spec.md §5), shared by the browser and the
  * server so that both call the same value valid or invalid.
  */
+import { isBase64Binary } from './base64Binary';
 import { narrativeActiveContent } from './narrativeXhtml';
 
 export const primitiveTypes: readonly string[] = [
@@ -39,7 +40,6 @@ const patterns: Record<string, RegExp> = {
   time: new RegExp(`^${timePart}$`),
   oid: /^urn:oid:[0-2](\.(0|[1-9]\d*))+$/,
   uuid: /^urn:uuid:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/,
-  base64Binary: /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/,
   uri: /^\S*$/,
 };
 
@@ -106,6 +106,8 @@ export function validatePrimitive(type: string, value: unknown): string | undefi
       const activeContent = narrativeActiveContent(value);
       return activeContent ? `Narrative XHTML may not contain ${activeContent} (FHIR txt-1)` : undefined;
     }
+    case 'base64Binary':
+      return isBase64Binary(value) ? undefined : 'Invalid base64Binary format';
     case 'code':
       return value !== value.trim() || /\s{2,}/.test(value) ? 'Invalid code format' : undefined;
     case 'uri':

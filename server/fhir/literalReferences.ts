@@ -39,9 +39,10 @@ export function literalReferences(resource: Record<string, unknown>): LiteralRef
 
 /**
  * Every reference the search index files under a resource of this server (`target_type` and
- * `target_id`, indexRows.ts): the literal ones, and any other text ending in `Type/id` — an absolute
- * URL of another server, `Foo/1/Patient/2` — which searches, chains, includes and access-policy
- * criteria then follow as if it were `Type/id` here. Contained, `urn:` and conditional references
+ * `target_id`, indexRows.ts): the literal ones, and any other relative text ending in `Type/id`
+ * (`Foo/1/Patient/2`), which searches, chains, includes and access-policy criteria then follow as if
+ * it were `Type/id` here. An absolute URL gets no target (another server's resource, searched by
+ * its whole text: server/search/absoluteReference.ts); contained, `urn:` and conditional references
  * are left out, as is `meta`.
  */
 export function indexedReferences(resource: Record<string, unknown>): LiteralReference[] {

@@ -21,9 +21,9 @@ function compartmentParams(resourceType: string): Set<string> | undefined {
  * a Patient is in its own, and other types through the listed reference parameters.
  *
  * Only a literal `Patient/{id}` reference counts (the repository stores one of this server's own
- * absolute URLs in that form: serverAddress.ts). The index gives a target to any text ending in
- * `Patient/{id}` — `https://other.example/fhir/Patient/{id}` names a patient of another server, not
- * this one's, and was never checked as a reference to this server (repository checkReferences).
+ * absolute URLs in that form: serverAddress.ts). `https://other.example/fhir/Patient/{id}` names a
+ * patient of another server, not this one's (the index gives an absolute URL no target either,
+ * server/search/absoluteReference.ts), and `Foo/1/Patient/{id}` is no literal reference.
  */
 export function patientCompartments(resourceType: string, id: string, references: readonly ReferenceRow[]): string[] {
   const result = new Set<string>();

@@ -30,6 +30,7 @@ import { flushWrites, type PendingWrite } from './writeFlush';
 import { PreconditionGate, type ReadPrecondition } from './readPrecondition';
 import { ReadBatcher } from './readBatcher';
 import { executeSearch, type SearchResult } from '../search/searchExecutor';
+import { withLocalReferenceValues } from '../search/localReferenceValues';
 import type { SearchRequest } from '../search/searchRequest';
 import { SqlParams } from '../search/searchSql';
 import type { AccessGuard } from '../auth/accessGuard';
@@ -558,7 +559,10 @@ export class RepositorySession {
     });
   }
 
-  async search(request: SearchRequest): Promise<SearchResult> {
+  async search(asked: SearchRequest): Promise<SearchResult> {
+    // A value naming this server's own base in full is searched in the form such references are stored in.
+    const server = this.server;
+    const request = server ? withLocalReferenceValues(asked, (reference) => server.localForm(reference)) : asked;
     this.access?.checkInteraction(request.resourceType, 'search');
     this.access?.checkSearch(request);
     await this.flush();

@@ -1,3 +1,4 @@
+import { isAbsoluteReference } from './absoluteReference';
 import { dateRange } from './dateRange';
 import type { SearchParamDefinition, SearchParamType } from './searchParameterRegistry';
 
@@ -319,8 +320,14 @@ function addTokens(out: Record<string, unknown>[], code: string | undefined, val
 // Type names are bounded like ids: both are b-tree indexed (search_reference_target_idx, migration 13).
 const referencePattern = /(?:^|\/)([A-Z][A-Za-z]{0,63})\/([A-Za-z0-9\-.]{1,64})(?:\/_history\/[A-Za-z0-9\-.]+)?$/;
 
+/**
+ * A relative reference's `Type/id` (its version left aside). An absolute URL has none, though it
+ * ends in `Patient/123`: that is a patient of the server it names, and given the target here it
+ * was found by `Observation?subject=Patient/123`, `patient=123`, chains, `_include`, `_revinclude`
+ * and access criteria as this server's Patient/123. It is found by its whole text only.
+ */
 function referenceTarget(reference: string): RegExpExecArray | null {
-  return referencePattern.exec(reference);
+  return isAbsoluteReference(reference) ? null : referencePattern.exec(reference);
 }
 
 /**

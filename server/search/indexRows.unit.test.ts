@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractIndexRows, normalizeSearchString } from './indexRows';
+import { extractIndexRows, indexedReferenceTarget, normalizeSearchString } from './indexRows';
 import type { SearchParamDefinition, SearchParamType } from './searchParameterRegistry';
 
 /** A parameter whose expression yields `values` (the rows' shapes, not FHIRPath, are under test here). */
@@ -103,5 +103,54 @@ describe('normalizeSearchString', () => {
   it('lowers plain ASCII and strips accents from the rest', () => {
     expect(normalizeSearchString('MacDonald-Smith 42')).toBe('macdonald-smith 42');
     expect(normalizeSearchString('Ångström Œuvre ﬁ')).toBe('angstrom œuvre ﬁ');
+  });
+});
+
+describe('index rows: reference targets', () => {
+  const targetsOf = (...references: string[]) =>
+    extractIndexRows({}, [
+      parameter(
+        'subject',
+        'reference',
+        references.map((reference) => ({ reference })),
+      ),
+    ]).reference.map((row) => [row.reference, row.target_type, row.target_id]);
+
+  it("gives a relative reference this server's Type/id, and an absolute URL none: it names another server", () => {
+    expect(
+      targetsOf(
+        'Patient/123',
+        'Patient/123/_history/2',
+        'Foo/1/Patient/2',
+        'http://other.example/fhir/Patient/123',
+        'https://other.example/fhir/R4/Patient/123/_history/2',
+        'HTTP://OTHER.EXAMPLE/Patient/123',
+        ' \thttp://other.example/fhir/Patient/123',
+        '//other.example/fhir/Patient/123',
+        '/other/fhir/Patient/123',
+        'urn:uuid:6b7c1a3e-0000-4000-8000-000000000000',
+        'urn:example:Patient/123',
+        '#contained',
+      ),
+    ).toEqual([
+      ['Patient/123', 'Patient', '123'],
+      ['Patient/123/_history/2', 'Patient', '123'],
+      ['Foo/1/Patient/2', 'Patient', '2'],
+      ['http://other.example/fhir/Patient/123', null, null],
+      ['https://other.example/fhir/R4/Patient/123/_history/2', null, null],
+      ['HTTP://OTHER.EXAMPLE/Patient/123', null, null],
+      [' \thttp://other.example/fhir/Patient/123', null, null],
+      ['//other.example/fhir/Patient/123', null, null],
+      ['/other/fhir/Patient/123', null, null],
+      ['urn:uuid:6b7c1a3e-0000-4000-8000-000000000000', null, null],
+      ['urn:example:Patient/123', null, null],
+      ['#contained', null, null],
+    ]);
+  });
+
+  it('indexedReferenceTarget, which searches by whole text rely on, agrees with the rows', () => {
+    expect(indexedReferenceTarget('Patient/123/_history/2')).toEqual({ type: 'Patient', id: '123' });
+    expect(indexedReferenceTarget('http://other.example/fhir/Patient/123')).toBeUndefined();
+    expect(indexedReferenceTarget('http://example.org/Questionnaire/intake')).toBeUndefined();
   });
 });

@@ -127,10 +127,11 @@ describe('extractIndexRows', () => {
     ]);
     expect(rows.reference).toEqual([
       { code: 'general-practitioner', target_type: 'Practitioner', target_id: 'p1', reference: 'Practitioner/p1' },
+      // Another server's organisation: found by its URL, never as this server's Organization/o9.
       {
         code: 'general-practitioner',
-        target_type: 'Organization',
-        target_id: 'o9',
+        target_type: null,
+        target_id: null,
         reference: 'https://other.example/fhir/Organization/o9',
       },
     ]);

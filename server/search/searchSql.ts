@@ -1,4 +1,5 @@
 import { errors } from '../fhir/fhirError';
+import { isAbsoluteReference } from './absoluteReference';
 import { dateOverlapCondition } from './dateOverlap';
 import { dateRange } from './dateRange';
 import { indexedReferenceTarget, normalizeSearchString } from './indexRows';
@@ -296,7 +297,8 @@ function startsWith(
 }
 
 function referenceCondition(filter: ValueFilter, value: string, params: SqlParams, col: Column): string {
-  const typed = /(?:^|\/)([A-Z][A-Za-z]+)\/([A-Za-z0-9\-.]{1,64})$/.exec(value);
+  // An absolute URL is matched by its whole text: its `Type/id` is another server's (absoluteReference.ts).
+  const typed = isAbsoluteReference(value) ? null : /(?:^|\/)([A-Z][A-Za-z]+)\/([A-Za-z0-9\-.]{1,64})$/.exec(value);
   const typeModifier = filter.modifier && filter.modifier !== 'missing' ? filter.modifier : undefined;
   if (typed) {
     return `${col('target_type')} = ${params.add(typed[1])} AND ${col('target_id')} = ${params.add(typed[2])}`;

@@ -149,32 +149,6 @@ function checkAttachmentUrl(attachment: Record<string, unknown>, path: string, i
     issues.push({ severity: 'error', code: 'value', details: { text: problem }, expression: [`${path}.url`] });
 }
 
-/**
- * base64Binary values longer than this are checked in pieces. The shared rule is one regular
- * expression with a repeated group, whose backtracking stack V8 runs out of on values of ~4–5 MB
- * ("Maximum call stack size exceeded": a 500 for an Attachment with 5 MB of inline data).
- * Each piece starts at a multiple of 4 and is checked together with the first group of the next
- * one, which gives the rule's own answer: it is whole groups of four characters of which only the
- * last may hold padding, so every such window of a valid value is valid, and a padded group that
- * is not the value's last is followed by another group inside its window, which the rule refuses.
- */
-export const base64PieceLength = 64 * 1024;
-
-function validateBase64Binary(value: string): string | undefined {
-  for (let start = 0; start < value.length; start += base64PieceLength) {
-    const message = validatePrimitive('base64Binary', value.slice(start, start + base64PieceLength + 4));
-    if (message) return message;
-  }
-  return undefined;
-}
-
-function primitiveProblem(type: string, value: unknown): string | undefined {
-  if (type === 'base64Binary' && typeof value === 'string' && value.length > base64PieceLength) {
-    return validateBase64Binary(value);
-  }
-  return validatePrimitive(type, value);
-}
-
 /** Choice elements (`deceasedDateTime`) are inlined in the schema: their type is the name's suffix. */
 const choiceSuffixes = [...checkedPrimitives]
   .map((type) => ({ type, suffix: type[0].toUpperCase() + type.slice(1) }))
@@ -188,7 +162,7 @@ function inlineType(node: JsonSchemaNode, key: string): string | undefined {
 function walkValue(value: unknown, step: Step, path: string, issues: OperationOutcomeIssue[]): void {
   if (value === null || value === undefined) return;
   if (step.kind === 'primitive') {
-    const message = primitiveProblem(step.type, value);
+    const message = validatePrimitive(step.type, value);
     if (message) issues.push({ severity: 'error', code: 'value', details: { text: message }, expression: [path] });
     return;
   }
