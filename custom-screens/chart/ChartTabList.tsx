@@ -31,6 +31,7 @@ import { useChartViewer } from './chartViewer';
 import { DeceasedTasksLine } from './deceased';
 import { FormlessTasksLine } from './FormlessTasksLine';
 import { ListDate } from './ListDate';
+import { ObservationValue } from './ObservationValue';
 import { chartColumns, type ChartCell } from './tabColumns';
 import { useChartAccess } from './useChartAccess';
 import { useChartTabSearch } from './useChartTabSearch';
@@ -39,6 +40,7 @@ function Cell({ cell }: { cell: ChartCell }) {
   if (cell.kind === 'status') return <StatusBadge status={cell.status} />;
   if (cell.kind === 'due') return <TaskDueChip due={cell.due} inDueColumn />;
   if (cell.kind === 'date') return <ListDate parts={cell} />;
+  if (cell.kind === 'value') return <ObservationValue cell={cell} />;
   return <>{cell.text}</>;
 }
 

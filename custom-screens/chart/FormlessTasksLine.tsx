@@ -1,21 +1,40 @@
-import { Alert } from '@mui/material';
-import { formlessTasksWords, openTaskCounts } from './summary/rules/openTasks';
-import { SUMMARY_COUNT } from './summary/summaryQueries';
-import { usePatientSummaryData } from './summary/usePatientSummaryData';
+import { Link as RouterLink } from 'react-router-dom';
+import { Alert, Link } from '@mui/material';
+import { chartPath } from './chartPaths';
+import { useFormlessTasksWords } from './useFormlessTasksWords';
 
 /**
- * Above the Tasks tab's list, while some open tasks have no form to act on: says that the visit
- * note's Required actions (app-spec §4: tasks with a focus) leaves them out, so that its count and
- * this tab's do not seem to disagree. From the header's own search (shared by key, no request).
+ * While some open tasks have no form to act on, says that the visit note's Required actions (app-spec
+ * §4: tasks with a focus) leaves them out, so that its count and the chart's do not seem to
+ * disagree: above the Tasks tab's list, and under Required actions itself, with the way to the
+ * Tasks tab that lists them.
  */
-export function FormlessTasksLine({ patientId }: { patientId: string }) {
-  const tasks = usePatientSummaryData(patientId).openTasks;
-  if (!tasks || tasks.loading || tasks.error) return null;
-  const words = formlessTasksWords(openTaskCounts(tasks.items, SUMMARY_COUNT));
+export function FormlessTasksLine({
+  patientId,
+  place = 'tasksTab',
+}: {
+  patientId: string;
+  place?: 'tasksTab' | 'requiredActions';
+}) {
+  const words = useFormlessTasksWords(patientId);
   if (!words) return null;
   return (
-    <Alert role="status" severity="info" data-formless-tasks-line sx={{ mb: 1, py: 0 }}>
-      {words.tasksTab}
+    <Alert
+      role="status"
+      severity="info"
+      data-formless-tasks-line
+      sx={place === 'tasksTab' ? { mb: 1, py: 0 } : { mt: 1, py: 0 }}
+    >
+      {place === 'tasksTab' ? (
+        words.tasksTab
+      ) : (
+        <>
+          {words.requiredActions} —{' '}
+          <Link component={RouterLink} to={chartPath(patientId, 'Task')}>
+            see the Tasks tab
+          </Link>
+        </>
+      )}
     </Alert>
   );
 }

@@ -63,4 +63,23 @@ describe('Open tasks without a form', { timeout: 30_000 }, () => {
     const chart = screen.getByRole('region', { name: 'Chart' });
     expect(within(chart).getByText(text)).toBeVisible();
   });
+
+  it('the visit note says under Required actions (3) that 1 more has no form, linking to the Tasks tab', async () => {
+    renderChart('/Patient/p1/encounter', { ...defaultRecords, Task: wendysTasks as Resource[] });
+    const chart = screen.getByRole('region', { name: 'Chart' });
+    const section = await within(chart).findByRole(
+      'region',
+      { name: 'Required actions (3)' },
+      // The visit note is its own chunk, loaded when the tab opens.
+      { timeout: 10_000 },
+    );
+    const line = await within(section).findByText(/1 more open task has no form/);
+    expect(line.closest('[role="status"]')).toHaveTextContent('1 more open task has no form — see the Tasks tab');
+    expect(within(section).getByRole('link', { name: 'see the Tasks tab' })).toHaveAttribute(
+      'href',
+      '/Patient/p1/Task',
+    );
+    // The header beside it counts all four, and says the same in its words.
+    expect(await screen.findByRole('link', { name: '4 open tasks' })).toBeInTheDocument();
+  });
 });

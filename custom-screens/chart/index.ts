@@ -2,3 +2,6 @@
 export { ChartPage } from './ChartPage';
 export { OnboardingPage } from './onboarding/OnboardingPage';
 export { PatientSummary, type PatientSummaryProps } from './summary';
+// The visit note's Required actions says, as the chart does, which open tasks it leaves out.
+export { FormlessTasksLine } from './FormlessTasksLine';
+export { useFormlessTasksWords } from './useFormlessTasksWords';

@@ -1,4 +1,11 @@
-import type { CarePlan, CodeableConcept, MedicationRequest, Reference, Resource } from '@medplum/fhirtypes';
+import type {
+  CarePlan,
+  CodeableConcept,
+  MedicationRequest,
+  Observation,
+  Reference,
+  Resource,
+} from '@medplum/fhirtypes';
 import { formatCodeableConcept } from '../../data-provider/formatting';
 import { OPEN_TASK_STATUSES } from '../tasks/myTaskRules';
 import { carePlanTitle } from './carePlanTitle';
@@ -6,18 +13,20 @@ import { clinicalDateOf } from '../../data-provider/rules';
 import { dosageText } from './dosageText';
 import { endOnSameDay, listDateParts, type ListDateParts } from './listDateParts';
 import { medicationNameOf } from './medicationName';
+import { observationValueCell, type ObservationValueCell } from './observationValueCell';
 import { NO_REFERENCE_NAMES, referenceName, type ReferenceNames } from './referenceNames';
 
 /**
  * One cell of a chart tab list: plain text, a date (never broken inside its day or its time), a
- * status badge, or the due date of work still to do (shown as overdue, due today or soon, in
- * colour and words).
+ * status badge, the due date of work still to do (shown as overdue, due today or soon, in
+ * colour and words), or an observation's value with its flag.
  */
 export type ChartCell =
   | { kind: 'text'; text: string }
   | ({ kind: 'date' } & ListDateParts)
   | { kind: 'status'; status: string }
-  | { kind: 'due'; due: string };
+  | { kind: 'due'; due: string }
+  | ObservationValueCell;
 
 export interface ChartColumn {
   label: string;
@@ -207,13 +216,25 @@ const fallbackStatusColumn: ChartColumn = {
   },
 };
 
-/** Columns for other types a chart path names (`/Patient/{id}/Observation`): a display, status, date. */
-const FALLBACK: ChartColumn[] = [
-  column('Item', (r) => itemOf(r)),
-  fallbackStatusColumn,
-  cellColumn('Date', (r) => when(clinicalDateOf(r))),
+const itemColumn = column('Item', (r) => itemOf(r));
+const clinicalDateColumn = cellColumn('Date', (r) => when(clinicalDateOf(r)));
+
+/** Columns for other types a chart path names (`/Patient/{id}/Encounter`): a display, status, date. */
+const FALLBACK: ChartColumn[] = [itemColumn, fallbackStatusColumn, clinicalDateColumn];
+
+/**
+ * `/Patient/{id}/Observation`: the generic columns with the value beside what was measured — a
+ * list of names alone made the clinician open every row. A narrow list drops the status first:
+ * nearly all are final, and the value and its date are what is scanned.
+ */
+const OBSERVATION: ChartColumn[] = [
+  itemColumn,
+  { label: 'Value', cell: (r, names) => observationValueCell(r as Observation, names) },
+  secondary(fallbackStatusColumn),
+  clinicalDateColumn,
 ];
 
 export function chartColumns(resourceType: string): ChartColumn[] {
+  if (resourceType === 'Observation') return OBSERVATION;
   return COLUMNS[resourceType] ?? FALLBACK;
 }

@@ -4,8 +4,13 @@ import type { Task } from '@medplum/fhirtypes';
 import { taskDetail, taskTitle } from '../tasks/taskTitle';
 import { StatusBadge } from '../../src/datatypes/StatusBadge';
 import { TaskDueChip } from '../tasks/TaskDueChip';
+import { FormlessTasksLine, useFormlessTasksWords } from '../chart';
 
-/** "Required actions (n)": the patient's open tasks, how urgent each is, each opening its task page. */
+/**
+ * "Required actions (n)": the patient's open tasks with a form to act on (app-spec §4), how urgent
+ * each is, each opening its task page; under them, as the chart's header and Tasks tab say it, the
+ * open tasks without a form that it leaves out (the header counts them, so 4 there is 3 here).
+ */
 export function RequiredActions({
   patientId,
   tasks,
@@ -15,13 +20,17 @@ export function RequiredActions({
   tasks: Task[] | undefined;
   error?: Error | null;
 }) {
+  const formless = useFormlessTasksWords(patientId);
   return (
     <Paper variant="outlined" component="section" aria-labelledby="required-actions-heading" sx={{ p: 2, mb: 2 }}>
       <Typography id="required-actions-heading" variant="h6" component="h2">
         Required actions ({tasks?.length ?? '…'})
       </Typography>
       {error && <Alert severity="error">{error.message}</Alert>}
-      {tasks && tasks.length === 0 && <Typography>No open tasks for this patient.</Typography>}
+      {tasks && tasks.length === 0 && (
+        // "No open tasks" would be untrue above the line that names the open ones without a form.
+        <Typography>{formless ? 'No open task has a form to act on.' : 'No open tasks for this patient.'}</Typography>
+      )}
       {tasks && tasks.length > 0 && (
         <List dense aria-label="Required actions">
           {tasks.map((task) => (
@@ -43,6 +52,7 @@ export function RequiredActions({
           ))}
         </List>
       )}
+      {tasks && <FormlessTasksLine patientId={patientId} place="requiredActions" />}
     </Paper>
   );
 }

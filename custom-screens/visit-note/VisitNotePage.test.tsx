@@ -16,7 +16,10 @@ afterEach(() => window.sessionStorage.clear());
 const patient: Patient = { resourceType: 'Patient', id: 'p1', name: [{ given: ['Ada'], family: 'Lovelace' }] };
 const alice: Practitioner = { resourceType: 'Practitioner', id: 'a', name: [{ given: ['Alice'], family: 'Carter' }] };
 
-/** The visit note's calls: its questionnaire, the patient, open tasks and drafts (none), the submit. */
+/**
+ * The visit note's calls: its questionnaire, the patient, open tasks and drafts (none), the chart
+ * header's searches (none found), the submit.
+ */
 function fakeClient() {
   return {
     searchOne: vi.fn(async (type: ResourceType) =>
@@ -39,6 +42,9 @@ function fakeClient() {
     getActiveLogin: () => ({ accessToken: 't', profile: { reference: 'Practitioner/a' } }),
     getProfile: () => alice,
     getProject: () => undefined,
+    // The chart header's task search, which Required actions shares to say which tasks it leaves out.
+    getAccessPolicy: () => undefined,
+    isSuperAdmin: () => false,
     getProjectMembership: () => undefined,
     getUserConfiguration: () => undefined,
     getLogins: () => [],

@@ -1,6 +1,7 @@
 import { Box } from '@mui/material';
 import type { VitalDefinition } from '../../../config/clinical/vitals';
 import { isCritical } from '../../../src/resources/DiagnosticReportView';
+import { flagColour } from '../flagColour';
 import { rangeFlag, rangeFor } from './rules/rangeFlag';
 import type { VitalReading } from './rules/vitalReadings';
 
@@ -29,13 +30,7 @@ export function VitalFlag({
         fontWeight: 700,
         fontSize: '0.75rem',
         display: 'block',
-        color: critical
-          ? theme.palette.mode === 'dark'
-            ? '#ff8a80'
-            : '#b71c1c'
-          : theme.palette.mode === 'dark'
-            ? '#ffcc80'
-            : '#8a4b00',
+        color: flagColour(theme, critical),
       })}
     >
       {part ? `${part} ${flag.toLowerCase()}` : flag}

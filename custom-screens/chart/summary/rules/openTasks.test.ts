@@ -24,12 +24,20 @@ describe('open tasks without a form', () => {
       tasksTab:
         "The Encounter tab's Required actions lists only open tasks with a form to act on (3 of 4): " +
         '1 open task without a form is listed here only.',
+      requiredActions: '1 more open task has no form',
     });
     expect(formlessTasksWords({ open: 2, overdue: 0, capped: false, withoutForm: 2 })?.header).toBe(
       'None has a form, so Required actions (Encounter) is empty',
     );
     expect(formlessTasksWords({ open: 5, overdue: 0, capped: false, withoutForm: 2 })?.tasksTab).toContain(
       '2 open tasks without a form are listed here only',
+    );
+    // Under Required actions: "more" only when it lists some.
+    expect(formlessTasksWords({ open: 5, overdue: 0, capped: false, withoutForm: 2 })?.requiredActions).toBe(
+      '2 more open tasks have no form',
+    );
+    expect(formlessTasksWords({ open: 1, overdue: 0, capped: false, withoutForm: 1 })?.requiredActions).toBe(
+      '1 open task has no form',
     );
   });
 

@@ -32,14 +32,21 @@ export function openTaskCounts(tasks: readonly Task[], asked: number, today: Dat
 
 const tasksWord = (count: number) => `${count} open ${count === 1 ? 'task' : 'tasks'}`;
 
+/** The same fact in the words of each place it is read (`FormlessTasksLine`, `OpenTasksLink`). */
+export interface FormlessTasksWords {
+  header: string;
+  tasksTab: string;
+  /** Under the visit note's Required actions, followed by a link to the Tasks tab. */
+  requiredActions: string;
+}
+
 /**
  * Why the counts differ, in words, where tasks without a form are open: under the header's count
- * ("Required actions shows the 3 with a form; 1 more has none") and above the Tasks tab's list.
- * Undefined when every open task has a form (the counts agree).
+ * ("Required actions shows the 3 with a form; 1 more has none"), above the Tasks tab's list, and
+ * under Required actions itself ("1 more open task has no form"). Undefined when every open task
+ * has a form (the counts agree).
  */
-export function formlessTasksWords(
-  counts: OpenTaskCounts | undefined,
-): { header: string; tasksTab: string } | undefined {
+export function formlessTasksWords(counts: OpenTaskCounts | undefined): FormlessTasksWords | undefined {
   if (!counts || counts.withoutForm === 0 || counts.open === 0) return undefined;
   const withForm = counts.open - counts.withoutForm;
   const without = counts.withoutForm;
@@ -52,6 +59,7 @@ export function formlessTasksWords(
     tasksTab:
       `The Encounter tab's Required actions lists only open tasks with a form to act on (${withForm} of ` +
       `${counts.open}${counts.capped ? '+' : ''}): ${tasksWord(without)} without a form ${without === 1 ? 'is' : 'are'} listed here only.`,
+    requiredActions: `${without} ${withForm > 0 ? 'more ' : ''}open ${without === 1 ? 'task has' : 'tasks have'} no form`,
   };
 }
 
