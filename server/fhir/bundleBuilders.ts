@@ -14,6 +14,16 @@ function queryString(query: QueryParams, overrides: Record<string, string>): str
   return params.toString();
 }
 
+/**
+ * A resource as `_elements` (which wins when both are given) or `_summary` shape it, for search
+ * entries and reads alike. It only ever leaves elements out: what the caller's policy hid stays hidden.
+ */
+export function projectedResource(resource: Resource, request: Pick<SearchRequest, 'elements' | 'summary'>): Resource {
+  if (request.elements && request.elements.length > 0) return applyElements(resource, request.elements);
+  if (request.summary) return applySummary(resource, request.summary);
+  return resource;
+}
+
 /** A searchset Bundle whose links reproduce the query with the offset moved. */
 export function searchBundle(
   result: SearchResult,
@@ -29,14 +39,9 @@ export function searchBundle(
   const bundle: Bundle = { resourceType: 'Bundle', type: 'searchset' };
   if (result.total !== undefined) bundle.total = result.total;
   bundle.link = link;
-  const project = (resource: Resource): Resource => {
-    if (request.elements && request.elements.length > 0) return applyElements(resource, request.elements);
-    if (request.summary) return applySummary(resource, request.summary);
-    return resource;
-  };
   const entry = (resource: Resource, mode: 'match' | 'include'): BundleEntry => ({
     fullUrl: `${fhirBase}${resource.resourceType}/${resource.id}`,
-    resource: project(resource),
+    resource: projectedResource(resource, request),
     search: { mode },
   });
   bundle.entry = [

@@ -3,8 +3,9 @@ import type { QueryParams } from '../search/searchRequest';
 import { conditionalDeleteOperation, conditionalUpdateOperation } from './conditionalOperations';
 import { compartmentSearchOperation, systemSearchOperation } from './crossTypeSearch';
 import { errors } from './fhirError';
+import { refuseUnsupportedFormats } from './formatNegotiation';
 import type { OperationEnvironment, OperationResult } from './fhirOperations';
-import { header, send, type FhirRoutesOptions } from './restRoutes';
+import { header, preferredAnswer, send, type FhirRoutesOptions } from './restRoutes';
 import { checkResourceLimits } from '../validation/resourceLimits';
 
 type TypeParams = { type: string };
@@ -18,6 +19,8 @@ type CompartmentParams = { compartment: string; id: string; type: string };
 export async function conditionalAndScopedRoutes(app: FastifyInstance, options: FhirRoutesOptions): Promise<void> {
   const fhirBase = `${options.baseUrl}fhir/R4/`;
   const { repository } = options;
+  // XML and other formats are refused with 406 before any work (formatNegotiation.ts).
+  refuseUnsupportedFormats(app);
   const run = async (request: FastifyRequest, operation: (env: OperationEnvironment) => Promise<OperationResult>) => {
     const ctx = options.contextOf(request);
     // The caller's project's parameters (session.registry), as in restRoutes.ts: the base registry
@@ -36,7 +39,7 @@ export async function conditionalAndScopedRoutes(app: FastifyInstance, options: 
     const result = await run(request, (env) =>
       conditionalUpdateOperation(env, request.params.type, query, request.body, header(request, 'if-match')),
     );
-    return send(reply, result, fhirBase);
+    return send(reply, result, fhirBase, preferredAnswer(request, 'update'));
   });
 
   app.delete<{ Params: TypeParams }>('/fhir/R4/:type', async (request, reply) => {

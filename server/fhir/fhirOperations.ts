@@ -2,10 +2,11 @@ import type { Bundle, OperationOutcome, Resource } from '@medplum/fhirtypes';
 import { parseSearchRequest, type QueryParams } from '../search/searchRequest';
 import type { SearchParameterRegistry } from '../search/searchParameterRegistry';
 import { isKnownResourceType } from '../validation/fhirJsonSchema';
-import { historyBundle, searchBundle } from './bundleBuilders';
+import { historyBundle, projectedResource, searchBundle } from './bundleBuilders';
 import { errors } from './fhirError';
 import { checkResourceId } from './resourceId';
 import { applyPatch, parsePatch } from './jsonPatch';
+import type { ReadProjection } from './readProjection';
 import type { RepositorySession, RequestContext, StoredJson } from './repository';
 
 /** What one FHIR interaction answers, before it becomes an HTTP response or a Bundle entry. */
@@ -111,10 +112,14 @@ export async function readOperation(
   env: OperationEnvironment,
   resourceType: string,
   id: string,
-  options: { storedJson?: boolean } = {},
+  options: { storedJson?: boolean; projection?: ReadProjection } = {},
 ): Promise<OperationResult> {
   checkResourceType(resourceType);
   checkId(id, resourceType);
+  if (options.projection) {
+    // Shaped after the policy's redaction (session.read): leaving elements out cannot reveal any.
+    return { status: 200, resource: projectedResource(await env.session.read(resourceType, id), options.projection) };
+  }
   if (!options.storedJson) return { status: 200, resource: await env.session.read(resourceType, id) };
   const answer = await env.session.readForAnswer(resourceType, id);
   return 'resourceType' in answer ? { status: 200, resource: answer } : { status: 200, stored: answer };
@@ -125,10 +130,12 @@ export async function vreadOperation(
   resourceType: string,
   id: string,
   versionId: string,
+  projection?: ReadProjection,
 ): Promise<OperationResult> {
   checkResourceType(resourceType);
   checkId(id, resourceType);
-  return { status: 200, resource: await env.session.readVersion(resourceType, id, versionId) };
+  const resource = await env.session.readVersion(resourceType, id, versionId);
+  return { status: 200, resource: projection ? projectedResource(resource, projection) : resource };
 }
 
 export async function updateOperation(

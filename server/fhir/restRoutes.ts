@@ -6,7 +6,16 @@ import { processBundle } from './bundleProcessor';
 import { forwardedGetOf } from './forwardedGet';
 import { buildCapabilityStatement } from './capabilityStatement';
 import { errors } from './fhirError';
+import { refuseUnsupportedFormats } from './formatNegotiation';
 import { withoutProtectedFields } from './protectedFields';
+import { readProjectionOf } from './readProjection';
+import {
+  bundleForPreference,
+  returnPreferenceOf,
+  writeOutcome,
+  type ReturnPreference,
+  type WriteInteraction,
+} from './preferReturn';
 import { checkResourceLimits } from '../validation/resourceLimits';
 import {
   createOperation,
@@ -59,18 +68,21 @@ export async function fhirRestRoutes(app: FastifyInstance, options: FhirRoutesOp
   // Kept as JSON text: the statement is ~400 KB, and serialising it (and walking it for Attachment
   // URLs, which it never holds) on every call cost 8–16 ms — SMART apps and clients ask on start.
   const capabilities = new Map<SearchParameterRegistry, { version: number; json: string }>();
+  // XML and other formats are refused with 406 before any work (formatNegotiation.ts).
+  refuseUnsupportedFormats(app);
 
   const run = async (
     request: FastifyRequest,
     reply: FastifyReply,
     operation: (env: OperationEnvironment) => Promise<OperationResult>,
+    write?: WriteInteraction,
   ) => {
     const ctx = options.contextOf(request);
     const result = await repository.transaction(
       (session) => operation({ session, ctx, registry: session.registry, fhirBase }),
       ctx.access,
     );
-    return send(reply, result, fhirBase);
+    return send(reply, result, fhirBase, write && preferredAnswer(request, write));
   };
 
   // Reads of one resource need no transaction: a single SELECT (repository.readOnly), which also
@@ -115,9 +127,10 @@ export async function fhirRestRoutes(app: FastifyInstance, options: FhirRoutesOp
       { repository, registry, ctx: options.contextOf(request), fhirBase, forwardGet: forwardedGetOf(app, request) },
       request.body,
     );
-    // Prefer: return=minimal (FHIR RESTful API): each entry's response without the resource, which
-    // spares serialising a whole import back to the importer (server/import/importRunner.ts asks for it).
-    const answer = prefersMinimal(request) ? withoutEntryResources(bundle) : bundle;
+    // Prefer: return=minimal spares serialising a whole import back to the importer
+    // (server/import/importRunner.ts asks for it); processBundle checked that entry is a list.
+    const requests = (request.body as Bundle).entry ?? [];
+    const answer = bundleForPreference(bundle, requests, returnPreferenceOf(header(request, 'prefer')));
     return reply.type('application/fhir+json').send(withoutProtectedFields(answer));
   });
 
@@ -135,8 +148,11 @@ export async function fhirRestRoutes(app: FastifyInstance, options: FhirRoutesOp
   app.post<{ Params: TypeParams }>('/fhir/R4/:type', oneResource, (request, reply) => {
     // Before the transaction: a resource past the size limits holds nothing (413).
     checkResourceLimits(request.body);
-    return run(request, reply, (env) =>
-      createOperation(env, request.params.type, request.body, header(request, 'if-none-exist')),
+    return run(
+      request,
+      reply,
+      (env) => createOperation(env, request.params.type, request.body, header(request, 'if-none-exist')),
+      'create',
     );
   });
 
@@ -147,23 +163,40 @@ export async function fhirRestRoutes(app: FastifyInstance, options: FhirRoutesOp
   app.get<{ Params: InstanceParams }>(
     '/fhir/R4/:type/:id',
     { config: { callerCheckedByRead: true } },
-    (request, reply) =>
-      runRead(request, reply, (env) =>
+    (request, reply) => {
+      // Only a URL with a query string can ask for a shaped answer: the plain read (benchmarked
+      // against raw SQL, issue 20) looks no further than this.
+      if (request.url.includes('?')) {
+        const projection = readProjectionOf(request.params.type, request.query as QueryParams, registry);
+        if (projection) {
+          return runRead(request, reply, (env) =>
+            readOperation(env, request.params.type, request.params.id, { projection }),
+          );
+        }
+      }
+      return runRead(request, reply, (env) =>
         readOperation(env, request.params.type, request.params.id, { storedJson: true }),
-      ),
+      );
+    },
   );
 
   app.put<{ Params: InstanceParams }>('/fhir/R4/:type/:id', oneResource, (request, reply) => {
     checkResourceLimits(request.body);
-    return run(request, reply, (env) =>
-      updateOperation(env, request.params.type, request.params.id, request.body, header(request, 'if-match')),
+    return run(
+      request,
+      reply,
+      (env) => updateOperation(env, request.params.type, request.params.id, request.body, header(request, 'if-match')),
+      'update',
     );
   });
 
   // The patched resource is checked against the limits when it is validated.
   app.patch<{ Params: InstanceParams }>('/fhir/R4/:type/:id', oneResource, (request, reply) =>
-    run(request, reply, (env) =>
-      patchOperation(env, request.params.type, request.params.id, request.body, header(request, 'if-match')),
+    run(
+      request,
+      reply,
+      (env) => patchOperation(env, request.params.type, request.params.id, request.body, header(request, 'if-match')),
+      'patch',
     ),
   );
 
@@ -177,19 +210,13 @@ export async function fhirRestRoutes(app: FastifyInstance, options: FhirRoutesOp
     ),
   );
 
-  app.get<{ Params: VersionParams }>('/fhir/R4/:type/:id/_history/:vid', (request, reply) =>
-    run(request, reply, (env) => vreadOperation(env, request.params.type, request.params.id, request.params.vid)),
-  );
-}
-
-/** Does the request carry `Prefer: return=minimal`? */
-export function prefersMinimal(request: FastifyRequest): boolean {
-  return /(^|[;,\s])return=minimal($|[;,\s])/i.test(header(request, 'prefer') ?? '');
-}
-
-/** A batch or transaction answer whose entries keep their response (status, location, ETag, outcome) only. */
-function withoutEntryResources(bundle: Bundle): Bundle {
-  return { ...bundle, entry: (bundle.entry ?? []).map(({ resource: _resource, ...entry }) => entry) };
+  app.get<{ Params: VersionParams }>('/fhir/R4/:type/:id/_history/:vid', (request, reply) => {
+    const { type, id, vid } = request.params;
+    const projection = request.url.includes('?')
+      ? readProjectionOf(type, request.query as QueryParams, registry)
+      : undefined;
+    return run(request, reply, (env) => vreadOperation(env, type, id, vid, projection));
+  });
 }
 
 export function header(request: FastifyRequest, name: string): string | undefined {
@@ -197,8 +224,26 @@ export function header(request: FastifyRequest, name: string): string | undefine
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** Sends an interaction's result: status, ETag / Last-Modified / Location headers and the body. */
-export function send(reply: FastifyReply, result: OperationResult, fhirBase: string): FastifyReply {
+/** What a write's answer should be (its `Prefer: return=…`) and which write it was. */
+export interface PreferredAnswer {
+  preference: ReturnPreference;
+  interaction: WriteInteraction;
+}
+
+export function preferredAnswer(request: FastifyRequest, interaction: WriteInteraction): PreferredAnswer {
+  return { preference: returnPreferenceOf(header(request, 'prefer')), interaction };
+}
+
+/**
+ * Sends an interaction's result: status, ETag / Last-Modified / Location headers and the body — for a
+ * write, the body its `Prefer: return=…` asks for (none, an OperationOutcome, or the resource).
+ */
+export function send(
+  reply: FastifyReply,
+  result: OperationResult,
+  fhirBase: string,
+  preferred?: PreferredAnswer,
+): FastifyReply {
   reply.code(result.status).type('application/fhir+json');
   if (result.stored) {
     // Already what the caller may see (RepositorySession.readForAnswer): sent as stored.
@@ -212,6 +257,8 @@ export function send(reply: FastifyReply, result: OperationResult, fhirBase: str
     if (resource.meta.lastUpdated) reply.header('Last-Modified', new Date(resource.meta.lastUpdated).toUTCString());
   }
   if (result.location && result.status === 201) reply.header('Location', `${fhirBase}${result.location}`);
+  if (preferred?.preference === 'minimal') return reply.removeHeader('content-type').send();
+  if (preferred?.preference === 'OperationOutcome') return reply.send(writeOutcome(preferred.interaction, result));
   const body = resource ? withoutProtectedFields(resource) : result.outcome;
   if (!body) throw errors.invalid('Empty result');
   return reply.send(body);

@@ -1,4 +1,5 @@
 import { errors } from '../fhir/fhirError';
+import { dateRange } from '../search/dateRange';
 import type { QueryParams } from '../search/searchRequest';
 import { isKnownResourceType } from '../validation/fhirJsonSchema';
 
@@ -43,4 +44,14 @@ export function instantParameter(query: QueryParams, name = '_since'): string | 
     throw errors.invalid(`Invalid ${name}: "${value}" (expected an instant such as 2024-01-31T00:00:00Z)`, name);
   }
   return new Date(value).toISOString();
+}
+
+/** A FHIR date (`2024`, `2024-01`, `2024-01-31`) or dateTime, as given; 400 naming the parameter otherwise. */
+export function dateParameter(query: QueryParams, name: string): string | undefined {
+  const value = queryValue(query, name);
+  if (value === undefined) return undefined;
+  if (!dateRange(value)) {
+    throw errors.invalid(`Invalid ${name}: "${value}" (expected a date such as 2024-01-31)`, name);
+  }
+  return value;
 }

@@ -3,6 +3,7 @@ import type { Parameters, Resource } from '@medplum/fhirtypes';
 import { callerOf } from '../auth/authenticate';
 import { errors, FhirError, outcomeOf } from '../fhir/fhirError';
 import { checkId, checkResourceType } from '../fhir/fhirOperations';
+import { refuseUnsupportedFormats } from '../fhir/formatNegotiation';
 import { withoutProtectedFields } from '../fhir/protectedFields';
 import type { Repository, RepositorySession } from '../fhir/repository';
 import type { QueryParams } from '../search/searchRequest';
@@ -30,6 +31,8 @@ type InstanceParams = { type: string; id: string };
  */
 export async function operationRoutes(app: FastifyInstance, options: OperationRoutesOptions): Promise<void> {
   const fhirBase = `${options.baseUrl}fhir/R4/`;
+  // XML and other formats are refused with 406 before any work (formatNegotiation.ts).
+  refuseUnsupportedFormats(app);
   const run = <T>(request: FastifyRequest, work: (session: RepositorySession) => Promise<T>) =>
     options.repository.transaction(work, callerOf(request).ctx.access);
   const send = (reply: FastifyReply, resource: Resource) =>

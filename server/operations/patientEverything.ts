@@ -3,7 +3,8 @@ import { FhirError } from '../fhir/fhirError';
 import type { RepositorySession } from '../fhir/repository';
 import type { QueryParams } from '../search/searchRequest';
 import { SqlParams } from '../search/searchSql';
-import { instantParameter, integerParameter, typeListParameter } from './operationQuery';
+import { careDateCondition, type CareDateRange } from './everythingCareDates';
+import { dateParameter, instantParameter, integerParameter, typeListParameter } from './operationQuery';
 
 export const everythingDefaultCount = 1000;
 export const everythingMaxCount = 1000;
@@ -11,6 +12,7 @@ export const everythingMaxCount = 1000;
 /**
  * `Patient/{id}/$everything`: the patient and every current resource in its compartment that the
  * caller may read (the search scope of its access policy applies per type), as a paged searchset.
+ * `_type`, `_since` (record updated) and `start`/`end` (care dates, everythingCareDates.ts) narrow it.
  * The patient comes first; the rest are ordered by type and id so that pages are stable.
  */
 export async function patientEverything(
@@ -22,6 +24,7 @@ export async function patientEverything(
   const count = integerParameter(query, '_count', everythingDefaultCount, everythingMaxCount);
   const offset = integerParameter(query, '_offset', 0, Number.MAX_SAFE_INTEGER);
   const since = instantParameter(query, '_since');
+  const careDates: CareDateRange = { start: dateParameter(query, 'start'), end: dateParameter(query, 'end') };
   const requestedTypes = typeListParameter(query, '_type');
   // 404/410 when absent or of another project, 403 when the policy does not grant it.
   await session.read('Patient', patientId);
@@ -48,11 +51,19 @@ export async function patientEverything(
     const patientRow = `(r.resource_type = 'Patient' AND r.id = ${params.add(patientId)})`;
     where.push(`(${patientRow} OR (${filters.join(' AND ')}))`);
   }
-  const visible = session.access?.scope.visible;
-  if (visible) {
-    where.push(
-      `(${types.map((type) => `(r.resource_type = ${params.add(type)} AND (${visible(type, 'r', params)}))`).join(' OR ') || 'FALSE'})`,
-    );
+  const scope = session.access?.scope ?? {};
+  // Per type: what the caller may see of it, and (start/end) whether its care date is in range.
+  const perType = types.map((type) => {
+    const conditions = [`r.resource_type = ${params.add(type)}`];
+    if (scope.visible) conditions.push(`(${scope.visible(type, 'r', params)})`);
+    const inRange =
+      type === 'Patient' ? undefined : careDateCondition(type, careDates, session.registry, params, scope);
+    if (inRange) conditions.push(`(${inRange})`);
+    return conditions.length > 1 ? `(${conditions.join(' AND ')})` : undefined;
+  });
+  if (perType.some((condition) => condition !== undefined)) {
+    const typeConditions = types.map((type, index) => perType[index] ?? `r.resource_type = ${params.add(type)}`);
+    where.push(`(${typeConditions.join(' OR ') || 'FALSE'})`);
   }
   const whereSql = where.join(' AND ');
   const orderSql = `(r.resource_type = 'Patient' AND r.id = ${params.add(patientId)}) DESC, r.resource_type, r.id`;
@@ -74,6 +85,8 @@ export async function patientEverything(
     const search = new URLSearchParams();
     if (requestedTypes) search.set('_type', requestedTypes.join(','));
     if (since) search.set('_since', since);
+    if (careDates.start) search.set('start', careDates.start);
+    if (careDates.end) search.set('end', careDates.end);
     search.set('_count', String(count));
     search.set('_offset', String(at));
     return `${fhirBase}Patient/${patientId}/$everything?${search.toString()}`;
