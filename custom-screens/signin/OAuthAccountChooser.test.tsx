@@ -2,13 +2,15 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { FakeFetch, fakeJwt, jsonResponse, type RecordedCall } from '../../data-provider/client/fakeFetch';
-import { FhirClient, LOGIN_STORAGE_KEYS, type LoginState } from '../../data-provider/client';
+import { FhirClient, LOGIN_STORAGE_KEYS, type LaunchAvailability, type LoginState } from '../../data-provider/client';
 import { MemoryStorage } from '../../data-provider/client/clientStorage';
 import { OAuthPage } from './OAuthPage';
 import { refusal, renderAt, sentJson, server } from './signInTestSupport';
 
-const launchLink =
-  '/oauth?response_type=code&client_id=app-7&redirect_uri=https%3A%2F%2Fapp.example%2Fcb&scope=openid%20patient%2F*.read%20launch&state=st-1&code_challenge=CH&code_challenge_method=S256&launch=L-9';
+const appLink =
+  '/oauth?response_type=code&client_id=app-7&redirect_uri=https%3A%2F%2Fapp.example%2Fcb&scope=openid%20patient%2F*.read%20launch%2Fpatient&state=st-1&code_challenge=CH&code_challenge_method=S256';
+/** The same app opened from a chart: an EHR launch, which only the account that started it can continue into. */
+const launchLink = `${appLink.replace('launch%2Fpatient', 'launch')}&launch=L-9`;
 
 const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
 
@@ -47,9 +49,15 @@ const subjectOf = (token: string | undefined) =>
 
 /**
  * A browser where these accounts are signed in (`logins` in the account menu's order, `active` the
- * one the app's tabs use); `auth/me` answers each token with its account's session unless `ended`.
+ * one the app's tabs use); `auth/me` answers each token with its account's session unless `ended`,
+ * and the launch question each with `launches` (`unknown` for an account not named there).
  */
-function browserWith(logins: LoginState[], active: LoginState | undefined, ended: string[] = []) {
+function browserWith(
+  logins: LoginState[],
+  active: LoginState | undefined,
+  ended: string[] = [],
+  launches: Record<string, LaunchAvailability> = {},
+) {
   const storage = new MemoryStorage();
   storage.setItem(LOGIN_STORAGE_KEYS.logins, JSON.stringify(logins));
   if (active) storage.setItem(LOGIN_STORAGE_KEYS.activeLogin, JSON.stringify(active));
@@ -58,6 +66,9 @@ function browserWith(logins: LoginState[], active: LoginState | undefined, ended
     const id = subjectOf(bearer(call)) ?? '';
     return ended.includes(id) || !sessions[id] ? refusal('Unauthorized', undefined, 401) : jsonResponse(sessions[id]);
   });
+  fake.on('GET', `${server}auth/continue/launch/L-9`, (call) =>
+    jsonResponse(launches[subjectOf(bearer(call)) ?? ''] ?? { usable: false, reason: 'unknown' }),
+  );
   const client = new FhirClient({ baseUrl: server, fetch: fake.fetch, storage, autoBatchTime: 0 });
   return { fake, client, storage };
 }
@@ -72,7 +83,7 @@ describe('/oauth account chooser: every account signed in in this browser', { ti
     // Alice is active but stored last (she was switched to most recently); Cara's session has ended.
     const cara = login('cara');
     const { client, fake } = browserWith([ben, cara, alice], alice, ['cara']);
-    renderAt(<OAuthPage client={client} redirect={vi.fn()} />, launchLink);
+    renderAt(<OAuthPage client={client} redirect={vi.fn()} />, appLink);
     expect(await screen.findByText('ben@demo.example')).toBeInTheDocument();
     expect(continueButtons()).toEqual(['Continue as Alice Carter, Demo Clinic', 'Continue as Ben Okafor, Demo Clinic']);
     const [first, second] = within(
@@ -99,9 +110,13 @@ describe('/oauth account chooser: every account signed in in this browser', { ti
   it('continues as an account that is not the active one, with its token, and leaves the active one active', async () => {
     const { client, fake, storage } = browserWith([alice, ben], alice);
     const redirect = vi.fn();
-    fake.on('POST', `${server}auth/continue`, jsonResponse({ login: 'l-ben', scopes: ['patient/*.read', 'launch'] }));
+    fake.on(
+      'POST',
+      `${server}auth/continue`,
+      jsonResponse({ login: 'l-ben', scopes: ['patient/*.read', 'launch/patient'] }),
+    );
     fake.on('POST', `${server}auth/scope`, jsonResponse({ login: 'l-ben', code: 'ben-code' }));
-    renderAt(<OAuthPage client={client} redirect={redirect} />, launchLink);
+    renderAt(<OAuthPage client={client} redirect={redirect} />, appLink);
     const user = userEvent.setup({ delay: null });
     await user.click(await screen.findByRole('button', { name: 'Continue as Ben Okafor, Demo Clinic' }));
     expect(await screen.findByRole('heading', { name: 'Choose scope' })).toBeInTheDocument();
@@ -109,7 +124,11 @@ describe('/oauth account chooser: every account signed in in this browser', { ti
     await waitFor(() => expect(redirect).toHaveBeenCalledWith('https://app.example/cb?code=ben-code&state=st-1'));
     const [sent] = fake.callsTo('POST', /auth\/continue/);
     expect(bearer(sent!)).toBe(ben.accessToken);
-    expect(sentJson(sent!)).toMatchObject({ clientId: 'app-7', launch: 'L-9', codeChallenge: 'CH' });
+    expect(sentJson(sent!)).toMatchObject({
+      clientId: 'app-7',
+      redirectUri: 'https://app.example/cb',
+      codeChallenge: 'CH',
+    });
     // The app's tabs still use Alice's session.
     expect(client.getActiveLogin()?.accessToken).toBe(alice.accessToken);
     expect(JSON.parse(storage.getItem(LOGIN_STORAGE_KEYS.activeLogin) ?? '{}')).toEqual(alice);
@@ -126,7 +145,7 @@ describe('/oauth account chooser: every account signed in in this browser', { ti
     );
     fake.on('POST', `${server}auth/continue`, jsonResponse({ login: 'l-ben', code: 'ben-code' }));
     const redirect = vi.fn();
-    renderAt(<OAuthPage client={client} redirect={redirect} />, launchLink);
+    renderAt(<OAuthPage client={client} redirect={redirect} />, appLink);
     const user = userEvent.setup({ delay: null });
     await user.click(await screen.findByRole('button', { name: /^Continue as Ben Okafor/ }));
     await waitFor(() => expect(redirect).toHaveBeenCalledWith('https://app.example/cb?code=ben-code&state=st-1'));
@@ -144,7 +163,7 @@ describe('/oauth account chooser: every account signed in in this browser', { ti
     const expired = login('ben', Math.floor(Date.now() / 1000) - 60, 'ben-refresh-spent');
     const { client, fake } = browserWith([expired], undefined);
     fake.on('POST', `${server}oauth2/token`, jsonResponse({ error: 'invalid_grant' }, 400));
-    renderAt(<OAuthPage client={client} redirect={vi.fn()} />, launchLink);
+    renderAt(<OAuthPage client={client} redirect={vi.fn()} />, appLink);
     expect(await screen.findByLabelText(/Email/)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Continue as/ })).not.toBeInTheDocument();
     expect(fake.callsTo('GET', /auth\/me/)).toHaveLength(0);
@@ -163,7 +182,7 @@ describe('/oauth account chooser: every account signed in in this browser', { ti
         : refusal('Unauthorized', undefined, 401),
     );
     const redirect = vi.fn();
-    renderAt(<OAuthPage client={client} redirect={redirect} />, launchLink);
+    renderAt(<OAuthPage client={client} redirect={redirect} />, appLink);
     const user = userEvent.setup({ delay: null });
 
     await user.click(await screen.findByRole('button', { name: /^Continue as Ben Okafor/ }));
@@ -193,7 +212,7 @@ describe('/oauth account chooser: every account signed in in this browser', { ti
   it('lists a refusal of the request itself (it names a field) and keeps every account offered', async () => {
     const { client, fake } = browserWith([alice, ben], alice);
     fake.on('POST', `${server}auth/continue`, refusal('Invalid redirect_uri', 'redirectUri'));
-    renderAt(<OAuthPage client={client} redirect={vi.fn()} />, launchLink);
+    renderAt(<OAuthPage client={client} redirect={vi.fn()} />, appLink);
     const user = userEvent.setup({ delay: null });
     await user.click(await screen.findByRole('button', { name: /^Continue as Ben Okafor/ }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Invalid redirect_uri');
@@ -204,7 +223,7 @@ describe('/oauth account chooser: every account signed in in this browser', { ti
     const { client, fake } = browserWith([alice, ben], alice);
     fake.on('POST', `${server}auth/continue`, jsonResponse({ login: 'l-ben', code: 'ben-code' }));
     const redirect = vi.fn();
-    renderAt(<OAuthPage client={client} redirect={redirect} />, launchLink);
+    renderAt(<OAuthPage client={client} redirect={redirect} />, appLink);
     await screen.findByRole('button', { name: /^Continue as Ben Okafor/ });
     const user = userEvent.setup({ delay: null });
     await user.tab();
@@ -217,9 +236,100 @@ describe('/oauth account chooser: every account signed in in this browser', { ti
 
   it('checks no account when the app sends prompt=login: only the credentials form', async () => {
     const { client, fake } = browserWith([alice, ben], alice);
-    renderAt(<OAuthPage client={client} redirect={vi.fn()} />, `${launchLink}&prompt=login`);
+    renderAt(<OAuthPage client={client} redirect={vi.fn()} />, `${appLink}&prompt=login`);
     expect(await screen.findByLabelText(/Email/)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Continue as/ })).not.toBeInTheDocument();
     expect(fake.callsTo('GET', /auth\/me/)).toHaveLength(0);
+  });
+});
+
+/**
+ * An app opened from Alice's chart (an EHR launch): only the account that started the launch can
+ * continue into it — the token endpoint refuses anyone else's sign-in — so the page asks the server
+ * about each account and offers only that one, saying why the others are not offered. Before, every
+ * account was offered and Ben's was refused after the click.
+ */
+describe('/oauth account chooser for an EHR launch', { timeout: 20_000 }, () => {
+  const usable: LaunchAvailability = { usable: true };
+  const someoneElse: LaunchAvailability = { usable: false, reason: 'startedBySomeoneElse' };
+  const notOffered = () => screen.getByRole('status');
+
+  it('offers only the launcher and says in words why the others are not offered', async () => {
+    const dan = login('dan');
+    const { client, fake } = browserWith([ben, alice, dan], alice, [], { alice: usable, ben: someoneElse });
+    renderAt(<OAuthPage client={client} redirect={vi.fn()} />, launchLink);
+    expect(await screen.findByRole('button', { name: 'Continue as Alice Carter, Demo Clinic' })).toBeEnabled();
+    expect(continueButtons()).toEqual(['Continue as Alice Carter, Demo Clinic']);
+    expect(screen.getByText(/You are signed in as:/)).toBeInTheDocument();
+    expect(notOffered()).toHaveTextContent(
+      'Ben Okafor (Demo Clinic) is not offered: the application was launched from another account, and only the account that launched it can continue.',
+    );
+    expect(notOffered()).toHaveTextContent(
+      'Dan Reyes (Lakeside Practice) is not offered: this launch belongs to another project.',
+    );
+    // Each account was asked about with its own token; the rule stays the server's.
+    expect(
+      fake
+        .callsTo('GET', /auth\/continue\/launch\/L-9$/)
+        .map((call) => subjectOf(bearer(call)))
+        .sort(),
+    ).toEqual(['alice', 'ben', 'dan']);
+    expect(screen.getByRole('button', { name: 'Use another account' })).toBeEnabled();
+  });
+
+  it('offers the launcher even when another account is the one in use, and continues with the launch', async () => {
+    const { client, fake } = browserWith([alice, ben], alice, [], { alice: someoneElse, ben: usable });
+    fake.on('POST', `${server}auth/continue`, jsonResponse({ login: 'l-ben', code: 'ben-code' }));
+    const redirect = vi.fn();
+    renderAt(<OAuthPage client={client} redirect={redirect} />, launchLink);
+    const user = userEvent.setup({ delay: null });
+    const continueAsBen = await screen.findByRole('button', { name: 'Continue as Ben Okafor, Demo Clinic' });
+    expect(continueButtons()).toEqual(['Continue as Ben Okafor, Demo Clinic']);
+    expect(notOffered()).toHaveTextContent('Alice Carter (Demo Clinic) is not offered');
+    await user.click(continueAsBen);
+    await waitFor(() => expect(redirect).toHaveBeenCalledWith('https://app.example/cb?code=ben-code&state=st-1'));
+    const [sent] = fake.callsTo('POST', /auth\/continue$/);
+    expect(bearer(sent!)).toBe(ben.accessToken);
+    expect(sentJson(sent!)).toMatchObject({ clientId: 'app-7', launch: 'L-9', redirectUri: 'https://app.example/cb' });
+    expect(client.getActiveLogin()?.accessToken).toBe(alice.accessToken);
+  });
+
+  it.each([
+    [
+      'expired',
+      'This launch has expired: a launch can be used for 15 minutes. Launch the application again from the chart.',
+    ],
+    ['used', 'This launch was already used to sign in. Launch the application again from the chart.'],
+  ] as const)('says the launch is %s instead of offering accounts, and offers no dead end', async (reason, text) => {
+    const { client } = browserWith([alice, ben], alice, [], {
+      alice: { usable: false, reason },
+      ben: someoneElse,
+    });
+    renderAt(<OAuthPage client={client} redirect={vi.fn()} />, launchLink);
+    expect(await screen.findByRole('alert')).toHaveTextContent(text);
+    expect(screen.queryByRole('list', { name: 'Accounts signed in in this browser' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Continue as|Use another account/ })).not.toBeInTheDocument();
+    expect(screen.queryByLabelText(/Email/)).not.toBeInTheDocument();
+  });
+
+  it('says when no account here started the launch or knows it, and lets another account sign in', async () => {
+    const { client } = browserWith([alice, ben], alice, [], { alice: someoneElse, ben: someoneElse });
+    renderAt(<OAuthPage client={client} redirect={vi.fn()} />, launchLink);
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'The application was launched from an account that is not signed in in this browser, and only that account can continue.',
+    );
+    expect(screen.queryByRole('button', { name: /Continue as/ })).not.toBeInTheDocument();
+    const user = userEvent.setup({ delay: null });
+    await user.click(screen.getByRole('button', { name: 'Use another account' }));
+    expect(await screen.findByLabelText(/Email/)).toBeInTheDocument();
+  });
+
+  it('says a launch no account knows is unknown', async () => {
+    const { client } = browserWith([alice, ben], alice);
+    renderAt(<OAuthPage client={client} redirect={vi.fn()} />, launchLink);
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'None of the accounts signed in in this browser knows this launch',
+    );
+    expect(screen.getByRole('button', { name: 'Use another account' })).toBeEnabled();
   });
 });

@@ -142,6 +142,8 @@ describe('OAuthPage (/oauth)', { timeout: 20_000 }, () => {
 
     function signedInServer(me: Response = jsonResponse(aliceSession)) {
       const { fake, client } = fakeServer(undefined, me);
+      // The launch is the signed-in person's own (the chart they use started it): theirs to continue into.
+      fake.on('GET', `${server}auth/continue/launch/L-9`, jsonResponse({ usable: true }));
       const token = fakeJwt({ exp: Math.floor(Date.now() / 1000) + 3600 });
       client.setAccessToken(token);
       return { fake, client, token };

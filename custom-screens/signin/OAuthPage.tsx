@@ -7,6 +7,8 @@ import { SignInDialog } from './SignInDialog';
 import { IssueList } from './IssueList';
 import { SignInSteps } from './SignInSteps';
 import { ChooseAccountStep } from './steps/ChooseAccountStep';
+import { LaunchProblemNotice, NotOfferedNotice } from './steps/LaunchAccountNotice';
+import { launchAccountChoice } from './launchAccountChoice';
 import { useAppName } from './useAppName';
 import { useSignedInAccounts } from './useSignedInAccounts';
 import { useSignIn, type ThirdPartyRequest } from './useSignIn';
@@ -52,7 +54,8 @@ const answerParams = ['login', 'code', 'error'];
  * steps as `/signin`, then sends the browser to the app's redirect URI with `code` and `state`. The
  * code is bound to the app's client id and PKCE challenge, so only that app can exchange it. When
  * accounts are signed in to Hearth EMR in this browser (an app launched from the chart), the page
- * offers to continue as one of them instead of asking for a password again.
+ * offers to continue as one of them instead of asking for a password again — for an EHR launch,
+ * only the account that started it (the server says which: launchAccountChoice.ts).
  */
 export function OAuthPage({
   client,
@@ -82,7 +85,14 @@ export function OAuthPage({
   const mustSignIn = prompt.ok && prompt.values.has('login');
   // Checking the accounts renews expired ones: not done when none of them will be offered.
   const redirectProblem = request ? redirectUriProblem(request.redirectUri) : undefined;
-  const accounts = useSignedInAccounts(client, !!request && !redirectProblem && !resuming && !mustSignIn);
+  const signedIn = useSignedInAccounts(
+    client,
+    !!request && !redirectProblem && !resuming && !mustSignIn,
+    request?.launch,
+  );
+  // An EHR launch can be continued into by the account that started it only: the others are not offered.
+  const launchChoice = request?.launch && signedIn ? launchAccountChoice(signedIn) : undefined;
+  const accounts = launchChoice ? launchChoice.offered : signedIn;
 
   const resumed = useRef(false);
   useEffect(() => {
@@ -126,6 +136,17 @@ export function OAuthPage({
       </SignInDialog>
     );
   }
+  if (offerSession && launchChoice?.problem) {
+    return (
+      <SignInDialog heading={`Continue to ${appName ?? 'the application'}`}>
+        <LaunchProblemNotice
+          problem={launchChoice.problem}
+          appName={appName ?? 'the application'}
+          onOtherAccount={() => setOtherAccount(true)}
+        />
+      </SignInDialog>
+    );
+  }
   if (offerSession && accounts && accounts.length > 0) {
     return (
       <SignInDialog heading={`Continue to ${appName ?? 'the application'}`}>
@@ -135,6 +156,7 @@ export function OAuthPage({
         </Typography>
         {/* The chooser has no fields: a refusal naming one (the app's redirect URI, say) is listed too. */}
         <IssueList issues={[...flow.state.issues, ...Object.values(flow.state.fieldErrors)]} />
+        <NotOfferedNotice notOffered={launchChoice?.notOffered ?? []} appName={appName ?? 'the application'} />
         <ChooseAccountStep flow={flow} accounts={accounts} onOtherAccount={() => setOtherAccount(true)} />
       </SignInDialog>
     );

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Project, User } from '@medplum/fhirtypes';
-import type { FhirClient, LoginState, ProfileResource } from '../../data-provider/client';
+import type { FhirClient, LaunchAvailability, LoginState, ProfileResource } from '../../data-provider/client';
 import { sameAccount } from '../../data-provider/client';
 import { getDisplayString } from '../../data-provider/formatting';
 import type { ContinuableAccount } from './useSignIn';
@@ -11,6 +11,8 @@ export interface SignedInAccount extends ContinuableAccount {
   key: string;
   project?: string;
   email?: string;
+  /** For an app opened with an EHR launch: whether the server lets this account's session continue into it. */
+  launch?: LaunchAvailability;
 }
 
 function accountOf(
@@ -29,26 +31,39 @@ function accountOf(
 }
 
 /** The active login's account, through the client's own session (renewed as any of its calls would be). */
-async function activeAccount(client: FhirClient): Promise<SignedInAccount | undefined> {
+async function activeAccount(client: FhirClient, launch: string | undefined): Promise<SignedInAccount | undefined> {
   const profile = await client.getProfileAsync();
   const login = client.getActiveLogin();
   if (!profile || !login) return undefined;
-  return accountOf(login, true, { profile, project: client.getProject(), user: client.getSessionUser() });
+  const account = accountOf(login, true, { profile, project: client.getProject(), user: client.getSessionUser() });
+  return launch ? { ...account, launch: await client.getLaunchAvailability(launch) } : account;
 }
 
-async function storedAccount(client: FhirClient, login: LoginState): Promise<SignedInAccount> {
+async function storedAccount(
+  client: FhirClient,
+  login: LoginState,
+  launch: string | undefined,
+): Promise<SignedInAccount> {
   const { login: current, details } = await client.getStoredLoginSession(login);
-  return accountOf(current, false, details);
+  const account = accountOf(current, false, details);
+  // Asked with the renewed login: the one read from the list may hold a spent token by now.
+  return launch ? { ...account, launch: await client.getStoredLaunchAvailability(current, launch) } : account;
 }
 
 /**
  * Every account signed in to Hearth EMR in this browser that can still be used, the active one
  * first and the others in the account menu's order; `undefined` while their sessions are checked.
  * Each is checked with the server (`GET auth/me` with its own token): an account whose session has
- * ended or was refused is left out, so the page never offers a button that cannot work. Nothing
- * is checked (and `[]` answered) unless `wanted` when the page mounts.
+ * ended or was refused is left out, so the page never offers a button that cannot work. For an
+ * app opened with an EHR `launch`, each account's own session also asks the server whether it
+ * could continue into that launch (`launch` on each account; launchAccountChoice.ts decides what
+ * is offered). Nothing is checked (and `[]` answered) unless `wanted` when the page mounts.
  */
-export function useSignedInAccounts(client: FhirClient, wanted: boolean): SignedInAccount[] | undefined {
+export function useSignedInAccounts(
+  client: FhirClient,
+  wanted: boolean,
+  launch?: string,
+): SignedInAccount[] | undefined {
   const [accounts, setAccounts] = useState<SignedInAccount[] | undefined>(() =>
     wanted && (client.getLogins().length > 0 || client.getActiveLogin()) ? undefined : [],
   );
@@ -58,8 +73,8 @@ export function useSignedInAccounts(client: FhirClient, wanted: boolean): Signed
     const others = client.getLogins().filter((login) => !active || !sameAccount(active, login));
     let live = true;
     const checks = [
-      active ? activeAccount(client) : Promise.resolve(undefined),
-      ...others.map((login) => storedAccount(client, login)),
+      active ? activeAccount(client, launch) : Promise.resolve(undefined),
+      ...others.map((login) => storedAccount(client, login, launch)),
     ];
     void Promise.allSettled(checks).then((results) => {
       if (!live) return;

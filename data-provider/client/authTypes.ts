@@ -66,6 +66,14 @@ export interface ContinueSignInRequest {
 }
 
 /**
+ * The answer of `GET auth/continue/launch/{launch}`: whether the session asking could continue into
+ * that EHR launch (only the account that started it can, within 15 minutes, once), and if not why:
+ * `unknown` is a launch of none of the session's project (or none at all).
+ */
+export type LaunchAvailability =
+  { usable: true } | { usable: false; reason: 'startedBySomeoneElse' | 'expired' | 'used' | 'unknown' };
+
+/**
  * The answer of the auth/* sign-in steps: a code to exchange for tokens, or the next step (a
  * second factor, or a choice between memberships).
  */

@@ -45,6 +45,7 @@ import type {
   LoginStatus,
   RegistrationOptions,
   ContinueSignInRequest,
+  LaunchAvailability,
   ClientInfo,
   LaunchPatientOption,
 } from './authTypes';
@@ -1084,6 +1085,15 @@ export class FhirClient extends EventTarget {
     return this.postAuth('auth/continue', request, options);
   }
 
+  /**
+   * `GET auth/continue/launch/{launch}`: could the session this client holds continue into the EHR
+   * launch an app was opened with? (The `/oauth` page offers only the accounts that can.)
+   */
+  getLaunchAvailability(launch: string, options: RequestOptions = {}): Promise<LaunchAvailability> {
+    const url = this.urls.url(`auth/continue/launch/${encodeURIComponent(launch)}`);
+    return this.get(url, { ...options, cache: 'no-store' });
+  }
+
   verifyMfa(login: string, token: string, options: RequestOptions = {}): Promise<LoginResponse> {
     return this.postAuth('auth/mfa/verify', { login, token }, options);
   }
@@ -1434,6 +1444,15 @@ export class FhirClient extends EventTarget {
    */
   getStoredLoginSession(login: LoginState, options: RequestOptions = {}): Promise<StoredLoginSession> {
     return this.storedLogins.session(login, options.signal);
+  }
+
+  /** `getLaunchAvailability` as a stored login that is not the active one, with its own token. */
+  getStoredLaunchAvailability(
+    login: LoginState,
+    launch: string,
+    options: RequestOptions = {},
+  ): Promise<LaunchAvailability> {
+    return this.storedLogins.launchAvailability(login, launch, options.signal);
   }
 
   /**

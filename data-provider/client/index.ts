@@ -24,6 +24,7 @@ export type {
   GoogleLoginRequest,
   ClientInfo,
   ContinueSignInRequest,
+  LaunchAvailability,
   LaunchPatientOption,
   LoginRequest,
   LoginResponse,

@@ -138,6 +138,28 @@ describe("a stored login's own calls (the /oauth account chooser)", () => {
   });
 });
 
+describe('whether an account may continue into an EHR launch (the /oauth chooser asks per account)', () => {
+  it("asks with a stored login's own token, and with the active session's for the active one", async () => {
+    const ben = account('ben');
+    const { alice, fake, client, change } = device([ben]);
+    fake.on('GET', `${server}auth/continue/launch/L%2F9`, (call) =>
+      jsonResponse(
+        call.headers.authorization === `Bearer ${ben.accessToken}`
+          ? { usable: false, reason: 'startedBySomeoneElse' }
+          : { usable: true },
+      ),
+    );
+    expect(await client.getStoredLaunchAvailability(ben, 'L/9')).toEqual({
+      usable: false,
+      reason: 'startedBySomeoneElse',
+    });
+    expect(await client.getLaunchAvailability('L/9')).toEqual({ usable: true });
+    expect(fake.calls.map(bearer)).toEqual([`Bearer ${ben.accessToken}`, `Bearer ${alice.accessToken}`]);
+    expect(client.getActiveLogin()).toEqual(alice);
+    expect(change).not.toHaveBeenCalled();
+  });
+});
+
 describe('LoginStore.replaceLogin', () => {
   it('puts renewed tokens where the account was, without touching the active login', () => {
     const storage = new MemoryStorage();

@@ -1,7 +1,14 @@
 import { unauthorized } from '../outcomes/outcomeCatalogue';
 import { OperationOutcomeError } from '../outcomes/operationOutcomeError';
 import { accessTokenProblem, isTokenExpired } from './accessTokenClaims';
-import type { ContinueSignInRequest, LoginResponse, LoginState, SessionDetails, TokenResponse } from './authTypes';
+import type {
+  ContinueSignInRequest,
+  LaunchAvailability,
+  LoginResponse,
+  LoginState,
+  SessionDetails,
+  TokenResponse,
+} from './authTypes';
 import { DEFAULT_ACCEPT, FORM_URLENCODED } from './clientDefaults';
 import { type FetchLike, fetchWithRetry, type RetryPolicy } from './fetchWithRetry';
 import { type LoginStore, sameAccount } from './loginStore';
@@ -61,6 +68,13 @@ export class StoredLoginSessions {
       this.options.urls.url('auth/continue').toString(),
       request,
     )) as LoginResponse;
+  }
+
+  /** `GET auth/continue/launch/{launch}` as this stored login: could its session continue into that EHR launch? */
+  async launchAvailability(login: LoginState, launch: string, signal?: AbortSignal): Promise<LaunchAvailability> {
+    const usable = await this.usable(login);
+    const url = this.options.urls.url(`auth/continue/launch/${encodeURIComponent(launch)}`).toString();
+    return (await this.send(usable, 'GET', url, undefined, signal)) as LaunchAvailability;
   }
 
   /**

@@ -64,6 +64,7 @@ export async function authRoutes(app: FastifyInstance, env: AuthEnvironment): Pr
       projectId: optionalString(body, 'projectId'),
       clientId,
       redirectUri,
+      ...(clientRedirectUri ? { clientRedirectUri } : {}),
       scope: optionalString(body, 'scope'),
       ...pkceParameters(body),
     });
@@ -109,6 +110,9 @@ export async function authRoutes(app: FastifyInstance, env: AuthEnvironment): Pr
         userAgent: request.headers['user-agent'],
         projectId: optionalString(body, 'projectId'),
         launch: optionalString(body, 'launch'),
+        // The token request must name it again (RFC 6749 §4.1.3): a code caught on its way to
+        // one registered address cannot be redeemed as if it had been sent to another.
+        ...(redirectUri ? { redirectUri } : {}),
         ...pkce,
       });
       return continueLogin(session, login, user);

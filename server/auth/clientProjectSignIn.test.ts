@@ -86,6 +86,7 @@ describe("a project's app signs people in to that project only", () => {
       code: scoped.body.code,
       code_verifier: start.verifier,
       client_id: clientId,
+      redirect_uri: 'https://attacker.example/cb',
     });
     expect(tokens.status).toBe(200);
     const me = await http<any>('GET', 'auth/me', { token: tokens.body.access_token });

@@ -58,6 +58,7 @@ export async function externalAuthRoutes(app: FastifyInstance, env: AuthEnvironm
           codeChallengeMethod: pending.codeChallengeMethod,
           projectId: pending.projectId,
           scope: pending.scope,
+          ...(pending.clientRedirectUri ? { redirectUri: pending.clientRedirectUri } : {}),
           remoteAddress: request.ip,
           userAgent: request.headers['user-agent'],
         });

@@ -34,6 +34,11 @@ export interface PendingExternalSignIn {
   projectId?: string;
   /** Where the browser goes back to in the app (with `code` or `login`). */
   redirectUri?: string;
+  /**
+   * A third-party app's own redirect_uri (the `/oauth` page's authorization request), checked
+   * against its registration: recorded on the Login, so the code is redeemed only with it.
+   */
+  clientRedirectUri?: string;
   /** The scope the app asked for (a third-party app signing in through the web app's /oauth page). */
   scope?: string;
   /** The app's PKCE challenge: the code it finally gets is bound to it. */

@@ -39,30 +39,50 @@ export function needsPatientChoice(login: Login): boolean {
  */
 export const launchLifetimeMs = 15 * 60_000;
 
+/** Why a sign-in may not take up an EHR launch, by name: the token endpoint and the `/oauth` page each say it in their words. */
+export type LaunchRefusal = 'startedBySomeoneElse' | 'expired' | 'used';
+
+/** The token endpoint's words for each refusal (`invalid_request`). */
+export const launchRefusalMessages: Record<LaunchRefusal, string> = {
+  startedBySomeoneElse: 'This launch was started by someone else: launch the application from your own session',
+  expired: 'This launch has expired: launch the application again',
+  used: 'This launch was already used: launch the application again',
+};
+
 /**
- * Why `login` may not take up `launch`'s context, or undefined when it may. A launch is its
- * author's: only a sign-in of the profile that wrote it (`meta.author`, the membership profile a
- * clinician's REST create records) gets its patient and encounter. Without this an app handed the
- * launch id of one clinician's launch (or keeping it) could sign in as anyone else in the project
- * and receive that patient context. The first token (`firstGrant`) must come within
+ * Why a sign-in of `profile` may not take up `launch`'s context, or undefined when it may. A launch
+ * is its author's: only a sign-in of the profile that wrote it (`meta.author`, the membership
+ * profile a clinician's REST create records) gets its patient and encounter. Without this an app
+ * handed the launch id of one clinician's launch (or keeping it) could sign in as anyone else in
+ * the project and receive that patient context. The first token (`firstGrant`) must come within
  * `launchLifetimeMs` of when it was written; refreshes of that login only check the author again
- * (a launch another person rewrote has another author).
+ * (a launch another person rewrote has another author). The author is checked first, so someone
+ * else never learns more of the launch than that it is not theirs.
  */
+export function launchUseRefusal(
+  launch: SmartAppLaunch,
+  profile: Reference,
+  firstGrant: boolean,
+  now: number,
+): Exclude<LaunchRefusal, 'used'> | undefined {
+  const author = launch.meta?.author?.reference;
+  if (!author || author !== profile.reference) return 'startedBySomeoneElse';
+  if (firstGrant) {
+    const written = Date.parse(launch.meta?.lastUpdated ?? '');
+    if (!Number.isFinite(written) || now - written > launchLifetimeMs) return 'expired';
+  }
+  return undefined;
+}
+
+/** `launchUseRefusal` in the token endpoint's words. */
 export function launchUseProblem(
   launch: SmartAppLaunch,
   profile: Reference,
   firstGrant: boolean,
   now: number,
 ): string | undefined {
-  const author = launch.meta?.author?.reference;
-  if (!author || author !== profile.reference)
-    return 'This launch was started by someone else: launch the application from your own session';
-  if (firstGrant) {
-    const written = Date.parse(launch.meta?.lastUpdated ?? '');
-    if (!Number.isFinite(written) || now - written > launchLifetimeMs)
-      return 'This launch has expired: launch the application again';
-  }
-  return undefined;
+  const refusal = launchUseRefusal(launch, profile, firstGrant, now);
+  return refusal ? launchRefusalMessages[refusal] : undefined;
 }
 
 /**
@@ -71,13 +91,18 @@ export function launchUseProblem(
  * granted Login. Only Logins written since the launch was can have taken it up (the index on
  * last_updated keeps the look-up short).
  */
-async function takenByAnotherLogin(session: RepositorySession, launch: SmartAppLaunch, login: Login): Promise<boolean> {
+export async function takenByAnotherLogin(
+  session: RepositorySession,
+  launch: SmartAppLaunch,
+  /** The sign-in asking, itself not counted; none when the question comes before any sign-in (the `/oauth` page). */
+  login?: Login,
+): Promise<boolean> {
   const rows = await session.tx.query<{ id: string }>(
     `SELECT id FROM resources
       WHERE resource_type = 'Login' AND NOT deleted AND last_updated >= $1 AND id <> $2
         AND content->'launch'->>'reference' = $3 AND coalesce((content->>'granted')::boolean, false)
       LIMIT 1`,
-    [launch.meta?.lastUpdated, login.id ?? '', `SmartAppLaunch/${launch.id}`],
+    [launch.meta?.lastUpdated, login?.id ?? '', `SmartAppLaunch/${launch.id}`],
   );
   return rows.length > 0;
 }
@@ -115,7 +140,7 @@ export async function launchContextFor(
     const problem = launchUseProblem(launch, profile, firstGrant, Date.now());
     if (problem) throw oauthError('invalid_request', problem);
     if (firstGrant && (await takenByAnotherLogin(session, launch, login)))
-      throw oauthError('invalid_request', 'This launch was already used: launch the application again');
+      throw oauthError('invalid_request', launchRefusalMessages.used);
     return { login, context: contextOf(launch) };
   }
   if (scopes.has('launch/patient') && profile.reference?.startsWith('Patient/') && projectId) {

@@ -78,6 +78,7 @@ describe('a clinician chooses the patient of a standalone SMART launch', () => {
       code: code as string,
       code_verifier: verifier,
       client_id: clientId,
+      redirect_uri: redirectUri,
     });
     expect(tokens.status).toBe(200);
     return tokens.body;

@@ -5,6 +5,7 @@ import { postJson, registerProjectOwner, signInThroughClient, tokenRequest } fro
 /* eslint-disable @typescript-eslint/no-explicit-any -- the auth answers are free-form JSON */
 
 const secret = 'confidential-client-secret-1';
+const redirectUri = 'https://confidential.example/cb';
 const needsCredentials = {
   error: 'invalid_client',
   error_description: 'Client authentication (client secret or private_key_jwt) is required without PKCE',
@@ -28,7 +29,7 @@ describe('codes issued without PKCE need the client credentials', () => {
         name: 'Confidential web app',
         secret,
         pkceOptional: true,
-        redirectUri: 'https://confidential.example/cb',
+        redirectUri,
       },
     });
     clientId = client.body.id;
@@ -40,7 +41,7 @@ describe('codes issued without PKCE need the client credentials', () => {
       email: owner.email,
       password: owner.password,
       clientId,
-      redirectUri: 'https://confidential.example/cb',
+      redirectUri,
     });
     expect(typeof start.body.code).toBe('string');
     return start.body.code;
@@ -48,21 +49,31 @@ describe('codes issued without PKCE need the client credentials', () => {
 
   it('refuses the code with the client id alone or a wrong secret, then redeems it with the secret', async () => {
     const code = await codeWithoutPkce();
-    const bare = await tokenRequest({ grant_type: 'authorization_code', code, client_id: clientId });
+    // Each names the authorization request's redirect_uri, as the app would: only the credentials are missing.
+    const bare = await tokenRequest({
+      grant_type: 'authorization_code',
+      code,
+      client_id: clientId,
+      redirect_uri: redirectUri,
+    });
     expect(bare.status).toBe(401);
     expect(bare.body).toEqual(needsCredentials);
-    const anonymous = await tokenRequest({ grant_type: 'authorization_code', code });
+    const anonymous = await tokenRequest({ grant_type: 'authorization_code', code, redirect_uri: redirectUri });
     expect(anonymous.status).toBe(401);
     const wrong = await tokenRequest({
       grant_type: 'authorization_code',
       code,
       client_id: clientId,
       client_secret: 'guess',
+      redirect_uri: redirectUri,
     });
     expect(wrong.status).toBe(401);
     expect(wrong.body.error).toBe('invalid_client');
     // The refused attempts did not use the code up: its owner still can.
-    const ok = await tokenRequest({ grant_type: 'authorization_code', code }, { authorization: basic });
+    const ok = await tokenRequest(
+      { grant_type: 'authorization_code', code, redirect_uri: redirectUri },
+      { authorization: basic },
+    );
     expect(ok.status).toBe(200);
     expect((await http('GET', 'fhir/R4/Patient?_count=1', { token: ok.body.access_token })).status).toBe(200);
 
@@ -94,6 +105,7 @@ describe('codes issued without PKCE need the client credentials', () => {
       code,
       client_id: other.body.id,
       client_secret: 'other-secret-123',
+      redirect_uri: redirectUri,
     });
     expect(stolen.status).toBe(400);
     expect(stolen.body.error).toBe('invalid_grant');

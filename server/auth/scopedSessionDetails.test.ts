@@ -4,6 +4,7 @@ import { baseUrl, http } from '../../tests/integration/fhirClient';
 import { postJson, registerUser, uniqueEmail } from '../../tests/integration/accounts';
 import { clinicWithPatientRegistration } from '../../tests/integration/patientAccounts';
 import { exchangeCode, pkcePair } from '../../tests/integration/signIn';
+import { appTokens } from './tokenEndpoint.test-support';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- auth and FHIR answers are free-form JSON */
 
@@ -68,7 +69,7 @@ describe('auth/me for a token narrowed by SMART scopes', () => {
     });
     if (step.body.scopes) step = await postJson('auth/scope', { login: step.body.login, scope });
     expect(typeof step.body.code, JSON.stringify(step.body)).toBe('string');
-    return exchangeCode(baseUrl(), step.body.code, verifier, clientId);
+    return appTokens({ code: step.body.code, verifier }, { clientId, redirectUri });
   }
 
   it('answers a patient/Observation.rs token without the Patient, the e-mail or the policy', async () => {

@@ -77,6 +77,7 @@ describe('continuing the Hearth EMR session into an app', () => {
       code: chosen.body.code,
       code_verifier: start.verifier,
       client_id: 'some-other-app',
+      redirect_uri: redirectUri,
     });
     expect(otherClient.status).toBe(401);
     expect(otherClient.body.access_token).toBeUndefined();
@@ -85,6 +86,7 @@ describe('continuing the Hearth EMR session into an app', () => {
       code: chosen.body.code,
       code_verifier: start.verifier,
       client_id: clientId,
+      redirect_uri: redirectUri,
     });
     expect(tokens.status).toBe(200);
     expect(tokens.body.scope).toBe('openid fhirUser user/Patient.read');
@@ -114,6 +116,7 @@ describe('continuing the Hearth EMR session into an app', () => {
       code: start.body.code,
       code_verifier: start.verifier,
       client_id: clientId,
+      redirect_uri: redirectUri,
     });
     expect(appTokens.status).toBe(200);
     const countAfterApp = await loginCount();
@@ -262,6 +265,7 @@ describe('continuing the Hearth EMR session into an app', () => {
       code: start.body.code,
       code_verifier: start.verifier,
       client_id: clientId,
+      redirect_uri: redirectUri,
     });
     expect(tokens.status).toBe(200);
     expect(claimsOf(tokens.body.id_token as string).auth_time).toBe(sessionStart);

@@ -13,6 +13,7 @@ import { clientProjectScope, outsideClientProject } from './clientProject';
 import { chooseMembership, createLogin, remembers, type LoginStart, type LoginStep } from './loginService';
 import { mfaPending } from './mfaPending';
 import { hasOwnCredentials } from './ownCredentials';
+import { launchAvailability } from './launchAvailability';
 
 export const onlyHearthSessions =
   'Only a Hearth EMR session can continue into another application: sign in on this page instead';
@@ -74,11 +75,31 @@ export async function sessionContinuationRoutes(app: FastifyInstance, env: AuthE
         userAgent: request.headers['user-agent'],
         projectId: caller.project.id,
         launch: optionalString(body, 'launch'),
+        // Redeemed only with this same redirect_uri (RFC 6749 §4.1.3; exchangeCode).
+        redirectUri,
         continuedFrom: caller.login,
         ...pkce,
       });
       return continueAs(session, login, caller);
     });
+  });
+
+  /**
+   * `GET /auth/continue/launch/{launch}`: could this session continue into the EHR launch the app
+   * was opened with (launchAvailability.ts)? The `/oauth` page asks it with each account's own
+   * token and offers only the accounts that can, instead of one the token endpoint refuses after
+   * the click. It answers for the caller's own profile only, and only to a session that could
+   * continue at all (the POST's rule), so an app's token learns nothing of launches here.
+   */
+  app.get<{ Params: { launch: string } }>('/auth/continue/launch/:launch', async (request, reply) => {
+    const caller = await authenticate(env, request);
+    requireHearthSession(caller);
+    const who = { projectId: caller.project.id as string, profile: caller.membership.profile ?? caller.profile };
+    const answer = await env.repository.transaction((session) =>
+      launchAvailability(session, request.params.launch, who, Date.now()),
+    );
+    // The answer changes with time and with other sign-ins: never from a cache.
+    return reply.header('cache-control', 'no-store').send(answer);
   });
 }
 

@@ -8,7 +8,7 @@ import {
   tokenRequest,
   uniqueEmail,
 } from '../../tests/integration/accounts';
-import { pkcePair } from '../../tests/integration/signIn';
+import { pkcePair, type Tokens } from '../../tests/integration/signIn';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the auth answers are free-form JSON */
 
@@ -91,6 +91,19 @@ export function redeem(issued: { code: string; verifier: string }, extra: Record
     code_verifier: issued.verifier,
     ...extra,
   });
+}
+
+/**
+ * An app's own redemption of its code: its client id and the redirect URI the authorization request
+ * named (RFC 6749 §4.1.3); the tokens, or the test fails with the refusal.
+ */
+export async function appTokens(
+  issued: { code: string; verifier: string },
+  app: { clientId: string; redirectUri: string },
+): Promise<Tokens> {
+  const answer = await redeem(issued, { client_id: app.clientId, redirect_uri: app.redirectUri });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  return answer.body as unknown as Tokens;
 }
 
 export function refresh(refreshToken: string, extra: Record<string, string> = {}) {

@@ -1,7 +1,7 @@
 import type { ClientApplication, SmartAppLaunch } from '@medplum/fhirtypes';
 import { describe, expect, it } from 'vitest';
 import { tokenRedirectUriProblem } from './clientRedirect';
-import { launchLifetimeMs, launchUseProblem } from './launchContext';
+import { launchLifetimeMs, launchUseProblem, launchUseRefusal } from './launchContext';
 
 const app: ClientApplication = {
   resourceType: 'ClientApplication',
@@ -66,5 +66,12 @@ describe('launchUseProblem', () => {
     expect(launchUseProblem(launch('Practitioner/alice', 30 * 24 * 3600_000), alice, false, now)).toBeUndefined();
     const unreadable = { ...launch('Practitioner/alice', 0), meta: { author: alice, lastUpdated: 'never' } };
     expect(launchUseProblem(unreadable, alice, true, now)).toBe(expired);
+  });
+
+  it('by name for the /oauth page: someone else learns only that it is not theirs, even once it expired', () => {
+    const old = launch('Practitioner/alice', launchLifetimeMs + 1);
+    expect(launchUseRefusal(old, alice, true, now)).toBe('expired');
+    expect(launchUseRefusal(old, { reference: 'Practitioner/bob' }, true, now)).toBe('startedBySomeoneElse');
+    expect(launchUseRefusal(launch('Practitioner/alice', 1000), alice, true, now)).toBeUndefined();
   });
 });

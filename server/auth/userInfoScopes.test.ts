@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { baseUrl, http } from '../../tests/integration/fhirClient';
+import { http } from '../../tests/integration/fhirClient';
 import { postJson, registerProjectOwner, signInWithScope } from '../../tests/integration/accounts';
-import { exchangeCode, pkcePair } from '../../tests/integration/signIn';
+import { pkcePair } from '../../tests/integration/signIn';
+import { appTokens } from './tokenEndpoint.test-support';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- userinfo answers are free-form JSON */
 
@@ -68,7 +69,10 @@ describe('oauth2/userinfo answers the claims of the scopes granted', () => {
       codeChallengeMethod: 'S256',
     });
     if (step.body.scopes) step = await postJson('auth/scope', { login: step.body.login, scope });
-    const tokens = await exchangeCode(baseUrl(), step.body.code, verifier, client.body.id);
+    const tokens = await appTokens(
+      { code: step.body.code, verifier },
+      { clientId: client.body.id, redirectUri: 'https://no-openid.example/cb' },
+    );
     const answer = await userinfo(tokens.access_token);
     expect(answer.status).toBe(403);
     expect(answer.body).toEqual({

@@ -8,7 +8,6 @@ import {
   base,
   collectErrors,
   demoPassword,
-  exchangeCode,
   expectAccessible,
   freshEmail,
   getJson,
@@ -46,7 +45,7 @@ async function expectSignedIn(page: Page): Promise<void> {
 async function authorizeThirdPartyApp(
   page: Page,
   app: { name: string; host: string; scope: string; state: string },
-): Promise<{ clientId: string; verifier: string }> {
+): Promise<{ clientId: string; verifier: string; redirectUri: string }> {
   const aliceTokens = await signIn(base, alice, demoPassword);
   // Redirect URIs are https (http only on loopback).
   const redirectUri = `https://${app.host}/callback`;
@@ -73,7 +72,28 @@ async function authorizeThirdPartyApp(
   }))
     authorize.searchParams.set(key, value);
   await page.goto(authorize.toString());
-  return { clientId: created.body.id as string, verifier };
+  return { clientId: created.body.id as string, verifier, redirectUri };
+}
+
+/**
+ * The app's own token request: its client id, and the redirect_uri its authorization request named
+ * (RFC 6749 §4.1.3: the code is redeemed only with it).
+ */
+async function appTokens(app: { clientId: string; verifier: string; redirectUri: string }, code: string) {
+  const response = await fetch(new URL('oauth2/token', base), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: app.verifier,
+      client_id: app.clientId,
+      redirect_uri: app.redirectUri,
+    }),
+  });
+  const body = (await response.json()) as Record<string, string>;
+  expect(response.status, JSON.stringify(body)).toBe(200);
+  return body;
 }
 
 test.describe('sign-in', () => {
@@ -232,7 +252,7 @@ test.describe('sign-in', () => {
   test('scope: a third-party app signs a user in through /oauth2/authorize and /oauth, with a scope choice', async ({
     page,
   }) => {
-    const { clientId, verifier } = await authorizeThirdPartyApp(page, {
+    const app = await authorizeThirdPartyApp(page, {
       name: 'E2E SMART app',
       host: 'app.example.test',
       scope: 'openid patient/*.read launch',
@@ -254,14 +274,14 @@ test.describe('sign-in', () => {
     await page.getByRole('button', { name: 'Set scope' }).click();
     await expect(page).toHaveURL(/^https:\/\/app\.example\.test\/callback\?code=[^&]+&state=app-state-1$/);
     const code = new URL(page.url()).searchParams.get('code') as string;
-    const tokens = (await exchangeCode(base, code, verifier, clientId)) as { scope?: string; access_token: string };
+    const tokens = await appTokens(app, code);
     expect(tokens.access_token).toBeTruthy();
     expect(tokens.scope).toContain('patient/*.read');
     expect(tokens.scope).not.toContain('launch');
   });
 
   test("standalone launch: a clinician chooses the app's patient in the consent step", async ({ page }) => {
-    const { clientId, verifier } = await authorizeThirdPartyApp(page, {
+    const app = await authorizeThirdPartyApp(page, {
       name: 'E2E standalone app',
       host: 'standalone.example.test',
       scope: 'openid launch/patient patient/*.read',
@@ -288,7 +308,7 @@ test.describe('sign-in', () => {
     await page.getByRole('button', { name: 'Set scope' }).click();
     await expect(page).toHaveURL(/^https:\/\/standalone\.example\.test\/callback\?code=[^&]+&state=standalone-1$/);
     const code = new URL(page.url()).searchParams.get('code') as string;
-    const tokens = (await exchangeCode(base, code, verifier, clientId)) as { patient?: string; access_token: string };
+    const tokens = await appTokens(app, code);
     expect(tokens.patient).toBeTruthy();
     const patient = await getJson(`fhir/R4/Patient/${tokens.patient}`, tokens.access_token);
     expect(patient.resourceType).toBe('Patient');

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import smart from 'fhirclient';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, http } from '../fhirClient';
-import { postJson, registerProjectOwner } from '../accounts';
-import { pkcePair, exchangeCode } from '../signIn';
+import { postJson, registerProjectOwner, tokenRequest } from '../accounts';
+import { pkcePair, type Tokens } from '../signIn';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- discovery documents and OAuth answers are free-form JSON */
 
@@ -145,7 +145,16 @@ describe('token introspection (RFC 7662) and revocation (RFC 7009)', () => {
       codeChallengeMethod: 'S256',
     });
     expect(typeof start.body.code).toBe('string');
-    return exchangeCode(baseUrl(), start.body.code, verifier, publicApp);
+    // The redirect_uri of the sign-in again: the code is bound to it (RFC 6749 §4.1.3).
+    const tokens = await tokenRequest({
+      grant_type: 'authorization_code',
+      code: start.body.code,
+      code_verifier: verifier,
+      client_id: publicApp,
+      redirect_uri: 'https://app.example/cb',
+    });
+    expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
+    return tokens.body as unknown as Tokens;
   };
 
   beforeAll(async () => {
