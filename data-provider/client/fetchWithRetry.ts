@@ -1,4 +1,5 @@
 import { abortableDelay, isAbortError } from './abortableDelay';
+import { NoAnswerError } from './noAnswerError';
 
 /** The subset of `fetch` the client uses; injectable so tests and other transports (XHR) can stand in. */
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
@@ -12,7 +13,8 @@ export interface RetryPolicy {
 
 /**
  * Fetches, trying again after 5xx answers and network failures. The last 5xx answer is returned
- * (its body says what went wrong); the last network error is thrown. Aborts are never retried.
+ * (its body says what went wrong); after the last network failure a NoAnswerError is thrown (the
+ * browser's error its cause). Aborts are never retried.
  */
 export async function fetchWithRetry(
   fetchFn: FetchLike,
@@ -30,7 +32,7 @@ export async function fetchWithRetry(
       if (signal?.aborted) throw signal.reason;
       if (isAbortError(error)) throw error;
       if (attempt === 0) policy.onFirstNetworkFailure?.(error);
-      if (attempt >= policy.maxRetries) throw error;
+      if (attempt >= policy.maxRetries) throw error instanceof TypeError ? new NoAnswerError(error) : error;
     }
     await abortableDelay(policy.retryDelay, signal);
   }

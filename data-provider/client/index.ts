@@ -40,6 +40,7 @@ export type {
 } from './authTypes';
 export { type ClientStorage, defaultStorage, isBrowser, MemoryStorage } from './clientStorage';
 export { type FetchLike, fetchWithRetry, type RetryPolicy } from './fetchWithRetry';
+export { NO_ANSWER_MESSAGE, NoAnswerError } from './noAnswerError';
 export { RequestCache, type CacheTags } from './requestCache';
 export { RequestBatcher, type RequestBatcherOptions } from './requestBatcher';
 export { SharedRequest } from './sharedRequest';

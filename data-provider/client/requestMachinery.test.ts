@@ -6,6 +6,7 @@ import { abortableDelay } from './abortableDelay';
 import { MAX_RETRIES, RETRY_DELAY } from './clientDefaults';
 import { FakeFetch, jsonResponse, textResponse } from './fakeFetch';
 import { fetchWithRetry } from './fetchWithRetry';
+import { NoAnswerError } from './noAnswerError';
 import { RequestBatcher } from './requestBatcher';
 import { RequestCache } from './requestCache';
 import { errorFromResponse, readResponseBody } from './responseBody';
@@ -154,12 +155,19 @@ describe('fetchWithRetry', () => {
     expect(onFirstNetworkFailure).toHaveBeenCalledTimes(1);
   });
 
-  it('throws the network error after the last try', async () => {
+  it("after the last try throws a network failure in words a person reads, the browser's error as its cause", async () => {
+    const browserError = new TypeError('Failed to fetch');
     const fetchFn = vi.fn(async () => {
-      throw new TypeError('Failed to fetch');
+      throw browserError;
     });
     const result = fetchWithRetry(fetchFn, 'http://s/x', {}, policy);
-    const settled = expect(result).rejects.toThrow('Failed to fetch');
+    const settled = expect(result).rejects.toSatisfy(
+      (error: unknown) =>
+        error instanceof NoAnswerError &&
+        error instanceof TypeError &&
+        error.message === 'The server could not be reached (no connection)' &&
+        error.cause === browserError,
+    );
     await vi.advanceTimersByTimeAsync(400);
     await settled;
     expect(fetchFn).toHaveBeenCalledTimes(3);

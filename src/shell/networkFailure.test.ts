@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { NoAnswerError } from '../../data-provider/client';
 import { isNetworkFailure } from './networkFailure';
 
 describe('isNetworkFailure', () => {
@@ -7,6 +8,7 @@ describe('isNetworkFailure', () => {
     expect(isNetworkFailure(new TypeError('NetworkError when attempting to fetch resource.'))).toBe(true);
     expect(isNetworkFailure(new TypeError('Load failed'))).toBe(true);
     expect(isNetworkFailure(new TypeError('fetch failed'))).toBe(true);
+    expect(isNetworkFailure(new NoAnswerError(new TypeError('Failed to fetch')))).toBe(true);
   });
 
   it('leaves other errors to say what they say', () => {

@@ -1,3 +1,5 @@
+import { NoAnswerError } from '../../data-provider/client';
+
 /** What the toasts say for a request that got no answer, in place of the browser's own words. */
 export const NO_ANSWER_TEXT = 'The server could not be reached (no connection). Nothing typed is lost; try again.';
 
@@ -8,6 +10,7 @@ export const NO_ANSWER_TEXT = 'The server could not be reached (no connection). 
  */
 export function isNetworkFailure(error: unknown): boolean {
   return (
-    error instanceof TypeError && /^(Failed to fetch|NetworkError\b|Load failed$|fetch failed$)/.test(error.message)
+    error instanceof NoAnswerError ||
+    (error instanceof TypeError && /^(Failed to fetch|NetworkError\b|Load failed$|fetch failed$)/.test(error.message))
   );
 }
