@@ -97,7 +97,7 @@ export async function seedDemoAccounts(
       accessPolicy: { reference: `AccessPolicy/${frontDesk.id}`, display: 'Front desk' },
     },
   );
-  accounts.push({ email: benEmail, role: 'front desk (access policy "Front desk")' });
+  accounts.push({ email: benEmail, role: 'front desk, access policy "Front desk"' });
 
   const patients = await session.search(parseSearchRequest('Patient', { _count: '50' }, session.registry));
   const patient = patients.resources.find((resource) => resource.meta?.project === options.projectId) as
@@ -131,7 +131,7 @@ export async function seedDemoAccounts(
   const passwordFile = join(options.dataDir, 'demo-accounts.txt');
   writeFileSync(
     passwordFile,
-    `Demo Clinic accounts (password for all: ${password})\n${accounts.map((a) => `${a.email}  ${a.role}`).join('\n')}\n`,
+    `Demo Clinic accounts, one password for all of them:\n${password}\n\n${accounts.map((a) => `${a.email}  ${a.role}`).join('\n')}\n`,
     { mode: 0o600 },
   );
   return { accounts, generatedPassword: password, passwordFile };
