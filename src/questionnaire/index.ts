@@ -4,3 +4,4 @@ export * from './model';
 export { QuestionnaireForm, type QuestionnaireFormProps } from './QuestionnaireForm';
 export { QuestionnairePreview } from './QuestionnairePreview';
 export { QuestionnaireResponseView } from './QuestionnaireResponseView';
+export { useResponseQuestionnaire } from './useResponseQuestionnaire';

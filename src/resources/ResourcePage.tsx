@@ -1,7 +1,6 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { Link as RouterLink, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { Alert, Box, CircularProgress, Paper, Tab, Tabs, Typography } from '@mui/material';
-import { getDisplayString } from '../../data-provider/formatting';
 import { isKnownResourceType } from '../../data-provider/rules';
 import { ResourceDetails } from './ResourceDetails';
 import { ResourceEditor } from './ResourceEditor';
@@ -9,6 +8,7 @@ import { ResourceHistory } from './ResourceHistory';
 import { ResourceJson } from './ResourceJson';
 import { canPerformOnType } from './accessRules';
 import { useFhirClient } from './useFhirClient';
+import { useRecordTitle } from './useRecordTitle';
 import { useResource } from './useResource';
 import type { Questionnaire } from '@medplum/fhirtypes';
 
@@ -54,6 +54,7 @@ export function ResourcePage() {
   const location = useLocation();
   const known = isKnownResourceType(resourceType);
   const resource = useResource(resourceType, known ? id : undefined);
+  const title = useRecordTitle(resource.data, `${resourceType}/${id}`);
   const client = useFhirClient();
   // The tasks about a record are the care team's work list, not part of a patient's own record.
   const patientViewer = client.getProfile()?.resourceType === 'Patient';
@@ -73,7 +74,7 @@ export function ResourcePage() {
   return (
     <Box sx={{ p: { xs: 1, sm: 2 } }}>
       <Typography variant="h5" component="h1" sx={{ mb: 1, wordBreak: 'break-word' }}>
-        {resource.data ? getDisplayString(resource.data) : `${resourceType}/${id}`}
+        {title}
       </Typography>
       <Tabs value={tab} aria-label={`${resourceType} tabs`} sx={{ borderBottom: 1, borderColor: 'divider' }}>
         {tabs.map((name) => (

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Questionnaire, QuestionnaireResponse, Resource } from '@medplum/fhirtypes';
-import { useFhirClient } from '../../src/resources/useFhirClient';
-import { questionnaireCanonical } from '../../src/questionnaire';
+import { useFhirClient } from '../resources/useFhirClient';
+import { questionnaireCanonical } from './buildResponse';
 
 /** True when `resource` is the questionnaire the canonical reference names (any version when it names none). */
 function isQuestionnaireOf(resource: Resource | undefined, canonical: string): resource is Questionnaire {
@@ -11,11 +11,11 @@ function isQuestionnaireOf(resource: Resource | undefined, canonical: string): r
 }
 
 /**
- * The Questionnaire a response answers, which says which of its answers are worked out (a score).
- * A questionnaire task's focus is usually that questionnaire already (`known`); otherwise it is
- * read by id or looked up by its canonical url.
+ * The Questionnaire a response answers: its title names the response, and it says which of its
+ * answers are worked out (a score). A questionnaire task's focus is usually that questionnaire
+ * already (`known`); otherwise it is read by id or looked up by its canonical url.
  */
-export function useResponseQuestionnaire(response: QuestionnaireResponse | undefined, known: Resource | undefined) {
+export function useResponseQuestionnaire(response: QuestionnaireResponse | undefined, known?: Resource) {
   const client = useFhirClient();
   const canonical = response?.questionnaire ?? '';
   const isKnown = isQuestionnaireOf(known, canonical);
