@@ -1,11 +1,11 @@
-import { useState } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { Link as RouterLink, useParams } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Box, Button, CircularProgress, Paper, Stack, Typography } from '@mui/material';
 import { getDisplayString } from '../../data-provider/formatting';
 import { useFhirClient } from '../../src/resources/useFhirClient';
 import { useSession } from '../../src/shell/useSession';
-import { useToast } from '../../src/shell/toasts';
+import { useToast, useToastKeepClear } from '../../src/shell/toasts';
 import { SOAP_NOTE_MENOPAUSE_TITLE } from '../../config/questionnaires';
 import { useReturnToTop } from '../tasks';
 import { usePatient } from '../tasks/usePatient';
@@ -13,6 +13,17 @@ import { RequiredActions } from './RequiredActions';
 import { VisitNoteForm } from './VisitNoteForm';
 import { useOpenTasks, useVisitNoteDraft, useVisitNoteQuestionnaire } from './useVisitNoteData';
 import { createdIds, visitNoteTransaction } from './visitNoteTransaction';
+
+/** A row of buttons the toasts stand clear of (the "submitted" toast covered the next steps). */
+function ToastFreeRow({ children }: { children: ReactNode }) {
+  const row = useRef<HTMLDivElement>(null);
+  useToastKeepClear(row);
+  return (
+    <Stack ref={row} direction="row" spacing={1} flexWrap="wrap" useFlexGap>
+      {children}
+    </Stack>
+  );
+}
 
 /** `/Patient/:patientId/encounter`: the patient's required actions, then the visit note. */
 export function VisitNotePage() {
@@ -63,7 +74,7 @@ export function VisitNotePage() {
           Visit note submitted
         </Typography>
         <Typography sx={{ mb: 1 }}>A follow-up task to review the note was created.</Typography>
-        <Stack direction="row" spacing={1} flexWrap="wrap" useFlexGap>
+        <ToastFreeRow>
           {submitted.taskId && (
             <Button
               variant="contained"
@@ -79,7 +90,7 @@ export function VisitNotePage() {
             </Button>
           )}
           <Button onClick={() => setSubmitted(undefined)}>Start another note</Button>
-        </Stack>
+        </ToastFreeRow>
       </Paper>
     );
   } else if (patient.data) {

@@ -305,6 +305,16 @@ test.describe('visit note', () => {
     await accessibleInBothSchemes(page);
     await form.getByRole('button', { name: 'Submit' }).click();
     await toast(page, 'Visit note submitted');
+    // The toast stands clear of the next steps (it used to cover View the note and Start another note).
+    const another = main(page).getByRole('button', { name: 'Start another note' });
+    const shownToast = page.locator('.notistack-MuiContent').filter({ hasText: 'Visit note submitted' });
+    await expect
+      .poll(async () => {
+        const [a, b] = [await another.boundingBox(), await shownToast.boundingBox()];
+        return !!a && !!b && (a.y + a.height <= b.y || a.y >= b.y + b.height || a.x + a.width <= b.x);
+      })
+      .toBe(true);
+    await another.click({ trial: true, timeout: 2000 });
 
     const responses = await api(page, 'GET', `QuestionnaireResponse?subject=Patient/${patient.id}&_sort=-_lastUpdated`);
     const note = responses.entry[0].resource;
