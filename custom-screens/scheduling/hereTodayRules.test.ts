@@ -46,7 +46,16 @@ describe('arrivalTime', () => {
     expect(arrivalTime(history[0] as Appointment, history)).toBe(at(9, 42));
   });
 
-  it('reads the history in version order whatever order it came in', () => {
+  it("reads this server's version ids (UUIDs, not numbers) by when each version was written", () => {
+    const history = [
+      version('0b9e6c1a-5d0f-4a8e-9a51-7d3c2e1f0a11', 'checked-in', at(9, 50)),
+      version('f3a2d4c5-1b6e-4f70-8c9d-2e4a6b8c0d12', 'arrived', at(9, 42)),
+      version('7c1e9b2d-3a4f-4b5c-9d6e-8f0a1b2c3d13', 'booked', at(8, 0)),
+    ];
+    expect(arrivalTime(history[0] as Appointment, history)).toBe(at(9, 42));
+  });
+
+  it('reads the history in the order it was written whatever order it came in', () => {
     const history = [
       version('2', 'booked', at(8, 0)),
       version('4', 'arrived', at(9, 50)),

@@ -35,6 +35,7 @@ import { inRecordOrder, isAdultOn, isTaking, type PatientRecord } from './demoPa
 import { ageInYears, bodySizeSeries, latestBodySize } from './demoBodySize';
 import { labResultsFor, seedLabReport } from './demoLabResults';
 import { contraceptionReviewFor } from './demoContraception';
+import { CLINIC_DAY_STATUS, clinicDay, clinicDayPatients, FOLLOW_UP_MINUTES } from './demoClinicDay';
 import {
   bloodPressureAt,
   bloodPressureAtGoal,
@@ -121,11 +122,18 @@ function patientName(patient: Patient): string {
  * care plan, an allergy, the story's problem (unless the record lists it already) and medication; for
  * the patient account's own record a long vitals history, and the hypertension that goes with it.
  * Nothing depends on the random ids: the same record gets the same story on every fresh start. Dates
- * are relative to `now`, so "upcoming" stays upcoming whenever the demo is started.
+ * are relative to `now`, so "upcoming" stays upcoming whenever the demo is started; and `now`'s day is
+ * a clinic day (demoClinicDay.ts), with a patient waiting for Alice.
  */
 export async function seedDemoClinicalData(
   session: RepositorySession,
-  options: { projectId: string; dataDir: string; now?: Date },
+  options: {
+    projectId: string;
+    dataDir: string;
+    now?: Date;
+    /** The clinic's clock, minutes east of UTC, for the day's visits; the server's own by default. */
+    utcOffsetMinutes?: number;
+  },
 ): Promise<DemoClinicalSummary> {
   const ctx: RequestContext = { projectId: options.projectId, author: systemAuthor };
   const now = options.now ?? new Date();
@@ -209,6 +217,12 @@ export async function seedDemoClinicalData(
     records[0];
   // What the vitals history follows: the vitals patient's story, its problem and when its drug was started.
   let vitalsPlan: VitalsPlan | undefined;
+  // The day of the seed at the clinic: on the server's clock, which a demo's browser shares.
+  const today = clinicDay(now, options.utcOffsetMinutes ?? -now.getTimezoneOffset());
+  const todaysPatients = clinicDayPatients(records, { first: portal, urgent, day: today });
+  // The check-in is the front desk's (Ben's) when the clinic has him; else written as the others.
+  const deskPractitioner = practitioners.find((p) => p.telecom?.some((t) => t.value?.startsWith('ben@')));
+  const desk = deskPractitioner ? { ...ctx, author: ref(deskPractitioner, 'Ben Okafor') } : writer;
 
   for (const [index, { record, story }] of told.entries()) {
     const { patient } = record;
@@ -375,18 +389,47 @@ export async function seedDemoClinicalData(
       restriction: { period: { end: day(1 + index) } },
     });
 
-    await create({
+    // The follow-up visit: on a later day, or on the day of the seed (clinicDay: waiting, later, or seen).
+    const todayKind = todaysPatients.get(record);
+    const todaySlot = todayKind && today[todayKind];
+    const followUpStart = todaySlot ? todaySlot.start.toISOString() : at(2 + index, 14);
+    const followUpEnd = new Date(Date.parse(followUpStart) + FOLLOW_UP_MINUTES * MINUTE).toISOString();
+    const followUp = {
       resourceType: 'Appointment',
-      status: 'booked',
+      status: todayKind === 'earlier' ? CLINIC_DAY_STATUS.earlier : 'booked',
       description: 'Follow-up visit',
       serviceType: [{ text: 'General practice' }],
-      start: at(2 + index, 14),
-      end: new Date(Date.parse(at(2 + index, 14)) + 30 * 60 * 1000).toISOString(),
+      start: followUpStart,
+      end: followUpEnd,
       participant: [
         { actor: patientRef, status: 'accepted' },
         { actor: aliceRef, status: 'accepted' },
       ],
-    });
+    };
+    const followUpAppointment = await create(followUp);
+    if (todayKind === 'arrived') {
+      // Checked in at the desk as the desk's Check in does (status only): a second version, which
+      // Here today reads the arrival from. Its time is the seed's, the moment the patient came in.
+      await session.flush();
+      await session.update(desk, {
+        ...followUp,
+        id: followUpAppointment.id,
+        status: CLINIC_DAY_STATUS.arrived,
+      } as Resource);
+    }
+    if (todayKind === 'earlier') {
+      // Seen earlier in the day: a documented visit, like the past one's.
+      await create(
+        visitEncounter({
+          subject: patientRef,
+          clinician: aliceRef,
+          start: followUpStart,
+          type: followUp.description,
+          ...(forProblem ? { reason: forProblem } : {}),
+          appointment: followUpAppointment,
+        }),
+      );
+    }
     await create({
       resourceType: 'Appointment',
       status: 'proposed',

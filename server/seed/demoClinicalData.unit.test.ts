@@ -41,6 +41,9 @@ import { seedDemoClinicalData, type DemoClinicalSummary } from './demoClinicalDa
 import { seedBundledQuestionnaires, seedDemoQuestionnaireTasks } from './bundledQuestionnaires';
 import { ECHO_CONCLUSION, ECHO_REPORT_TEXT } from './demoHypertensionHistory';
 import { AMLODIPINE, antihypertensiveFor, LISINOPRIL } from './demoAntihypertensiveChoice';
+import { clinicDay } from './demoClinicDay';
+import { hereTodaySearch, localDayBounds } from '../../custom-screens/scheduling/hereTodaySearch';
+import { arrivalTime } from '../../custom-screens/scheduling/arrivalTime';
 
 /**
  * The demo clinic's clinical data as a fresh start seeds it, on the Synthea patients it ships with
@@ -121,7 +124,8 @@ const search = <T extends Resource>(type: string, query: Record<string, string>)
     async (session) =>
       (await session.search(parseSearchRequest(type, { _count: '200', ...query }, session.registry))).resources as T[],
   );
-const authorOf = (resource: Resource) => (resource.meta as { author?: { reference?: string } } | undefined)?.author;
+const authorOf = (resource: Resource) =>
+  (resource.meta as { author?: { reference?: string; display?: string } } | undefined)?.author;
 const inProject = <T extends Resource>(resources: T[], project: string) =>
   resources.filter((resource) => resource.meta?.project === project);
 const patientsNamed = async (family: string) => inProject(await search<Patient>('Patient', { family }), projectId);
@@ -178,6 +182,14 @@ async function seedClinic(project: string, idOf?: (name: string) => string): Pro
       project: { reference: `Project/${project}` },
       user: { reference: 'User/demo-patient-account' },
       profile: { reference: `Patient/${wendy.id}`, display: nameOf(wendy) },
+    } as Resource),
+  );
+  // The front desk, before Alice (whose Practitioner starts the window "counts what it wrote" counts).
+  await repository.transaction((session) =>
+    session.create(ctx, {
+      resourceType: 'Practitioner',
+      name: [{ prefix: ['Mr.'], given: ['Ben'], family: 'Okafor' }],
+      telecom: [{ system: 'email', use: 'work', value: 'ben@demo.hearth.example' }],
     } as Resource),
   );
   const alice = await repository.transaction((session) =>
@@ -1017,8 +1029,9 @@ describe('the vitals history, as a clinician reads it', { timeout: 120_000 }, ()
     for (const seeded of clinics()) {
       for (const chart of await chartsOf(seeded)) {
         const subject = `Patient/${chart.patient.id}`;
+        // Not the follow-up seen on the day of the seed (one patient's).
         const [past] = (await search<Appointment>('Appointment', { patient: subject, status: 'fulfilled' })).filter(
-          (a) => a.meta?.project === seeded.projectId,
+          (a) => a.meta?.project === seeded.projectId && Date.parse(a.start ?? '') < now.getTime() - DAY,
         );
         const visits = (await search<Encounter>('Encounter', { subject, status: 'finished' })).filter((e) =>
           e.appointment?.some((a) => a.reference === `Appointment/${past.id}`),
@@ -1048,6 +1061,86 @@ describe('the vitals history, as a clinician reads it', { timeout: 120_000 }, ()
           expect(systolic >= 140 && diastolic >= 88, `${chart.name}: ${systolic}/${diastolic}`).toBe(true);
         }
       }
+    }
+  });
+});
+
+describe('the day of the first start at the clinic', { timeout: 60_000 }, () => {
+  // The seed places the day on this process's clock, as Here today reads the browser's.
+  const day = clinicDay(now, -now.getTimezoneOffset());
+  const { start: midnight, end: nextMidnight } = localDayBounds(now);
+  const isToday = (appointment: Appointment) =>
+    Date.parse(appointment.start ?? '') >= midnight.getTime() &&
+    Date.parse(appointment.start ?? '') < nextMidnight.getTime();
+  const patientOf = (appointment: Appointment) =>
+    appointment.participant.find((p) => p.actor?.reference?.startsWith('Patient/'))?.actor?.reference;
+  const urgentPatientOf = async (seeded: SeededClinic) =>
+    inProject(await search<Communication>('Communication', {}), seeded.projectId).find(
+      (message) => message.priority === 'urgent',
+    )?.subject?.reference;
+
+  it("has the patient account's patient waiting, as Here today's own search finds her", async () => {
+    for (const seeded of [clinic, reordered]) {
+      const found = await repository.transaction((session) =>
+        session.search(parseSearchRequest('Appointment', hereTodaySearch(now), session.registry)),
+      );
+      const here = inProject(found.resources as Appointment[], seeded.projectId);
+      expect(here, seeded.projectId).toHaveLength(1);
+      const [visit] = here;
+      const wendy = (await patientsOf(seeded.projectId)).find((patient) => nameOf(patient) === 'Wendy Littel')!;
+      expect(visit).toMatchObject({ status: 'arrived', description: 'Follow-up visit' });
+      expect(patientOf(visit)).toBe(`Patient/${wendy.id}`);
+      expect(visit.participant.map((p) => p.actor?.reference)).toContain(`Practitioner/${seeded.aliceId}`);
+      // With the names the row shows (the search's _include).
+      expect(found.included.map((r) => `${r.resourceType}/${r.id}`)).toContain(`Practitioner/${seeded.aliceId}`);
+      expect(visit.start).toBe(day.arrived?.start.toISOString());
+      // Booked, then checked in at the desk (Ben): the arrival is the version that set it.
+      const history = await repository.transaction((session) =>
+        session.history({ resourceType: 'Appointment', id: visit.id, count: 10, offset: 0 }),
+      );
+      const versions = history.records.map((record) => record.resource as Appointment);
+      expect(versions.map((version) => version.status).sort()).toEqual(['arrived', 'booked']);
+      const arrived = versions.find((version) => version.status === 'arrived')!;
+      expect(authorOf(arrived)?.display).toBe('Ben Okafor');
+      expect(arrivalTime(visit, versions)).toBe(arrived.meta?.lastUpdated);
+      // Written when the seed ran, which is when she came in: never after the time the row shows as now.
+      expect(Date.parse(arrived.meta?.lastUpdated ?? '')).toBeLessThanOrEqual(Date.now());
+    }
+  });
+
+  it('has one patient later today for the desk to check in, and one seen earlier, with the visit documented', async () => {
+    for (const seeded of [clinic, reordered]) {
+      const appointments = inProject(
+        await search<Appointment>('Appointment', { actor: `Practitioner/${seeded.aliceId}` }),
+        seeded.projectId,
+      );
+      const today = appointments.filter(isToday);
+      const expected = [day.arrived && 'arrived', day.later && 'booked', day.earlier && 'fulfilled'].filter(Boolean);
+      expect(today.map((a) => a.status).sort(), seeded.projectId).toEqual(expected.sort());
+      // Three patients, none of them the urgent one (whose "should I come in sooner?" awaits Alice's answer).
+      const patients = new Set(today.map(patientOf));
+      expect(patients.size).toBe(today.length);
+      expect(patients.has(await urgentPatientOf(seeded))).toBe(false);
+      const later = today.find((a) => a.status === 'booked');
+      if (later) expect(later.start).toBe(day.later?.start.toISOString());
+      const earlier = today.find((a) => a.status === 'fulfilled');
+      if (earlier) {
+        expect(earlier.start).toBe(day.earlier?.start.toISOString());
+        expect(Date.parse(earlier.end ?? '')).toBeLessThanOrEqual(now.getTime());
+        const visits = (
+          await search<Encounter>('Encounter', { subject: patientOf(earlier) ?? '', status: 'finished' })
+        ).filter((e) => e.appointment?.some((a) => a.reference === `Appointment/${earlier.id}`));
+        expect(visits).toHaveLength(1);
+        expect(visits[0]).toMatchObject({
+          type: [{ text: 'Follow-up visit' }],
+          period: { start: earlier.start },
+          participant: [{ individual: { reference: `Practitioner/${seeded.aliceId}` } }],
+        });
+      }
+      // Every patient keeps one follow-up visit: today's, or on its later day.
+      const followUps = appointments.filter((a) => a.description === 'Follow-up visit');
+      expect(followUps.length).toBe((await patientsOf(seeded.projectId)).length);
+      expect(new Set(followUps.map(patientOf)).size).toBe(followUps.length);
     }
   });
 });

@@ -49,8 +49,11 @@ export interface DemoState {
 /**
  * The clinical stories' version. 2: Wendy's lifestyle trial before her amlodipine, and her diagnosis's
  * visit; Lemuel at target when his lisinopril is renewed; the hospital stay a discharge summary is about.
+ * 3: the day of the first start (demoClinicDay.ts): Wendy checked in for her follow-up, another patient
+ * booked later that day, a third seen earlier. Not added to a database seeded before: it would be the
+ * day of the upgrade, with a patient "arriving" whenever the server is upgraded.
  */
-export const DEMO_DATA_VERSION = 2;
+export const DEMO_DATA_VERSION = 3;
 
 interface DemoSeedOptions {
   fixturesDir: string;
