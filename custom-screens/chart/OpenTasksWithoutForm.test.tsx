@@ -1,6 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { Resource, Task } from '@medplum/fhirtypes';
+import { clinicianPolicy, frontDeskPolicy, renderChartAs } from './chartAccessTestSupport';
 import { defaultRecords, renderChart } from './chartPageTestSupport';
 import { renderSummary, summaryServer } from './summary/summaryTestSupport';
 
@@ -81,5 +82,28 @@ describe('Open tasks without a form', { timeout: 30_000 }, () => {
     );
     // The header beside it counts all four, and says the same in its words.
     expect(await screen.findByRole('link', { name: '4 open tasks' })).toBeInTheDocument();
+  });
+});
+
+describe('Open tasks without a form, for a viewer without the Encounter tab', { timeout: 30_000 }, () => {
+  // The demo records' two open tasks have no form: for a clinician, Required actions lists none of them.
+  const tasksTabLine = /The Encounter tab's Required actions lists only open tasks with a form/;
+
+  it('the front desk’s Tasks tab lists the tasks without pointing at Required actions, which it cannot open', async () => {
+    renderChartAs({ policy: frontDeskPolicy }, '/Patient/p1/Task');
+    const chart = screen.getByRole('region', { name: 'Chart' });
+    expect(within(chart).queryByRole('tab', { name: 'Encounter' })).not.toBeInTheDocument();
+    expect(await within(chart).findByText('Review lab order')).toBeInTheDocument();
+    expect(screen.queryByText(tasksTabLine)).not.toBeInTheDocument();
+    expect(document.querySelector('[data-formless-tasks-line]')).toBeNull();
+    // Nor does the summary's header under its count (it named a tab he does not have).
+    expect(await screen.findByRole('link', { name: /^\d+ open tasks?/ })).toBeInTheDocument();
+    expect(screen.queryByText(/Required actions/)).not.toBeInTheDocument();
+  });
+
+  it('the clinician’s Tasks tab and summary header still say it', async () => {
+    renderChartAs({ policy: clinicianPolicy }, '/Patient/p1/Task');
+    expect(await screen.findByText(tasksTabLine)).toBeInTheDocument();
+    expect(await screen.findByText(/Required actions \(Encounter\) is empty/)).toBeInTheDocument();
   });
 });

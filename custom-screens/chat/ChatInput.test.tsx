@@ -1,4 +1,5 @@
 import { fireEvent, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { KEEP_CLEAR_GAP } from '../../src/shell/toastPlacement';
 import { TOAST_BOTTOM_VARIABLE, ToastProvider } from '../../src/shell/toasts';
@@ -50,6 +51,20 @@ describe('ChatInput', () => {
     view.unmount();
     render(<ChatInput onSend={onSend} draftKey="k" />);
     expect(box()).toHaveValue('');
+  });
+
+  it('hands the focus back to the box after Send is clicked, to write on', async () => {
+    const user = userEvent.setup();
+    render(<ChatInput onSend={vi.fn().mockResolvedValue(true)} draftKey="k" />);
+    await user.type(box(), 'See you Tuesday');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await vi.waitFor(() => expect(box()).toHaveValue(''));
+    expect(box()).toHaveFocus();
+  });
+
+  it('takes no focus when it is shown: the page is read first', () => {
+    render(<ChatInput onSend={vi.fn()} draftKey="k" />);
+    expect(box()).not.toHaveFocus();
   });
 
   it('keeps what was typed while a message was being sent', async () => {

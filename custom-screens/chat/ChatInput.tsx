@@ -41,6 +41,7 @@ export function ChatInput({ disabled: disabledProp, disabledReason, onSend, onAt
   const [text, setText] = useMessageDraft(draftKey);
   const [sending, setSending] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
+  const box = useRef<HTMLTextAreaElement>(null);
   // Toasts stand bottom-right, where Send is: while the box is on screen they stand above it.
   const composer = useRef<HTMLDivElement>(null);
   useToastKeepClear(composer);
@@ -52,7 +53,13 @@ export function ChatInput({ disabled: disabledProp, disabledReason, onSend, onAt
     const sent = text;
     setSending(true);
     try {
-      if (await onSend(sent)) setText(remainingAfterSend(current.current, sent));
+      if (await onSend(sent)) {
+        setText(remainingAfterSend(current.current, sent));
+        // Send is disabled while the message goes out, which drops the focus a click gave it: back to
+        // the box, to write on. Focus the reader moved elsewhere meanwhile stays where they put it.
+        const focused = document.activeElement;
+        if (!focused || focused === document.body || composer.current?.contains(focused)) box.current?.focus();
+      }
     } finally {
       setSending(false);
     }
@@ -109,6 +116,7 @@ export function ChatInput({ disabled: disabledProp, disabledReason, onSend, onAt
           maxRows={4}
           size="small"
           placeholder={disabled ? REPLIES_DISABLED : INPUT_PLACEHOLDER}
+          inputRef={box}
           slotProps={{
             htmlInput: {
               'aria-label': disabled ? REPLIES_DISABLED : 'Message',

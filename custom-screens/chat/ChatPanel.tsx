@@ -6,8 +6,9 @@ import { useShellClient, useToast } from '../../src/shell';
 import { mayUploadMedia, UploadNotice, useMediaUpload } from './attachments';
 import { ChatInput } from './ChatInput';
 import { MessageList } from './MessageList';
-import { replyRecipient } from './chatMessages';
+import { replyRecipient, type SenderNameContext } from './chatMessages';
 import { CHAT_POLL_MS, useConversation } from './useConversation';
+import { useSenderNames } from './useSenderNames';
 
 /** Said quietly: the chat still works, only less promptly. */
 export const POLLED_CHAT_NOTICE = `Live updates are not available: new messages are checked every ${CHAT_POLL_MS / 1000} seconds.`;
@@ -31,6 +32,11 @@ interface ChatPanelProps {
    * re-reads what could have closed the conversation since it opened and shows the reason.
    */
   stillOpen?(): Promise<boolean>;
+  /**
+   * The patient's own conversation (the portal): what a clinic sender is called when her policy
+   * does not let her read their record ("Demo Clinic care team").
+   */
+  careTeamName?: string;
 }
 
 /**
@@ -47,6 +53,7 @@ export function ChatPanel({
   notice,
   closedReason,
   stillOpen,
+  careTeamName,
 }: ChatPanelProps) {
   const toast = useToast();
   const client = useShellClient();
@@ -55,6 +62,11 @@ export function ChatPanel({
   const uploads = useMediaUpload();
   const patient = { reference: `Patient/${patientId}` };
   const recipient = () => replyRecipient(conversation.messages, sender, patient);
+  const senderNames = useSenderNames(conversation.messages);
+  const naming: SenderNameContext = {
+    names: senderNames,
+    patientReader: careTeamName ? { patient, careTeam: careTeamName } : undefined,
+  };
 
   const mayGoOut = async () => !closedReason && (stillOpen ? await stillOpen() : true);
 
@@ -108,7 +120,7 @@ export function ChatPanel({
           <CircularProgress aria-label="Loading..." />
         </Box>
       ) : (
-        <MessageList messages={conversation.messages} profile={sender} patient={patient} />
+        <MessageList messages={conversation.messages} profile={sender} patient={patient} naming={naming} />
       )}
       <ChatInput
         disabled={!sender}

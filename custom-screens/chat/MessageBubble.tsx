@@ -2,7 +2,7 @@ import { Box, Paper, Stack, Typography } from '@mui/material';
 import type { Communication } from '@medplum/fhirtypes';
 import { formatDateTime } from '../../data-provider/formatting';
 import { AttachmentView } from './attachments';
-import { messageText, senderName, type MessageSide } from './chatMessages';
+import { messageText, senderName, type MessageSide, type SenderNameContext } from './chatMessages';
 
 interface MessageBubbleProps {
   message: Communication;
@@ -10,10 +10,12 @@ interface MessageBubbleProps {
   side: MessageSide;
   /** Name who wrote it: always on the other side, and on the reader's side when a colleague wrote it. */
   showSender: boolean;
+  /** How a sender without a display of their own is named. */
+  naming?: SenderNameContext;
 }
 
 /** One message as a bubble on its side of the conversation. */
-export function MessageBubble({ message, side, showSender }: MessageBubbleProps) {
+export function MessageBubble({ message, side, showSender, naming }: MessageBubbleProps) {
   const ours = side === 'ours';
   const text = messageText(message);
   const attachments = (message.payload ?? []).flatMap((part) =>
@@ -34,7 +36,7 @@ export function MessageBubble({ message, side, showSender }: MessageBubbleProps)
           sx={{ px: 1, maxWidth: '100%', overflowWrap: 'anywhere' }}
           data-testid="chat-sender"
         >
-          {senderName(message)}
+          {senderName(message, naming)}
         </Typography>
       )}
       <Paper

@@ -1,6 +1,6 @@
 import { render, screen, within } from '@testing-library/react';
 import type { Communication, Reference } from '@medplum/fhirtypes';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MessageList } from './MessageList';
 
 const patient = { reference: 'Patient/pat-1', display: 'Wendy Littel' };
@@ -83,5 +83,22 @@ describe('MessageList: a long URL stays inside its bubble', () => {
     expect(bubble).not.toBeNull();
     expect(getComputedStyle(bubble!).overflowWrap).toBe('anywhere');
     expect(getComputedStyle(bubble!).maxWidth).toBe('75%');
+  });
+});
+
+describe('MessageList: kept scrolled to the newest', () => {
+  const original = Element.prototype.scrollIntoView;
+  afterEach(() => {
+    vi.restoreAllMocks();
+    Element.prototype.scrollIntoView = original;
+  });
+
+  it('scrolls itself, not the page: scrollIntoView would also move where the Tab key starts (Chromium)', () => {
+    const scrollIntoView = vi.fn();
+    Element.prototype.scrollIntoView = scrollIntoView;
+    vi.spyOn(HTMLElement.prototype, 'scrollHeight', 'get').mockReturnValue(480);
+    render(<MessageList messages={conversation} profile={ben} patient={{ reference: patient.reference }} />);
+    expect(screen.getByRole('log', { name: 'Messages' }).scrollTop).toBe(480);
+    expect(scrollIntoView).not.toHaveBeenCalled();
   });
 });

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import { Box, Divider, Typography } from '@mui/material';
 import type { Communication, Reference } from '@medplum/fhirtypes';
 import { formatDateTime } from '../../data-provider/formatting';
-import { groupByTimeHeader, isOwnMessage, messageSide } from './chatMessages';
+import { groupByTimeHeader, isOwnMessage, messageSide, type SenderNameContext } from './chatMessages';
 import { MessageBubble } from './MessageBubble';
 
 interface MessageListProps {
@@ -11,17 +11,24 @@ interface MessageListProps {
   profile: Reference | undefined;
   /** Whose conversation it is: their messages are one side, the clinic's the other. */
   patient: Reference;
+  /** How senders without a display of their own are named (looked up, or the patient's care team). */
+  naming?: SenderNameContext;
 }
 
 /** The scrolling list of messages under their time headers, kept scrolled to the newest. */
-export function MessageList({ messages, profile, patient }: MessageListProps) {
+export function MessageList({ messages, profile, patient, naming }: MessageListProps) {
   const groups = useMemo(() => groupByTimeHeader(messages), [messages]);
-  const end = useRef<HTMLDivElement>(null);
+  const log = useRef<HTMLDivElement>(null);
+  // The list scrolls itself, not by scrollIntoView on its end: Chromium takes scrollIntoView's target
+  // as where the Tab key starts, so the page's first Tab went past the header into the message box
+  // (and it scrolled the whole page down to the chat as well).
   useEffect(() => {
-    end.current?.scrollIntoView?.({ block: 'end' });
+    const list = log.current;
+    if (list) list.scrollTop = list.scrollHeight;
   }, [messages]);
   return (
     <Box
+      ref={log}
       role="log"
       aria-live="polite"
       aria-label="Messages"
@@ -46,11 +53,11 @@ export function MessageList({ messages, profile, patient }: MessageListProps) {
               message={message}
               side={messageSide(message, profile, patient)}
               showSender={!isOwnMessage(message, profile)}
+              naming={naming}
             />
           ))}
         </Box>
       ))}
-      <div ref={end} />
     </Box>
   );
 }

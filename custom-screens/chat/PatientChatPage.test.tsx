@@ -3,7 +3,6 @@ import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AccessPolicy, Communication, Patient, Practitioner } from '@medplum/fhirtypes';
 import { frontDeskPolicy } from '../../config/access/demoAccessPolicies';
-import { ShellClientContext, ToastProvider } from '../../src/shell';
 import { DRAFT_KEPT } from './ChatInput';
 import { chatTestClient, type ChatTestClient } from './chatTestClient';
 import { STAFF_DECEASED_DETAIL, STAFF_DECEASED_REASON } from './deceasedMessaging';
@@ -11,6 +10,7 @@ import { PatientChatPage, type PatientChatPageProps } from './PatientChatPage';
 import { POLLED_CHAT_NOTICE } from './ChatPanel';
 import { CHAT_POLL_MS } from './useConversation';
 import { CHAT_DRAFT_KEY_PREFIX } from './useMessageDraft';
+import { ChatTestProviders } from './chatTestProviders';
 
 const alice: Practitioner = {
   resourceType: 'Practitioner',
@@ -31,18 +31,21 @@ const lastMessage: Communication = {
   payload: [{ contentString: 'Thank you for everything, doctor' }],
 };
 
-function renderChat(patient: Patient, props: PatientChatPageProps = {}, policy?: AccessPolicy): ChatTestClient {
-  const fake = chatTestClient({ patient, profile: alice, messages: [lastMessage], policy });
+function renderChat(
+  patient: Patient,
+  props: PatientChatPageProps = {},
+  policy?: AccessPolicy,
+  more: Partial<Parameters<typeof chatTestClient>[0]> = {},
+): ChatTestClient {
+  const fake = chatTestClient({ patient, profile: alice, messages: [lastMessage], policy, ...more });
   render(
-    <ShellClientContext.Provider value={fake.client}>
-      <ToastProvider>
-        <MemoryRouter initialEntries={['/Patient/pat-1/communication']}>
-          <Routes>
-            <Route path="/Patient/:patientId/communication" element={<PatientChatPage {...props} />} />
-          </Routes>
-        </MemoryRouter>
-      </ToastProvider>
-    </ShellClientContext.Provider>,
+    <ChatTestProviders client={fake.client}>
+      <MemoryRouter initialEntries={['/Patient/pat-1/communication']}>
+        <Routes>
+          <Route path="/Patient/:patientId/communication" element={<PatientChatPage {...props} />} />
+        </Routes>
+      </MemoryRouter>
+    </ChatTestProviders>,
   );
   return fake;
 }
@@ -178,5 +181,28 @@ describe('PatientChatPage for a living patient', () => {
     });
     await waitFor(() => expect(box).toHaveValue(''));
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+});
+
+describe('PatientChatPage: a message whose sender is a bare reference', () => {
+  it('names the sender for the front desk by the looked-up name, not "[Unknown sender]"', async () => {
+    const fromIntegration: Communication = {
+      ...lastMessage,
+      id: 'm2',
+      sender: { reference: 'Practitioner/alice' },
+      recipient: [{ reference: 'Patient/pat-1' }],
+      payload: [{ contentString: 'Your appointment is confirmed' }],
+    };
+    const ben: Practitioner = { resourceType: 'Practitioner', id: 'ben', name: [{ given: ['Ben'], family: 'Ortiz' }] };
+    renderChat(wendy, {}, frontDeskPolicy, {
+      profile: ben,
+      messages: [lastMessage, fromIntegration],
+      practitioners: [{ ...alice, name: [{ prefix: ['Dr.'], given: ['Alice'], family: 'Carter' }] }],
+    });
+    const bubble = (await screen.findByText('Your appointment is confirmed')).closest(
+      '[data-testid="chat-message"]',
+    ) as HTMLElement;
+    await waitFor(() => expect(bubble.querySelector('[data-testid="chat-sender"]')).toHaveTextContent('Alice Carter'));
+    expect(document.body).not.toHaveTextContent(/Unknown sender/);
   });
 });

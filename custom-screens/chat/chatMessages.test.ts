@@ -10,6 +10,7 @@ import {
   messageText,
   newChatMessage,
   senderName,
+  sendersToLookUp,
   markedRead,
   replyRecipient,
   unreadFor,
@@ -87,6 +88,37 @@ describe('own messages and senders', () => {
       UNKNOWN_SENDER,
     );
     expect(senderName(message('3', '2026-01-01T10:00:00Z', { sender: { display: '  ' } }))).toBe('[Unknown sender]');
+  });
+
+  it('names a sender written as a bare reference by the looked-up name, never by the reference', () => {
+    const bare = message('4', '2026-01-01T10:00:00Z', { sender: { reference: 'Practitioner/623dda6d' } });
+    const names = new Map([['Practitioner/623dda6d', 'Dr. Alice Carter']]);
+    expect(senderName(bare, { names })).toBe('Dr. Alice Carter');
+    expect(senderName(bare, { names: new Map() })).toBe(UNKNOWN_SENDER);
+  });
+
+  it('for the patient, calls a clinic sender she may not look up her care team; her own name stays hers', () => {
+    const patientReader = { patient: { reference: 'Patient/pat-1' }, careTeam: 'Demo Clinic care team' };
+    const bare = message('4', '2026-01-01T10:00:00Z', { sender: { reference: 'Practitioner/623dda6d' } });
+    expect(senderName(bare, { patientReader })).toBe('Demo Clinic care team');
+    expect(senderName(message('5', 'x', { sender: { reference: 'Patient/pat-1' } }), { patientReader })).toBe(
+      UNKNOWN_SENDER,
+    );
+    // No sender at all is still unknown (app-spec §2.12), even to her.
+    expect(senderName(message('6', 'x'), { patientReader })).toBe(UNKNOWN_SENDER);
+  });
+
+  it('looks up only the senders without a display, each once, as local references', () => {
+    expect(
+      sendersToLookUp([
+        message('1', 'x', { sender: { reference: 'Practitioner/b' } }),
+        message('2', 'x', { sender: { reference: 'Practitioner/a' } }),
+        message('3', 'x', { sender: { reference: 'Practitioner/b' } }),
+        message('4', 'x', { sender: { reference: 'Practitioner/c', display: 'Dr. C' } }),
+        message('5', 'x', { sender: { reference: 'https://other.example/fhir/Practitioner/d' } }),
+        message('6', 'x'),
+      ]),
+    ).toEqual(['Practitioner/a', 'Practitioner/b']);
   });
 
   it('joins the text parts', () => {

@@ -84,10 +84,58 @@ export function messageSide(message: Communication, viewer: Reference | undefine
   return fromPatient === viewerIsPatient ? 'ours' : 'theirs';
 }
 
-/** Who sent it, as the sender reference names them; "[Unknown sender]" when it cannot be read. */
-export function senderName(message: Communication): string {
-  const display = message.sender?.display?.trim();
-  return display ? display : UNKNOWN_SENDER;
+/** Names of the resources senders point at, by `Type/id` (useSenderNames: one cached batch of searches). */
+export type SenderNames = ReadonlyMap<string, string>;
+
+/** What a sender is called where neither the message nor a lookup names them. */
+export interface SenderNameContext {
+  /** The senders' names the reader could look up. */
+  names?: SenderNames;
+  /**
+   * The patient reading their own conversation: everyone else in it writes for the clinic, so a
+   * sender whose record her policy keeps from her is still "the care team", not an unknown.
+   */
+  patientReader?: { patient: Reference; careTeam: string };
+}
+
+/**
+ * Who sent it in words, or undefined when nothing says: the sender's own display; else the name of
+ * the record it points at (an integration or bot writes a bare `Practitioner/…`); else, for the
+ * patient, the care team. Never the bare reference, which says nothing to a reader.
+ */
+export function knownSenderName(message: Communication, context: SenderNameContext = {}): string | undefined {
+  const sender = message.sender;
+  const display = sender?.display?.trim();
+  if (display) return display;
+  const reference = sender?.reference?.trim();
+  if (!reference) return undefined;
+  const looked = context.names?.get(reference);
+  if (looked) return looked;
+  const reader = context.patientReader;
+  if (reader && reference !== reader.patient.reference) return reader.careTeam;
+  return undefined;
+}
+
+/** The clinic as the patient writes to it: her conversation's title, and whom its unnamed senders speak for. */
+export function careTeamName(clinic: string | undefined): string {
+  const name = clinic?.trim();
+  return name ? `${name} care team` : 'Your care team';
+}
+
+/** Who sent it, for the chat's bubble; "[Unknown sender]" when nothing names them (app-spec §2.12). */
+export function senderName(message: Communication, context: SenderNameContext = {}): string {
+  return knownSenderName(message, context) ?? UNKNOWN_SENDER;
+}
+
+/** The senders a lookup must name: those written as a bare local `Type/id`, each once. */
+export function sendersToLookUp(messages: readonly Communication[]): string[] {
+  const references = new Set<string>();
+  for (const message of messages) {
+    if (message.sender?.display?.trim()) continue;
+    const reference = message.sender?.reference?.trim() ?? '';
+    if (/^[A-Z][A-Za-z]+\/[A-Za-z0-9\-.]{1,64}$/.test(reference)) references.add(reference);
+  }
+  return [...references].sort();
 }
 
 /** The text of a message: its contentString parts joined. */

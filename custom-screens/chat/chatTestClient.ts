@@ -4,6 +4,7 @@
  */
 import { vi } from 'vitest';
 import type { AccessPolicy, Communication, Patient, Practitioner, Resource } from '@medplum/fhirtypes';
+import { canPerform } from '../../data-provider/access';
 import type { FhirClient } from '../../data-provider/client';
 
 export interface ChatTestClient {
@@ -24,6 +25,8 @@ export function chatTestClient(options: {
   projectName?: string;
   /** The member's access policy (none by default: everything allowed). */
   policy?: AccessPolicy;
+  /** The clinic's people the server holds, for the lookup of senders named by reference only. */
+  practitioners?: Practitioner[];
 }): ChatTestClient {
   let patient = options.patient;
   const posted: Communication[] = [];
@@ -48,6 +51,14 @@ export function chatTestClient(options: {
       throw new Error('Not found');
     }),
     searchResources: vi.fn(async () => [...(options.messages ?? []), ...posted]),
+    // The senders' lookup (`_id` searches): refused, as the server does, for a type the policy does not grant.
+    search: vi.fn(async (type: string, query: { _id?: string }) => {
+      if (!canPerform(options.policy, type, 'search')) throw new Error(`Forbidden: search of ${type}`);
+      const ids = (query._id ?? '').split(',');
+      const found =
+        type === 'Practitioner' ? (options.practitioners ?? []).filter((p) => ids.includes(p.id ?? '')) : [];
+      return { resourceType: 'Bundle', type: 'searchset', entry: found.map((resource) => ({ resource })) };
+    }),
     createResource: vi.fn(async (resource: Resource) => {
       // The live-chat socket is not under test: its Subscription is refused, so the chat loads only.
       if (resource.resourceType !== 'Communication') throw new Error('Forbidden');

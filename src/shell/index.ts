@@ -18,3 +18,4 @@ export { HEADER_HEIGHT, NAVBAR_WIDTH } from './themes';
 export { ShellSlotsContext, useShellSlots, type ShellSlots } from './shellSlots';
 export { CountBadge } from './CountBadge';
 export { isEPrescribingEnabled } from './notificationQueries';
+export { MAIN_CONTENT_ID, SkipToContent } from './SkipToContent';

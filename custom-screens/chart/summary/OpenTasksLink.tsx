@@ -11,13 +11,18 @@ export interface OpenTasksLinkProps {
    * in the error colour, which says that a patient is waiting for the work.
    */
   overdueAsAlarm?: boolean;
+  /**
+   * False for a viewer the chart offers no Encounter tab (the front desk): the words about the visit
+   * note's Required actions would point at a tab they cannot open (useSeesRequiredActions).
+   */
+  seesRequiredActions?: boolean;
 }
 
 /**
  * "3 open tasks · 1 overdue" to the chart's Tasks tab; overdue in the error colour and in words (in
  * words alone, the link's colour, when not an alarm).
  */
-export function OpenTasksLink({ href, counts, overdueAsAlarm = true }: OpenTasksLinkProps) {
+export function OpenTasksLink({ href, counts, overdueAsAlarm = true, seesRequiredActions = true }: OpenTasksLinkProps) {
   if (!counts) {
     return (
       <SummaryLink href={href} variant="body2">
@@ -35,7 +40,7 @@ export function OpenTasksLink({ href, counts, overdueAsAlarm = true }: OpenTasks
   const atLeast = counts.capped ? '+' : '';
   // The visit note's Required actions counts only tasks with a form: said here, so that "4 open
   // tasks" beside "Required actions (3)" is not read as a task lost.
-  const formless = formlessTasksWords(counts);
+  const formless = formlessTasksWords(counts, { seesRequiredActions });
   return (
     <>
       <SummaryLink href={href} variant="body2">

@@ -17,6 +17,7 @@ import { SUMMARY_COUNT, summaryQueryKey } from './summaryQueries';
 import { SummaryHeader, type CountLink } from './SummaryHeader';
 import { usePatientSummaryData, type SummaryList } from './usePatientSummaryData';
 import { useProviderLine } from './useProviderLine';
+import { useSeesRequiredActions } from '../useFormlessTasksWords';
 import { VitalsSection } from './VitalsSection';
 
 /** Width of the chart's summary sidebar (app-spec §2.7, §9). */
@@ -39,9 +40,10 @@ export interface PatientSummaryProps {
 }
 
 /** The header's open-task line: none for a caller who may not search tasks, no count until they have loaded. */
-function openTasksLine(tasks: SummaryList<Task> | undefined, href: string) {
+function openTasksLine(tasks: SummaryList<Task> | undefined, href: string, seesRequiredActions: boolean) {
   if (!tasks) return undefined;
-  return { href, counts: tasks.loading || tasks.error ? undefined : openTaskCounts(tasks.items, SUMMARY_COUNT) };
+  const counts = tasks.loading || tasks.error ? undefined : openTaskCounts(tasks.items, SUMMARY_COUNT);
+  return { href, counts, seesRequiredActions };
 }
 
 /** A header count of a list the caller may search; none when they may not. */
@@ -62,6 +64,7 @@ export function PatientSummary(props: PatientSummaryProps) {
   // anywhere through this client) counts again in the header at once.
   useRecountOnWrite('Task', [summaryQueryKey(patient.id as string, 'openTasks')]);
   const provider = useProviderLine(patient, data.generalPractitioner);
+  const seesRequiredActions = useSeesRequiredActions();
   const notShown = sectionsNotShown(data);
   const [shown, setShown] = useState(false);
   const foldedId = useId();
@@ -117,7 +120,7 @@ export function PatientSummary(props: PatientSummaryProps) {
         provider={provider}
         appointments={countLink(data.appointments, props.appointmentsHref ?? '#')}
         visits={countLink(data.visits, props.visitsHref ?? '#')}
-        openTasks={openTasksLine(data.openTasks, props.tasksHref ?? '#')}
+        openTasks={openTasksLine(data.openTasks, props.tasksHref ?? '#', seesRequiredActions)}
         compact={compact}
       />
       {compact ? (

@@ -90,8 +90,15 @@ function VersionChanges({ item }: { item: TimelineItem }) {
   );
 }
 
+interface TimelineEntryProps {
+  item: TimelineItem;
+  patientId: string;
+  /** A message's sender as the chat names them (looked up when the message names them by reference only). */
+  senderName?: string;
+}
+
 /** One timeline entry (app-spec §2.9): what happened, when, by whom, with its attachments. */
-export function TimelineEntry({ item, patientId }: { item: TimelineItem; patientId: string }) {
+export function TimelineEntry({ item, patientId, senderName }: TimelineEntryProps) {
   const { resource } = item;
   const json = resource as unknown as Json;
   const [reportOpen, setReportOpen] = useState(false);
@@ -107,11 +114,12 @@ export function TimelineEntry({ item, patientId }: { item: TimelineItem; patient
   const byline = timelineByline(resource, date === resource.meta?.lastUpdated);
   const report = resource.resourceType === 'DiagnosticReport' ? (resource as DiagnosticReport) : undefined;
   const summary = report ? reportSummary(report) : [];
+  const title = timelineTitle(resource, senderName);
   return (
     <Paper
       component="article"
       variant="outlined"
-      aria-label={`${TYPE_LABELS[resource.resourceType] ?? resource.resourceType}: ${isPatient ? (item.previous ? 'updated' : 'created') : timelineTitle(resource)}`}
+      aria-label={`${TYPE_LABELS[resource.resourceType] ?? resource.resourceType}: ${isPatient ? (item.previous ? 'updated' : 'created') : title}`}
       sx={{
         p: 1.5,
         // One unbroken word (a pasted URL, a file name) must break inside the card: overflow-wrap is
@@ -129,7 +137,7 @@ export function TimelineEntry({ item, patientId }: { item: TimelineItem; patient
           {TYPE_LABELS[resource.resourceType] ?? resource.resourceType}
         </Typography>
         <Link component={RouterLink} to={link} sx={{ fontWeight: 600, minWidth: 0 }}>
-          {isPatient ? (item.previous ? 'Updated' : 'Created') : timelineTitle(resource)}
+          {isPatient ? (item.previous ? 'Updated' : 'Created') : title}
         </Link>
         {status && <StatusBadge status={status} />}
         {priority && priority !== 'routine' && <StatusBadge status={priority} />}

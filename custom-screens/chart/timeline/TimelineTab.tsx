@@ -1,9 +1,12 @@
-import { useLayoutEffect } from 'react';
+import { useLayoutEffect, useMemo } from 'react';
 import { useParams } from 'react-router-dom';
 import { Alert, Box, LinearProgress, Stack, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSession, useShellClient } from '../../../src/shell';
+import type { Communication } from '@medplum/fhirtypes';
 import { MediaUploadButton, mayUploadMedia } from '../../chat/attachments';
+import { careTeamName, knownSenderName, type SenderNameContext } from '../../chat/chatMessages';
+import { useSenderNames } from '../../chat/useSenderNames';
 import { useChartViewer } from '../chartViewer';
 import { NotShownUnderPolicy } from '../NotShownUnderPolicy';
 import { TimelineEntry } from './TimelineEntry';
@@ -15,8 +18,24 @@ export function TimelineTab() {
   const { patientView } = useChartViewer();
   const timeline = useTimeline(patientId, { patientView });
   const queryClient = useQueryClient();
-  const { profile } = useSession();
+  const { profile, project } = useSession();
   const client = useShellClient();
+  // Messages name their sender as the chat does: a bare `Practitioner/…` (an integration's, a bot's)
+  // by the looked-up name, and in the patient's own view, when her policy keeps it from her, as her care team.
+  const messages = useMemo(
+    () =>
+      timeline.items.flatMap((item) =>
+        item.resource.resourceType === 'Communication' ? [item.resource as Communication] : [],
+      ),
+    [timeline.items],
+  );
+  const senderNames = useSenderNames(messages);
+  const naming: SenderNameContext = {
+    names: senderNames,
+    patientReader: patientView
+      ? { patient: { reference: `Patient/${patientId}` }, careTeam: careTeamName(project?.name) }
+      : undefined,
+  };
   // Benchmark mark (docs/benchmarks.md): the timeline's entries are committed to the DOM.
   useLayoutEffect(() => {
     if (!timeline.loading) performance.mark('hearth:chart-timeline-drawn');
@@ -50,7 +69,16 @@ export function TimelineTab() {
       )}
       <Stack spacing={1} data-testid="timeline">
         {timeline.items.map((item) => (
-          <TimelineEntry key={item.key} item={item} patientId={patientId} />
+          <TimelineEntry
+            key={item.key}
+            item={item}
+            patientId={patientId}
+            senderName={
+              item.resource.resourceType === 'Communication'
+                ? knownSenderName(item.resource as Communication, naming)
+                : undefined
+            }
+          />
         ))}
       </Stack>
     </Box>

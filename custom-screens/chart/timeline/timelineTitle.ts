@@ -32,8 +32,14 @@ function fileTitle(resource: Resource): string {
   );
 }
 
-/** The entry's headline (its link): what was ordered, reported, said or filed, in words. */
-export function timelineTitle(resource: Resource): string {
+/** What a message entry is called when nothing names its sender: a word, never the bare reference. */
+export const UNNAMED_SENDER = 'an unknown sender';
+
+/**
+ * The entry's headline (its link): what was ordered, reported, said or filed, in words. A message
+ * is "From" its sender as the chat names them (`senderName`: chat/chatMessages.knownSenderName).
+ */
+export function timelineTitle(resource: Resource, senderName?: string): string {
   if (resource.resourceType === 'Media' || resource.resourceType === 'DocumentReference') return fileTitle(resource);
   const json = resource as unknown as Json;
   const code = formatCodeableConcept((json.code ?? json.codeCodeableConcept) as CodeableConcept | undefined);
@@ -44,8 +50,8 @@ export function timelineTitle(resource: Resource): string {
   }
   if (typeof json.description === 'string') return json.description;
   if (resource.resourceType === 'Communication') {
-    const sender = (json.sender as { display?: string; reference?: string } | undefined) ?? {};
-    return `From ${sender.display ?? sender.reference ?? 'an unknown sender'}`;
+    const display = (json.sender as { display?: string } | undefined)?.display?.trim();
+    return `From ${senderName || display || UNNAMED_SENDER}`;
   }
   return getDisplayString(resource);
 }

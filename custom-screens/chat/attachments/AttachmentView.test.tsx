@@ -5,11 +5,12 @@ import type { Attachment, Bundle, Communication, OperationOutcome, Patient, Prac
 import { FhirClient, MemoryStorage } from '../../../data-provider/client';
 import { FakeFetch, fakeJwt, jsonResponse, type RecordedCall } from '../../../data-provider/client/fakeFetch';
 import { EXTERNAL_FILE_LABEL, UNSUPPORTED_FILE_LABEL } from '../../../src/datatypes/AttachmentLink';
-import { ShellClientContext, ToastProvider } from '../../../src/shell';
+import { ShellClientContext } from '../../../src/shell';
 import { TimelineAttachment } from '../../chart/timeline/TimelineAttachment';
 import { PatientChatPage } from '../PatientChatPage';
 import { PatientMessages } from '../portal/PatientMessages';
 import { AttachmentView } from './AttachmentView';
+import { ChatTestProviders } from '../chatTestProviders';
 
 /**
  * The attack an outside tester found: a patient posts a chat message whose attachment address is
@@ -155,15 +156,13 @@ describe('a chat attachment addressed to oauth2/logout (the attack)', () => {
   it('is never requested when alice opens the conversation: she stays signed in, and the message says it was not loaded', async () => {
     const hearth = fakeHearth({ patient: wendy, messages: [attack], profile: alice });
     render(
-      <ShellClientContext.Provider value={hearth.client}>
-        <ToastProvider>
-          <MemoryRouter initialEntries={['/Patient/pat-1/communication']}>
-            <Routes>
-              <Route path="/Patient/:patientId/communication" element={<PatientChatPage />} />
-            </Routes>
-          </MemoryRouter>
-        </ToastProvider>
-      </ShellClientContext.Provider>,
+      <ChatTestProviders client={hearth.client}>
+        <MemoryRouter initialEntries={['/Patient/pat-1/communication']}>
+          <Routes>
+            <Route path="/Patient/:patientId/communication" element={<PatientChatPage />} />
+          </Routes>
+        </MemoryRouter>
+      </ChatTestProviders>,
     );
     const bubble = (await screen.findByText('lab-report.pdf')).closest('[data-testid="chat-message"]') as HTMLElement;
     await settle();
@@ -204,11 +203,9 @@ describe('a chat attachment addressed to oauth2/logout (the attack)', () => {
     };
     const hearth = fakeHearth({ patient: wendy, messages: [fromClinic], profile: wendy });
     const { container } = render(
-      <ShellClientContext.Provider value={hearth.client}>
-        <ToastProvider>
-          <PatientMessages patient={{ reference: 'Patient/pat-1', display: 'Wendy Littel' }} />
-        </ToastProvider>
-      </ShellClientContext.Provider>,
+      <ChatTestProviders client={hearth.client}>
+        <PatientMessages patient={{ reference: 'Patient/pat-1', display: 'Wendy Littel' }} />
+      </ChatTestProviders>,
     );
     const bubble = (await screen.findByText('results.pdf')).closest('[data-testid="chat-message"]') as HTMLElement;
     await settle();

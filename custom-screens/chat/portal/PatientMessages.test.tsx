@@ -1,10 +1,11 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Communication, Patient } from '@medplum/fhirtypes';
-import { ShellClientContext, ToastProvider } from '../../../src/shell';
+import type { AccessPolicy, Communication, Patient, Practitioner } from '@medplum/fhirtypes';
+import { patientPortalPolicy } from '../../../config/access/demoAccessPolicies';
 import { chatTestClient, type ChatTestClient } from '../chatTestClient';
 import { PORTAL_CLOSED_DETAIL, PORTAL_CLOSED_REASON, PORTAL_CLOSED_TITLE } from '../deceasedMessaging';
 import { PatientMessages } from './PatientMessages';
+import { ChatTestProviders } from '../chatTestProviders';
 
 const wendy: Patient = { resourceType: 'Patient', id: 'pat-1', name: [{ given: ['Wendy'], family: 'Littel' }] };
 
@@ -19,14 +20,31 @@ const fromClinic: Communication = {
   payload: [{ contentString: 'Your results are back' }],
 };
 
-function renderPortal(patient: Patient, projectName?: string): ChatTestClient {
-  const fake = chatTestClient({ patient, profile: patient, messages: [fromClinic], projectName });
+/** As an integration or a bot writes it: the sender by reference only, no display. */
+const fromIntegration: Communication = {
+  ...fromClinic,
+  id: 'm2',
+  sender: { reference: 'Practitioner/623dda6d' },
+  sent: '2024-02-21T09:00:00Z',
+  payload: [{ contentString: 'Your appointment is confirmed' }],
+};
+
+const alice: Practitioner = {
+  resourceType: 'Practitioner',
+  id: '623dda6d',
+  name: [{ prefix: ['Dr.'], given: ['Alice'], family: 'Carter' }],
+};
+
+function renderPortal(
+  patient: Patient,
+  projectName?: string,
+  more: Partial<Parameters<typeof chatTestClient>[0]> = {},
+): ChatTestClient {
+  const fake = chatTestClient({ patient, profile: patient, messages: [fromClinic], projectName, ...more });
   render(
-    <ShellClientContext.Provider value={fake.client}>
-      <ToastProvider>
-        <PatientMessages patient={{ reference: 'Patient/pat-1', display: 'Wendy Littel' }} />
-      </ToastProvider>
-    </ShellClientContext.Provider>,
+    <ChatTestProviders client={fake.client}>
+      <PatientMessages patient={{ reference: 'Patient/pat-1', display: 'Wendy Littel' }} />
+    </ChatTestProviders>,
   );
   return fake;
 }
@@ -80,5 +98,36 @@ describe('PatientMessages (the portal)', () => {
       recipient: [{ reference: 'Practitioner/alice' }],
       payload: [{ contentString: 'Thank you' }],
     });
+  });
+
+  it('calls a sender her policy keeps from her the care team, not "[Unknown sender]" or an id', async () => {
+    // The demo portal policy reads only her compartment, which holds no Practitioner: none is found.
+    const fake = renderPortal(wendy, 'Demo Clinic', {
+      messages: [fromClinic, fromIntegration],
+      policy: patientPortalPolicy,
+    });
+    const bubble = (await screen.findByText('Your appointment is confirmed')).closest(
+      '[data-testid="chat-message"]',
+    ) as HTMLElement;
+    expect(bubble.querySelector('[data-testid="chat-sender"]')).toHaveTextContent('Demo Clinic care team');
+    expect(document.body).not.toHaveTextContent(/Unknown sender|Practitioner\//);
+    await waitFor(() => expect(fake.client.search).toHaveBeenCalledTimes(1));
+    expect(bubble.querySelector('[data-testid="chat-sender"]')).toHaveTextContent('Demo Clinic care team');
+  });
+
+  it('names the sender when her policy lets her read the Practitioner', async () => {
+    const readsPractitioners: AccessPolicy = {
+      ...patientPortalPolicy,
+      resource: [...(patientPortalPolicy.resource ?? []), { resourceType: 'Practitioner', readonly: true }],
+    };
+    renderPortal(wendy, 'Demo Clinic', {
+      messages: [fromClinic, fromIntegration],
+      practitioners: [alice],
+      policy: readsPractitioners,
+    });
+    const bubble = (await screen.findByText('Your appointment is confirmed')).closest(
+      '[data-testid="chat-message"]',
+    ) as HTMLElement;
+    await waitFor(() => expect(bubble.querySelector('[data-testid="chat-sender"]')).toHaveTextContent('Alice Carter'));
   });
 });

@@ -2,6 +2,7 @@ import { Alert, CircularProgress, Typography } from '@mui/material';
 import type { Reference } from '@medplum/fhirtypes';
 import { ChatPanel } from '../ChatPanel';
 import { isDeceased } from '../../../data-provider/rules';
+import { careTeamName } from '../chatMessages';
 import { deceasedMessaging } from '../deceasedMessaging';
 import { MessagingClosedNotice } from '../MessagingClosedNotice';
 import { useChatPatient } from '../useChatPatient';
@@ -18,6 +19,7 @@ export function PatientMessages({ patient }: { patient: Reference }) {
   const closed = deceasedMessaging(record.vitalStatus, 'patient');
   // The patient writes to the clinic, not to themselves: the panel is named after who reads it.
   const clinic = useSession().project?.name;
+  const careTeam = careTeamName(clinic);
   return (
     <>
       <Typography variant="h5" component="h1" sx={{ mb: 2 }}>
@@ -29,7 +31,8 @@ export function PatientMessages({ patient }: { patient: Reference }) {
         <CircularProgress aria-label="Loading..." />
       ) : (
         <ChatPanel
-          title={clinic ? `${clinic} care team` : 'Your care team'}
+          title={careTeam}
+          careTeamName={careTeam}
           patientId={patientId}
           sender={patient}
           allowAttachments={false}

@@ -1,4 +1,5 @@
 import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
 import type { FhirClient } from '../../../data-provider/client';
@@ -41,5 +42,18 @@ describe('PatientPortalLayout', () => {
     expect(link).toHaveAttribute('aria-current', 'page');
     expect(screen.getByRole('link', { name: 'My record' })).toHaveAttribute('href', '/Patient/pat-1');
     expect(screen.getByText('Account settings page')).toBeInTheDocument();
+  });
+});
+
+describe('PatientPortalLayout: keyboard', () => {
+  it('starts with "Skip to main content", which moves focus past the header to the page', async () => {
+    const user = userEvent.setup();
+    renderAt('/security');
+    await user.tab();
+    expect(screen.getByRole('link', { name: 'Skip to main content' })).toHaveFocus();
+    await user.keyboard('{Enter}');
+    const main = screen.getByRole('main');
+    expect(main).toHaveFocus();
+    expect(main).toContainElement(screen.getByText('Account settings page'));
   });
 });

@@ -46,4 +46,12 @@ describe('open tasks without a form', () => {
     expect(formlessTasksWords({ open: 0, overdue: 0, capped: false, withoutForm: 0 })).toBeUndefined();
     expect(formlessTasksWords(undefined)).toBeUndefined();
   });
+
+  it('says nothing to a reader who cannot open Required actions (the front desk has no Encounter tab)', () => {
+    const counts = { open: 4, overdue: 0, capped: false, withoutForm: 1 };
+    expect(formlessTasksWords(counts, { seesRequiredActions: false })).toBeUndefined();
+    expect(formlessTasksWords(counts, { seesRequiredActions: true })?.header).toBe(
+      'Required actions (Encounter) shows the 3 with a form; 1 more has no form',
+    );
+  });
 });

@@ -40,13 +40,29 @@ export interface FormlessTasksWords {
   requiredActions: string;
 }
 
+/** Who reads the words: whether the Required actions they compare with is one they can open. */
+export interface FormlessTasksReader {
+  /**
+   * The reader may open the chart's Encounter tab (the visit note, where Required actions is). The
+   * front desk's policy hides it: to them the line would point at a list they never see.
+   */
+  seesRequiredActions: boolean;
+}
+
+const READS_REQUIRED_ACTIONS: FormlessTasksReader = { seesRequiredActions: true };
+
 /**
  * Why the counts differ, in words, where tasks without a form are open: under the header's count
  * ("Required actions shows the 3 with a form; 1 more has none"), above the Tasks tab's list, and
  * under Required actions itself ("1 more open task has no form"). Undefined when every open task
- * has a form (the counts agree).
+ * has a form (the counts agree), and for a reader who cannot open Required actions: for them no
+ * second count disagrees with the header's, and every open task is on the Tasks tab.
  */
-export function formlessTasksWords(counts: OpenTaskCounts | undefined): FormlessTasksWords | undefined {
+export function formlessTasksWords(
+  counts: OpenTaskCounts | undefined,
+  reader: FormlessTasksReader = READS_REQUIRED_ACTIONS,
+): FormlessTasksWords | undefined {
+  if (!reader.seesRequiredActions) return undefined;
   if (!counts || counts.withoutForm === 0 || counts.open === 0) return undefined;
   const withForm = counts.open - counts.withoutForm;
   const without = counts.withoutForm;
