@@ -1,4 +1,3 @@
-
 /** A steady colour per patient for the header band, so a clinician recognises a chart at a glance. */
 export function bandColor(seed: string): string {
   return `hsl(${hueOf(seed)} 55% 45%)`;
