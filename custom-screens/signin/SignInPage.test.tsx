@@ -202,7 +202,9 @@ describe('SignInPage (/signin)', { timeout: 20_000 }, () => {
     await toPassword(user);
     await user.type(screen.getByLabelText(/Password/), 'pw');
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
-    expect(await screen.findByText('Failed to fetch', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(
+      await screen.findByText('The server could not be reached (no connection)', {}, { timeout: 5000 }),
+    ).toBeInTheDocument();
     expect(screen.getByLabelText(/Password/)).not.toHaveAttribute('aria-invalid', 'true');
   });
 

@@ -1,6 +1,6 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SearchParameterModel } from '../resources/typeSchema';
 import { ColumnMenu } from './ColumnMenu';
 import { FiltersDialog } from './FiltersDialog';
@@ -8,9 +8,15 @@ import { FiltersDialog } from './FiltersDialog';
 const parameter = (code: string, type: string) =>
   ({ code, type, expression: `Observation.${code}`, target: [], base: [] }) as unknown as SearchParameterModel;
 
+// The suite shares one document between files (isolate: false): an anchor left in it took the first
+// Tab of a later file's keyboard test.
+const anchors: HTMLElement[] = [];
+afterEach(() => anchors.splice(0).forEach((anchor) => anchor.remove()));
+
 function openMenu(parameters: SearchParameterModel[]) {
   const anchor = document.createElement('button');
   document.body.appendChild(anchor);
+  anchors.push(anchor);
   render(
     <ColumnMenu
       anchor={anchor}
